@@ -57,21 +57,9 @@ c = connect_from_env()
 
 
 def bind_run(sql, oids, values, formats, result_format):
-    """Parse (with oids), Describe, Bind (values: bytes or None, in the
-    given parameter formats; every result column in result_format),
-    Execute, Sync: (error or None, parameter OIDs, column OIDs, rows of
-    raw values)."""
-    c.parse("", sql, oids)
-    c.describe("S", "")
-    b = b"\0\0" + struct.pack("!h", len(formats)) + b"".join(struct.pack("!h", f) for f in formats)
-    b += struct.pack("!h", len(values))
-    for v in values:
-        b += i32(-1) if v is None else i32(len(v)) + v
-    c.send("B", b + struct.pack("!hh", 1, result_format))
-    c.execute()
-    r = c.sync()
-    cols = r.columns()
-    return r.error(), r.param_oids(), cols and [o for _, o in cols], r.raw_rows()
+    """c.bind_run with the error as (SQLSTATE, message) (None: none)."""
+    r, params, cols, rows = c.bind_run(sql, oids, values, formats, result_format)
+    return r.error(), params, cols, rows
 
 
 # ---- binary array parameters, sent back in binary: the same bytes --------

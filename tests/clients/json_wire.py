@@ -6,7 +6,6 @@ json / jsonb in text and binary format (jsonb_recv's version byte; XX000, as
 PostgreSQL, for another), and Bind's 22P02 for bad json. Against a server in PGHOST /
 PGPORT / PGUSER / PGDATABASE: protocol_script.sh runs it on PostgreSQL 15
 and on attud, which must give the same answers, byte for byte."""
-import struct
 import sys
 
 from pgwire_client import connect_from_env
@@ -20,32 +19,14 @@ def check(what, got, want):
         print("FAIL", what, "\n  got ", got, "\n  want", want)
 
 
-def i32(*v):
-    return b"".join(struct.pack("!i", x) for x in v)
-
-
 JSON, JSONB, TEXT = 114, 3802, 25
 c = connect_from_env()
 
 
 def bind_run(sql, oids, values, formats, result_format):
-    """Parse (with oids), Describe, Bind, Execute, Sync: (error SQLSTATE or
-    None, parameter OIDs, column OIDs, rows of raw values)."""
-    c.parse("", sql, oids)
-    c.describe("S", "")
-    b = b"\0\0" + struct.pack("!h", len(formats)) + b"".join(struct.pack("!h", f) for f in formats)
-    b += struct.pack("!h", len(values))
-    for v in values:
-        b += i32(-1) if v is None else i32(len(v)) + v
-    c.send("B", b + struct.pack("!hh", 1, result_format))
-    c.execute()
-    r = c.sync()
-    cols = r.columns()
-    err = r.error()
-    if err:
-        f = r.error_fields()
-        err = f.get("C")
-    return err, r.param_oids(), cols and [o for _, o in cols], r.raw_rows()
+    """c.bind_run with the error as its SQLSTATE (None: none)."""
+    r, params, cols, rows = c.bind_run(sql, oids, values, formats, result_format)
+    return (r.error() or (None,))[0], params, cols, rows
 
 
 OBJ = b'{"b":1,  "a": [1, 2.50]}'

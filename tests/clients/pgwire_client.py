@@ -58,10 +58,11 @@ class Conn:
         self.send("P", name.encode() + b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(oids)) +
                   b"".join(struct.pack("!I", o) for o in oids))
 
-    def bind(self, stmt, values, portal="", formats=None):
+    def bind(self, stmt, values, portal="", formats=None, result_format=None):
         """values: str (sent as its UTF-8 text), bytes (sent as they are,
         for binary formats) or None (NULL); formats: the parameter format
-        codes as the message carries them (None: none, all text)."""
+        codes as the message carries them (None: none, all text);
+        result_format: one code for every result column (None: text)."""
         formats = formats or []
         b = portal.encode() + b"\0" + stmt.encode() + b"\0" + struct.pack("!h", len(formats))
         b += b"".join(struct.pack("!h", f) for f in formats) + struct.pack("!h", len(values))
@@ -71,7 +72,7 @@ class Conn:
                 continue
             raw = v.encode() if isinstance(v, str) else v
             b += struct.pack("!i", len(raw)) + raw
-        self.send("B", b + struct.pack("!h", 0))
+        self.send("B", b + (struct.pack("!h", 0) if result_format is None else struct.pack("!hh", 1, result_format)))
 
     def describe(self, kind, name):
         self.send("D", kind.encode() + name.encode() + b"\0")
@@ -91,6 +92,19 @@ class Conn:
         self.bind(stmt, list(values), formats=formats)
         self.execute()
         return self.sync()
+
+    def bind_run(self, sql, oids, values, formats, result_format):
+        """Parse (with oids) of the unnamed statement, Describe, Bind
+        (values: bytes or None, in the given parameter formats; every
+        result column in result_format), Execute, Sync: (the Reply,
+        parameter OIDs, column OIDs, rows of raw values)."""
+        self.parse("", sql, oids)
+        self.describe("S", "")
+        self.bind("", list(values), formats=formats, result_format=result_format)
+        self.execute()
+        r = self.sync()
+        cols = r.columns()
+        return r, r.param_oids(), cols and [o for _, o in cols], r.raw_rows()
 
     def close(self):
         self.send("X")
