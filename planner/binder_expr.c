@@ -387,6 +387,18 @@ attu_bexpr *mk_const_null(bctx *c, attu_type t) {
     return e;
 }
 
+/* A constant whose text an input function made canonical: r's text becomes
+ * a copy of out[0, n) in the plan arena; out (malloc'd) is freed. NULL when
+ * out is NULL (the function's error, at r's position) or on no memory. */
+attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n) {
+    if (!out) { c->err->position = r->position; return NULL; }
+    r->s = attu_pstrdup(c->pa, out, n);
+    free(out);
+    if (!r->s) { attu_error_oom(c->err); return NULL; }
+    r->slen = n;
+    return r;
+}
+
 /* Which opcode casts from -> to, or -1; *implicit_ok says whether the cast
  * may be applied silently. */
 static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {

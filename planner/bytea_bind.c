@@ -31,14 +31,10 @@ attu_bexpr *attu_bytea_parse_literal(bctx *c, attu_bexpr *r, const char *s, size
         r->slen = ATTU_UUID_TEXT_LEN;
         return r;
     }
-    char *out;
-    size_t n;
-    if (attu_bytea_canonical(s, len, &out, &n, c->err)) { c->err->position = r->position; return NULL; }
-    r->s = attu_pstrdup(c->pa, out, n);
-    free(out);
-    if (!r->s) { attu_error_oom(c->err); return NULL; }
-    r->slen = n;
-    return r;
+    char *out = NULL;
+    size_t n = 0;
+    if (attu_bytea_canonical(s, len, &out, &n, c->err)) out = NULL;
+    return mk_const_canonical(c, r, out, n);
 }
 
 /* uuid / bytea -> text types (explicit, or by assignment: the same bytes,

@@ -50,14 +50,10 @@ static attu_bexpr *no_operator(bctx *c, const char *op, attu_bexpr *l, attu_bexp
 
 attu_bexpr *attu_json_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len) {
     if (attu_type_is_jsonb(r->type)) {
-        char *out;
-        size_t n;
-        if (attu_jsonb_canonical(s, len, &out, &n, c->err)) { c->err->position = r->position; return NULL; }
-        r->s = attu_pstrdup(c->pa, out, n);
-        free(out);
-        if (!r->s) { attu_error_oom(c->err); return NULL; }
-        r->slen = n;
-        return r;
+        char *out = NULL;
+        size_t n = 0;
+        if (attu_jsonb_canonical(s, len, &out, &n, c->err)) out = NULL;
+        return mk_const_canonical(c, r, out, n);
     }
     if (attu_json_validate(s, len, c->err)) { c->err->position = r->position; return NULL; }
     r->s = (char *)s; r->slen = len;   /* the literal's own bytes, kept by the plan arena */
