@@ -314,6 +314,26 @@ static attu_lplan *srf_node(bctx *c, attu_lplan *in, attu_bexpr **calls, int n, 
     return p;
 }
 
+
+/* A projection of ncols columns over p (a series of subscripts, the
+ * input's columns before it), its first p->ncols passing p's columns
+ * through; room for p->ncols + extra expressions. */
+static attu_lplan *project_over_series(bctx *c, attu_lplan *p, int ncols, int extra) {
+    attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, ncols);
+    if (!pr) OOM_NULL(c);
+    pr->left = p;
+    pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + extra));
+    if (!pr->exprs) OOM_NULL(c);
+    for (int i = 0; i < p->ncols; i++) {
+        attu_bexpr *col = attu_bx_col(c->pa, i, p->types[i]);
+        if (!col) OOM_NULL(c);
+        pr->exprs[i] = col;
+        pr->types[i] = p->types[i];
+        pr->names[i] = p->names[i];
+    }
+    return pr;
+}
+
 /* ---- FROM ---------------------------------------------------------------------- */
 
 static bool reads_input(const attu_bexpr *e) {
@@ -423,18 +443,8 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     if (json) {
         /* the element (key, value) of each position: a projection over the
          * series, the input's columns passed through */
-        attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, p->ncols + json_cols - 1 + ord);
-        if (!pr) OOM_NULL(c);
-        pr->left = p;
-        pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + 3));
-        if (!pr->exprs) OOM_NULL(c);
-        for (int i = 0; i < p->ncols; i++) {
-            attu_bexpr *col = attu_bx_col(c->pa, i, p->types[i]);
-            if (!col) OOM_NULL(c);
-            pr->exprs[i] = col;
-            pr->types[i] = p->types[i];
-            pr->names[i] = p->names[i];
-        }
+        attu_lplan *pr = project_over_series(c, p, p->ncols + json_cols - 1 + ord, 3);
+        if (!pr) return NULL;
         attu_bexpr *k = pr->exprs[p->ncols - 1];
         if (ord) {
             /* the ordinal is the position, as a bigint */
@@ -468,18 +478,8 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     if (unnest) {
         /* the element of each subscript: a projection over the series,
          * the input's columns passed through (a reads them, lateral) */
-        attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, p->ncols + ord);
-        if (!pr) OOM_NULL(c);
-        pr->left = p;
-        pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + 2));
-        if (!pr->exprs) OOM_NULL(c);
-        for (int i = 0; i < p->ncols; i++) {
-            attu_bexpr *col = attu_bx_col(c->pa, i, p->types[i]);
-            if (!col) OOM_NULL(c);
-            pr->exprs[i] = col;
-            pr->types[i] = p->types[i];
-            pr->names[i] = p->names[i];
-        }
+        attu_lplan *pr = project_over_series(c, p, p->ncols + ord, 2);
+        if (!pr) return NULL;
         attu_bexpr *k = pr->exprs[p->ncols - 1];
         attu_bexpr *el = attu_unnest_element(c, arr, k, call->position);
         if (!el) return NULL;
