@@ -314,7 +314,6 @@ static attu_lplan *srf_node(bctx *c, attu_lplan *in, attu_bexpr **calls, int n, 
     return p;
 }
 
-
 /* A projection of ncols columns over p (a series of subscripts, the
  * input's columns before it), its first p->ncols passing p's columns
  * through; room for p->ncols + extra expressions. */
