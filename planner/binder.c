@@ -4933,32 +4933,30 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         if (arg && n > MAX_IN_VALUES)
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ANY / ALL over more than %d rows is not supported", MAX_IN_VALUES);
         else if (arg) {
-            r = mk_const_int(c, b, all ? 1 : 0);
-            bool first = true;
-            for (size_t i = 0; i < n && r; i++) {
+            attu_bexpr **cmp = attu_palloc(c->pa, sizeof *cmp * (n ? n : 1));
+            bool built = cmp != NULL;
+            if (!built) attu_error_oom(c->err);
+            for (size_t i = 0; i < n && built; i++) {
                 attu_bexpr *v = const_from_column(c, cols[0], i, p->types[0], e->position);
-                attu_bexpr *cmp = v ? bind_compare_op(c, e->u.quantified.op, arg, v, e->position) : NULL;
-                if (!cmp) { r = NULL; break; }
-                r = first ? cmp : mk_call(c, all ? ATTU_OP_AND : ATTU_OP_OR, b, e->position, 2, r, cmp, NULL, NULL);
-                first = false;
+                built = v && (cmp[i] = bind_compare_op(c, e->u.quantified.op, arg, v, e->position));
             }
+            if (built) r = n ? fold_pairwise(c, all ? ATTU_OP_AND : ATTU_OP_OR, cmp, (int)n, e->position)
+                             : mk_const_int(c, b, all ? 1 : 0);
         }
     } else {
         attu_bexpr *arg = param_as_column(c, bind_expr(c, sc, e->u.in_subquery.arg), p->types[0]);
         if (arg && n > MAX_IN_VALUES)
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "IN (subquery) with more than %d rows is not supported", MAX_IN_VALUES);
         else if (arg) {
-            r = mk_const_int(c, b, 0);     /* empty list: FALSE */
-            bool first = true;
-            for (size_t i = 0; i < n && r; i++) {
+            attu_bexpr **eq = attu_palloc(c->pa, sizeof *eq * (n ? n : 1));
+            bool built = eq != NULL;
+            if (!built) attu_error_oom(c->err);
+            for (size_t i = 0; i < n && built; i++) {
                 attu_bexpr *v = const_from_column(c, cols[0], i, p->types[0], e->position);
-                if (!v) { r = NULL; break; }
-                attu_ast_binary_op eqop = ATTU_BINOP_EQ;
-                attu_bexpr *eq = bind_compare_op(c, eqop, arg, v, e->position);
-                if (!eq) { r = NULL; break; }
-                r = first ? eq : mk_call(c, ATTU_OP_OR, b, e->position, 2, r, eq, NULL, NULL);
-                first = false;
+                built = v && (eq[i] = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position));
             }
+            /* (an empty list: FALSE) */
+            if (built) r = n ? fold_pairwise(c, ATTU_OP_OR, eq, (int)n, e->position) : mk_const_int(c, b, 0);
             if (r && e->u.in_subquery.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
         }
     }

@@ -387,6 +387,21 @@ attu_bexpr *mk_const_null(bctx *c, attu_type t) {
     return e;
 }
 
+/* v[0] op v[1] op ... op v[n-1] (n >= 1; AND / OR) as a balanced tree:
+ * pairwise rounds, neighbours first, so the tree keeps the list's order
+ * and its depth is log n (a left-deep chain of an IN list of thousands of
+ * values overflowed the stack of every recursive pass over it). v is
+ * overwritten. NULL on no memory. */
+attu_bexpr *fold_pairwise(bctx *c, attu_opcode op, attu_bexpr **v, int n, int pos) {
+    for (int m = n; m > 1; m = (m + 1) / 2) {
+        for (int i = 0; i < m / 2; i++)
+            if (!(v[i] = mk_call(c, op, attu_type_make(ATTU_TYPE_BOOL), pos, 2, v[2 * i], v[2 * i + 1], NULL, NULL)))
+                return NULL;
+        if (m % 2) v[m / 2] = v[m - 1];
+    }
+    return v[0];
+}
+
 /* A constant whose text an input function made canonical: r's text becomes
  * a copy of out[0, n) in the plan arena; out (malloc'd) is freed. NULL when
  * out is NULL (the function's error, at r's position) or on no memory. */
@@ -1290,16 +1305,8 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
             return NULL;
         if (!(eqs[i] = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position))) return NULL;
     }
-    /* pairwise rounds, neighbours first, so the tree keeps the list's order */
-    for (int m = n; m > 1; m = (m + 1) / 2) {
-        for (int i = 0; i < m / 2; i++) {
-            eqs[i] = mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), e->position, 2, eqs[2 * i], eqs[2 * i + 1],
-                             NULL, NULL);
-            if (!eqs[i]) return NULL;
-        }
-        if (m % 2) eqs[m / 2] = eqs[m - 1];
-    }
-    attu_bexpr *acc = n > 0 ? eqs[0] : NULL;
+    attu_bexpr *acc = n > 0 ? fold_pairwise(c, ATTU_OP_OR, eqs, n, e->position) : NULL;
+    if (n > 0 && !acc) return NULL;
     if (acc && e->u.in_list.negated)
         acc = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, acc, NULL, NULL, NULL);
     return acc;

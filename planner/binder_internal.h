@@ -336,6 +336,7 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n);
+attu_bexpr *fold_pairwise(bctx *c, attu_opcode op, attu_bexpr **v, int n, int pos);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* row values (planner/row_value.c) */
 bool attu_is_row_constructor(const attu_ast_expr *e);

@@ -218,39 +218,6 @@ static bool needs_lazy(const attu_bexpr *e) {
            (has_subquery_value(e->args[1]) || may_fail(e->args[1]));
 }
 
-/* A left-deep chain of one binary operator (x = a OR x = b OR ..., an IN
- * list of a subquery's thousands of rows) compiled bottom up in a loop,
- * in the order the recursion emits it: the recursion, one frame a link,
- * ran out of stack. */
-static int compile_chain(comp *c, const attu_bexpr *e, int guard) {
-    size_t n = 0;
-    for (const attu_bexpr *x = e; x->kind == BX_CALL && x->op == e->op && x->nargs == 2 && !needs_lazy(x);
-         x = x->args[0])
-        n++;
-    if (n == 0) {   /* (the caller saw e's link: not reached) */
-        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, e->position, "no operator chain to compile");
-        return -1;
-    }
-    const attu_bexpr **spine = malloc(sizeof *spine * n);
-    if (!spine) { attu_error_oom(c->err); return -1; }
-    size_t k = 0;
-    for (const attu_bexpr *x = e; k < n; x = x->args[0]) spine[k++] = x;
-    int left = compile(c, spine[n - 1]->args[0], guard);
-    for (size_t i = n; left >= 0 && i-- > 0;) {
-        const attu_bexpr *x = spine[i];
-        int right = compile(c, x->args[1], guard);
-        int r = right < 0 ? -1 : newreg(c, x->type);
-        if (r < 0) { left = -1; break; }
-        attu_instr in = attu_instr_make(x->op, r, left, right);
-        in.c = -1; in.d = -1;
-        in.aux = (int16_t)x->aux; in.imm_i = x->imm; in.guard = (int16_t)guard;
-        if (emit(c, in)) { left = -1; break; }
-        left = r;
-    }
-    free(spine);
-    return left;
-}
-
 static int compile(comp *c, const attu_bexpr *e, int guard) {
     if (e->kind == BX_COL) return c->in_of_col[e->col];
     if (e->kind == BX_PARAM) {
@@ -288,10 +255,6 @@ static int compile(comp *c, const attu_bexpr *e, int guard) {
     case BX_CALL: {
         if (needs_lazy(e)) {
             if ((r = compile_lazy(c, e, guard)) < 0) return -1;
-            break;
-        }
-        if (e->nargs == 2 && e->args[0]->kind == BX_CALL && e->args[0]->op == e->op && e->args[0]->nargs == 2) {
-            if ((r = compile_chain(c, e, guard)) < 0) return -1;
             break;
         }
         int a[4] = { -1, -1, -1, -1 };
