@@ -120,33 +120,27 @@ void bench_scan_boxes(context_t& ctx, size_t n, const char* type) {
   bench_scan_box<T, 128, 32>(ctx, n, type);
 }
 
-// ATTU_BENCH_SCAN_TUNING=1: the single-pass scan's tunings (scan.cuh:
-// block-exchanged or warp-blocked loads, CUB's default or its sm_90 delay)
-// over a few boxes.
-template <typename T, int nt, int vt, typename tuning_t>
-void bench_scan_tuning(context_t& ctx, size_t n, const char* type, const char* tuning) {
+// ATTU_BENCH_SCAN_TUNING=1: the single-pass scan's look-back delay (scan.cuh:
+// CUB's default or its sm_90 tuning) over a few boxes.
+template <typename T, int nt, int vt, typename delay_t>
+void bench_scan_delay(context_t& ctx, size_t n, const char* type, const char* delay) {
   using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
   dbuf<T> a(n), b(n);
   fill_random(a.p, n, 4, 1000);
   const T* in = a.p;
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::detail::scan_impl<ag::scan_type_exc, box_t, tuning_t>([=] __device__(int i) { return in[i]; }, int(n), b.p,
-                                                            ag::plus_t<T>(), T(), (T*)nullptr, false, ctx,
-                                                            nullptr);
+    ag::detail::scan_impl<ag::scan_type_exc, box_t, delay_t>([=] __device__(int i) { return in[i]; }, int(n), b.p,
+                                                           ag::plus_t<T>(), T(), (T*)nullptr, false, ctx, nullptr);
   });
   char name[96];
-  std::snprintf(name, sizeof name, "exclusive scan, box %dx%d, %s", nt, vt, tuning);
+  std::snprintf(name, sizeof name, "exclusive scan, box %dx%d, %s", nt, vt, delay);
   row(name, type, n, 2.0 * n * sizeof(T), ours, "-", 0);
 }
 
 template <typename T, int nt, int vt>
-void bench_scan_tunings(context_t& ctx, size_t n, const char* type) {
-  using cub_default = cub::detail::fixed_delay_constructor_t<350, 450>;  // CUB's default delay
-  using tuned = ag::detail::scan_delay_t<T>;                              // CUB's sm_90 scan delay
-  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<false, cub_default>>(ctx, n, type, "block, delay 350/450");
-  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<false, tuned>>(ctx, n, type, "block, CUB's delay");
-  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<true, cub_default>>(ctx, n, type, "warp, delay 350/450");
-  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<true, tuned>>(ctx, n, type, "warp, CUB's delay");
+void bench_scan_delays(context_t& ctx, size_t n, const char* type) {
+  bench_scan_delay<T, nt, vt, cub::detail::fixed_delay_constructor_t<350, 450>>(ctx, n, type, "delay 350/450");
+  bench_scan_delay<T, nt, vt, ag::detail::scan_delay_t<T>>(ctx, n, type, "CUB's sm_90 delay");
 }
 
 struct is_odd {
@@ -196,31 +190,27 @@ void bench_select_box(context_t& ctx, size_t n) {
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
-template <int nt, int vt, typename tuning_t>
-void bench_select_tuning(context_t& ctx, size_t n, const char* tuning) {
+template <int nt, int vt, typename delay_t>
+void bench_select_delay(context_t& ctx, size_t n, const char* delay) {
   using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
   dbuf<int> a(n), b(n), cnt(1);
   fill_random(a.p, n, 5);
   const int* in = a.p;
   int* out = b.p;
   double one = time_ms(ctx, no_prep, [&] {
-    ag::select_if<box_t, tuning_t>(in, int(n), [] __device__(int x) { return (x & 1) != 0; }, out, cnt.p, ctx);
+    ag::select_if<box_t, delay_t>(in, int(n), [] __device__(int x) { return (x & 1) != 0; }, out, cnt.p, ctx);
   });
   int kept = 0;
   ATTU_CUDA_CHECK(cudaMemcpy(&kept, cnt.p, sizeof kept, cudaMemcpyDeviceToHost));
   char name[96];
-  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d, %s", nt, vt, tuning);
+  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d, %s", nt, vt, delay);
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
 template <int nt, int vt>
-void bench_select_tunings(context_t& ctx, size_t n) {
-  using cub_default = cub::detail::fixed_delay_constructor_t<350, 450>;  // CUB's default delay
-  using tuned = ag::detail::select_delay_t;                               // CUB's sm_90 select_if delay
-  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<false, cub_default>>(ctx, n, "block, delay 350/450");
-  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<false, tuned>>(ctx, n, "block, CUB's delay");
-  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<true, cub_default>>(ctx, n, "warp, delay 350/450");
-  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<true, tuned>>(ctx, n, "warp, CUB's delay");
+void bench_select_delays(context_t& ctx, size_t n) {
+  bench_select_delay<nt, vt, cub::detail::fixed_delay_constructor_t<350, 450>>(ctx, n, "delay 350/450");
+  bench_select_delay<nt, vt, ag::detail::select_delay_t>(ctx, n, "CUB's sm_90 delay");
 }
 
 // Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.
@@ -359,15 +349,15 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_TUNING")) {
-        bc::bench_scan_tunings<int, 128, 24>(ctx, n, "int32");
-        bc::bench_scan_tunings<int, 256, 12>(ctx, n, "int32");
-        bc::bench_scan_tunings<long long, 128, 12>(ctx, n, "int64");
-        bc::bench_scan_tunings<long long, 256, 12>(ctx, n, "int64");
+        bc::bench_scan_delays<int, 128, 24>(ctx, n, "int32");
+        bc::bench_scan_delays<int, 256, 12>(ctx, n, "int32");
+        bc::bench_scan_delays<long long, 128, 12>(ctx, n, "int64");
+        bc::bench_scan_delays<long long, 256, 12>(ctx, n, "int64");
       }
       if (bench_wanted("compact")) bc::bench_compact(ctx, n);
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SCAN_TUNING")) {
-        bc::bench_select_tunings<128, 24>(ctx, n);
-        bc::bench_select_tunings<384, 17>(ctx, n);
+        bc::bench_select_delays<128, 24>(ctx, n);
+        bc::bench_select_delays<384, 17>(ctx, n);
       }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);

@@ -23,7 +23,6 @@
 
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/warp/warp_exchange.cuh>
 
 #include "gpu/patterns/lookback.cuh"
 #include "gpu/patterns/reduce.cuh"
@@ -139,83 +138,34 @@ __global__ __launch_bounds__(launch_t::nt) void scan_downsweep_kernel(
 // The statuses come from the context (lookback.cuh): no allocation and no
 // marking kernel a call; the kernel's threads mark the next call's.
 //
-// The tuning: warp_io loads and stores each warp's own run of 32 * vt
-// items (striped across its lanes, so coalesced) and blocks it through
-// the warp's own shared memory (warp barriers only), else the tile is
-// loaded striped and blocked by a block-wide exchange; delay_t is how
-// long a tile waits before its look-back reads its predecessors' words
-// (CUB's delay constructors).
-template <bool warp_io_, typename delay_t_>
-struct scan_tuning_t {
-  static constexpr bool warp_io = warp_io_;
-  using delay_t = delay_t_;
-};
-// CUB's delays for its own sm_90 scans of 4- and 8-byte items, with the
-// block-wide exchange: on an H100 (docs/performance.md, session 21) the
-// fastest of the four at 64M and 256M items (int32 scan 0.219 ms at 64M
-// against 0.232 with CUB's default delay of 350 ns and 0.231 with the warp
-// I/O; DeviceScan 0.233). The warp I/O is kept for the bench.
+// delay_t is how long a tile waits before its look-back reads its
+// predecessors' words (CUB's delay constructors). The default is CUB's own
+// tuning of its sm_90 scans of 4- and 8-byte items: on an H100
+// (docs/performance.md, session 21) int32 scans of 64M items took 0.219
+// against 0.232 ms with CUB's default delay of 350 ns (DeviceScan 0.233).
 template <typename T>
 using scan_delay_t = cub::detail::fixed_delay_constructor_t<(sizeof(T) <= 4 ? 648 : 632),
                                                             (sizeof(T) <= 4 ? 1245 : 1290)>;
-template <typename T>
-using scan_tuning_default_t = scan_tuning_t<false, scan_delay_t<T>>;
 
-// x[i] = f(warp_begin + i * 32 + lane) for the warp's items in the tile,
-// then the warp's items blocked over its lanes.
-template <int vt, typename exchange_t, typename T, typename func_t>
-__device__ __forceinline__ void load_warp_blocked(func_t& f, typename exchange_t::TempStorage& storage,
-                                                  int lane, int warp_begin, int warp_count, T (&x)[vt]) {
-  if (warp_count >= 32 * vt) {
-#pragma unroll
-    for (int i = 0; i < vt; ++i) x[i] = f(warp_begin + i * 32 + lane);
-  } else {
-#pragma unroll
-    for (int i = 0; i < vt; ++i)
-      if (i * 32 + lane < warp_count) x[i] = f(warp_begin + i * 32 + lane);
-  }
-  exchange_t(storage).StripedToBlocked(x, x);
-}
-
-template <int vt, typename exchange_t, typename T, typename out_it>
-__device__ __forceinline__ void store_warp_blocked(out_it out, typename exchange_t::TempStorage& storage,
-                                                   int lane, int warp_begin, int warp_count, T (&y)[vt]) {
-  __syncwarp();  // the warp's loads are out of its shared memory
-  exchange_t(storage).BlockedToStriped(y, y);
-#pragma unroll
-  for (int i = 0; i < vt; ++i)
-    if (i * 32 + lane < warp_count) out[warp_begin + i * 32 + lane] = y[i];
-}
-
-template <scan_type_t scan_type, typename launch_t, typename tuning_t, typename T, typename func_t,
+template <scan_type_t scan_type, typename launch_t, typename delay_t, typename T, typename func_t,
           typename out_it, typename op_t, typename tile_state_t, typename red_it>
 __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
     func_t f, int count, out_it output, op_t op, T init, tile_state_t tile_state,
     tile_state_t next_state, int next_tiles, red_it reduction, bool want_reduction) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using warp_exchange_t = cub::WarpExchange<T, vt>;
-  using block_exchange_t = cub::BlockExchange<T, nt, vt>;
+  using exchange_t = cub::BlockExchange<T, nt, vt>;
   using scan_t = cub::BlockScan<T, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, typename tuning_t::delay_t>;
-  __shared__ union {
-    typename warp_exchange_t::TempStorage warp[nt / 32];
-    typename block_exchange_t::TempStorage block;
-  } exchange;
+  using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>;
+  __shared__ typename exchange_t::TempStorage exchange;
   __shared__ typename scan_t::TempStorage scan_storage;
   __shared__ typename prefix_op_t::TempStorage prefix_storage;
   int tid = threadIdx.x, cta = blockIdx.x;
   lookback_mark_next(next_state, next_tiles);
   int tile_begin = cta * nv;
   int tile_count = min(nv, count - tile_begin);
-  // the warp's run of the tile (its count may be <= 0 in the last tile)
-  const int warp = tid >> 5, warp_begin = tile_begin + warp * 32 * vt, warp_count = tile_count - warp * 32 * vt;
   T x[vt];
-  if constexpr (tuning_t::warp_io) {
-    load_warp_blocked<vt, warp_exchange_t>(f, exchange.warp[warp], tid & 31, warp_begin, warp_count, x);
-  } else {
-    load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
-    block_exchange_t(exchange.block).StripedToBlocked(x);
-  }
+  load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
+  exchange_t(exchange).StripedToBlocked(x);
   T incl[vt];
   incl[0] = x[0];
 #pragma unroll
@@ -254,29 +204,25 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
       reduction[0] = red;
     }
   }
-  if constexpr (tuning_t::warp_io) {
-    store_warp_blocked<vt, warp_exchange_t>(output, exchange.warp[warp], tid & 31, warp_begin, warp_count, y);
-  } else {
-    // every thread is past the block scan's barriers: the loads' exchange is read
-    block_exchange_t(exchange.block).BlockedToStriped(y);
-    store_striped<nt, vt>(output, tid, tile_begin, tile_count, y);
-  }
+  // every thread is past the block scan's barriers: the loads' exchange is read
+  exchange_t(exchange).BlockedToStriped(y);
+  store_striped<nt, vt>(output, tid, tile_begin, tile_count, y);
 }
 
-template <scan_type_t scan_type, typename launch_arg_t, typename tuning_t = void,
+template <scan_type_t scan_type, typename launch_arg_t, typename delay_arg_t = void,
           typename func_t, typename out_it, typename op_t, typename T, typename red_it>
 void scan_impl(func_t f, int count, out_it output, op_t op, T init,
                red_it reduction, bool want_reduction, context_t& ctx,
                cudaEvent_t event) {
   using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
-  using tuning = std::conditional_t<std::is_void<tuning_t>::value, scan_tuning_default_t<T>, tuning_t>;
+  using delay_t = std::conditional_t<std::is_void<delay_arg_t>::value, scan_delay_t<T>, delay_arg_t>;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   int num_tiles = count > 0 ? div_up(count, nv) : 0;
   if (!event && num_tiles) {
     // Single pass: nobody waits for the reduction before the end.
     using tile_state_t = cub::ScanTileState<T>;
     auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-    scan_single_pass_kernel<scan_type, launch_t, tuning, T>
+    scan_single_pass_kernel<scan_type, launch_t, delay_t, T>
         <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
                                                        lb.next_tiles, reduction, want_reduction);
     ATTU_CUDA_CHECK_LAUNCH();

@@ -8,8 +8,7 @@
 // its keep flags with a decoupled look-back for the tile's output offset
 // (CUB's tile status and prefix callback, as the single-pass scan), stages
 // the kept items in shared memory in order, and stores them coalesced
-// (the tile statuses and the warp-blocked loads are the scan's: scan.cuh,
-// lookback.cuh). The output must have room for every item (the count is
+// (the tile statuses are the scan's: lookback.cuh). The output must have room for every item (the count is
 // known only at the end); the number kept is written to *num_selected
 // (device memory), so nothing synchronizes with the host.
 //
@@ -18,7 +17,7 @@
 
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/warp/warp_exchange.cuh>
+#include <cub/block/block_exchange.cuh>
 
 #include "gpu/patterns/scan.cuh"
 
@@ -26,28 +25,24 @@ namespace attu {
 namespace gpu {
 namespace detail {
 
-// The tuning (scan.cuh's scan_tuning_t): warp-blocked or block-exchanged
-// loads, and the look-back's wait. The default: the block exchange with
-// CUB's delay for its sm_90 select_if over 4-byte items (on an H100, 0.176
-// ms for 64M ints against 0.194 with CUB's default delay; DeviceSelect::If
+// How long a tile waits before its look-back (as the scan's delay_t): CUB's
+// delay for its sm_90 select_if over 4-byte items (on an H100, 0.176 ms
+// for 64M ints against 0.194 with CUB's default delay; DeviceSelect::If
 // 0.185; docs/performance.md, session 21).
 using select_delay_t = cub::detail::fixed_delay_constructor_t<76, 1150>;
-using select_tuning_default_t = scan_tuning_t<false, select_delay_t>;
 
-template <typename launch_t, typename tuning_t, typename T, typename pred_t, typename tile_state_t>
+template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
                                                                  pred_t pred, T* __restrict__ output,
                                                                  int* __restrict__ num_selected,
                                                                  tile_state_t tile_state, tile_state_t next_state,
                                                                  int next_tiles) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using warp_exchange_t = cub::WarpExchange<T, vt>;
-  using block_exchange_t = cub::BlockExchange<T, nt, vt>;
+  using exchange_t = cub::BlockExchange<T, nt, vt>;
   using scan_t = cub::BlockScan<int, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, typename tuning_t::delay_t>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
   __shared__ union {
-    typename warp_exchange_t::TempStorage warp[nt / 32];
-    typename block_exchange_t::TempStorage block;
+    typename exchange_t::TempStorage exchange;
     T staged[nv];
   } shared;
   __shared__ typename scan_t::TempStorage scan_storage;
@@ -57,18 +52,11 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
   lookback_mark_next(next_state, next_tiles);
   int tile_begin = cta * nv;
   int tile_count = min(nv, count - tile_begin);
-  // coalesced loads of the warp's run, then each thread's items in order
-  // (blocked: thread t holds tile items [t * vt, t * vt + vt))
+  // coalesced loads, then each thread's items in order (blocked)
   T x[vt];
   auto load = [=](int i) { return input[i]; };
-  if constexpr (tuning_t::warp_io) {
-    const int warp = tid >> 5;
-    load_warp_blocked<vt, warp_exchange_t>(load, shared.warp[warp], tid & 31, tile_begin + warp * 32 * vt,
-                                           tile_count - warp * 32 * vt, x);
-  } else {
-    load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
-    block_exchange_t(shared.block).StripedToBlocked(x);
-  }
+  load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
+  exchange_t(shared.exchange).StripedToBlocked(x);
   bool keep[vt];
   int kept = 0;
 #pragma unroll
@@ -109,7 +97,7 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
 
 // output[0, k) = the items input[i] with pred(input[i]), in order;
 // *num_selected = k (device memory). output has room for count items.
-template <typename launch_arg_t = empty_t, typename tuning_t = detail::select_tuning_default_t, typename T,
+template <typename launch_arg_t = empty_t, typename delay_t = detail::select_delay_t, typename T,
           typename pred_t>
 void select_if(const T* input, int count, pred_t pred, T* output, int* num_selected, context_t& ctx) {
   using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
@@ -121,7 +109,7 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
   }
   using tile_state_t = cub::ScanTileState<int>;
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-  detail::select_if_kernel<launch_t, tuning_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+  detail::select_if_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
       input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles);
   ATTU_CUDA_CHECK_LAUNCH();
   lookback_end(lb, ctx);
