@@ -27,6 +27,7 @@
 
 #include "gpu/patterns/merge.cuh"
 #include "gpu/patterns/mergesort.cuh"
+#include "gpu/patterns/segmented_radix_sort.cuh"
 #include "gpu/patterns/sort.cuh"
 
 #include <cub/block/block_merge_sort.cuh>
@@ -360,6 +361,14 @@ void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments
   using L = segsort_launch<key_t>;
   cudaStream_t st = ctx.stream();
   if (count <= 0) return;
+  if constexpr (segsort_radix_eligible<key_t, comp_t>::value) {
+    // Long segments: a radix pass a digit beats log2(L / T) merge rounds.
+    if (segsort_radix_wanted<key_t, val_t, has_vals>(count, num_segments)) {
+      segsort_radix_detail::sort_impl<(sort_direction<comp_t>::value < 0), key_t, val_t, has_vals,
+                                      gen_indices>(keys, vals, count, segments, num_segments, ctx);
+      return;
+    }
+  }
   if (num_segments == 0) {
     // One segment, the whole array: mergesort's keys-only tiles (no
     // segment numbers to carry) and merge rounds over every item.

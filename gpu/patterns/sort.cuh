@@ -260,8 +260,21 @@ sort_scan_kernel(count_t* __restrict__ hist) {
 // kmin); out_t (key_t for a sort): the last pass writes out_t(key) (a
 // partition ranks 32-bit keys and writes 64-bit rows). Float keys are read
 // as they are.
+// Tiles of a segmented pass (segmented_radix_sort.cuh): tile k covers
+// [start[k], start[k+1]) inside segment seg[k] (no tile spans two segments),
+// ntiles of them; the digit starts of segment s are digit_start + s *
+// digit_stride. A tile that is the first of its segment looks back no
+// further, so each segment is sorted as an array of its own.
+struct sort_seg_tiles {
+  const int* start;
+  const int* seg;
+  const unsigned int* ntiles;
+  int digit_stride;
+};
+
 template <typename key_t, typename val_t, bool has_vals, bool descending,
-          bool first, bool last, typename in_t = key_t, typename out_t = key_t>
+          bool first, bool last, typename in_t = key_t, typename out_t = key_t,
+          bool segmented = false>
 __global__ void __launch_bounds__(sort_launch<typename sort_key_traits<key_t>::bits_t, val_t, has_vals>::nt,
                                   has_vals ? ATTU_SORT_MINB_PAIRS
                                                : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
@@ -270,7 +283,8 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
                      size_t count, int shift,
                      const unsigned long long* __restrict__ digit_start,
                      uint64_t* __restrict__ lookback, uint64_t mark,
-                     unsigned int* __restrict__ tile_counter, long long key_base = 0) {
+                     unsigned int* __restrict__ tile_counter, long long key_base = 0,
+                     sort_seg_tiles seg_tiles = sort_seg_tiles{}) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, has_vals>;
@@ -295,8 +309,21 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   if (tid == 0) s.tile = atomicAdd(tile_counter, 1u);
   __syncthreads();
   const unsigned int tile = s.tile;
-  const size_t base = size_t(tile) * nv;
-  const int valid = int(count - base < size_t(nv) ? count - base : size_t(nv));
+  size_t base;
+  int valid;
+  bool first_tile;  // publishes its counts as inclusive and looks back no further
+  if constexpr (segmented) {
+    if (tile >= *seg_tiles.ntiles) return;  // the grid is an upper bound; uniform per block
+    const int a = seg_tiles.start[tile], sg = seg_tiles.seg[tile];
+    base = size_t(a);
+    valid = seg_tiles.start[tile + 1] - a;
+    first_tile = tile == 0 || seg_tiles.seg[tile - 1] != sg;
+    digit_start += size_t(sg) * seg_tiles.digit_stride;
+  } else {
+    base = size_t(tile) * nv;
+    valid = int(count - base < size_t(nv) ? count - base : size_t(nv));
+    first_tile = tile == 0;
+  }
 
   // Warp-striped load: warp w owns [w*32*vt, (w+1)*32*vt) of the tile; the
   // rank algorithm visits items in this order, which keeps the sort stable.
@@ -346,7 +373,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
     if (tid < 256) {
       c = bins[0];
       if (tid == 255) c -= oob;  // padding items all fall in the last digit
-      uint64_t word = (tile == 0 ? kFlagInc : kFlagAgg) | mark | uint64_t(c);
+      uint64_t word = (first_tile ? kFlagInc : kFlagAgg) | mark | uint64_t(c);
       *(volatile uint64_t*)&lb[tid] = word;
     }
   });
@@ -367,7 +394,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   // Decoupled look-back: digit tid's count over all earlier tiles.
   if (tid < 256) {
     long long before = 0;
-    if (tile > 0) {
+    if (!first_tile) {
       long long t = (long long)tile - 1;
       while (true) {
         uint64_t w = *(volatile uint64_t*)&lookback[size_t(t) * 256 + tid];

@@ -348,40 +348,64 @@ std::vector<int> random_segments(size_t n, double mean, int first) {
   return s;
 }
 
-template <typename key_t, typename comp_t>
+// radix: every call goes straight to the radix path (segmented_radix_sort.cuh),
+// whatever the segments' mean, so that tile-edge lengths reach it.
+template <typename key_t, typename comp_t, bool radix = false>
 void test_segsort(test_context& ctx, size_t n, const std::vector<int>& segs, long long range,
                   comp_t comp, const std::string& what) {
+  namespace ag = attu::gpu;
+  constexpr bool desc = ag::sort_direction<comp_t>::value < 0;
+  auto sort_pairs = [&](key_t* k, int* v, const int* sg, int ns) {
+    if constexpr (radix)
+      ag::segsort_radix_detail::sort_impl<desc, key_t, int, true, false>(k, v, (long long)n, sg, ns, ctx);
+    else
+      ag::segmented_sort(k, v, (long long)n, sg, ns, comp, ctx);
+  };
+  auto sort_indices = [&](key_t* k, int* v, const int* sg, int ns) {
+    if constexpr (radix)
+      ag::segsort_radix_detail::sort_impl<desc, key_t, int, true, true>(k, v, (long long)n, sg, ns, ctx);
+    else
+      ag::segmented_sort_indices(k, v, (long long)n, sg, ns, comp, ctx);
+  };
+  auto sort_keys = [&](key_t* k, const int* sg, int ns) {
+    if constexpr (radix)
+      ag::segsort_radix_detail::sort_impl<desc, key_t, int, false, false>(k, (int*)nullptr, (long long)n, sg,
+                                                                         ns, ctx);
+    else
+      ag::segmented_sort(k, (long long)n, sg, ns, comp, ctx);
+  };
+  const std::string tag = radix ? " [radix]" : "";
   auto keys = random_keys<key_t>(n, range);
   std::vector<int> vals(n);
   for (size_t i = 0; i < n; ++i) vals[i] = int(i);
   key_t* dk = to_device(keys);
   int* dv = to_device(vals);
   int* ds = to_device(segs);
-  attu::gpu::segmented_sort(dk, dv, (long long)n, ds, int(segs.size()), comp, ctx);
+  sort_pairs(dk, dv, ds, int(segs.size()));
   auto hk = to_host(dk, n);
   auto hv = to_host(dv, n);
   bool ok = true;
   for (auto [a, b] : attu::ref::segment_ranges(segs, n))
     ok = ok && check_stable_perm(keys, hk, hv, comp, a, b);
-  report(ok, "segmented_sort pairs " + what);
+  report(ok, "segmented_sort pairs " + what + tag);
 
   // segmented_sort_indices: indices poisoned first; their initial contents
   // are ignored.
   std::vector<int> poison(n, -7);
   upload(dk, keys);
   upload(dv, poison);
-  attu::gpu::segmented_sort_indices(dk, dv, (long long)n, ds, int(segs.size()), comp, ctx);
+  sort_indices(dk, dv, ds, int(segs.size()));
   auto ik = to_host(dk, n);
   auto iv = to_host(dv, n);
-  report(ik == hk && iv == hv, "segmented_sort_indices " + what);
+  report(ik == hk && iv == hv, "segmented_sort_indices " + what + tag);
 
   // keys only, against the reference
   upload(dk, keys);
-  attu::gpu::segmented_sort(dk, (long long)n, ds, int(segs.size()), comp, ctx);
+  sort_keys(dk, ds, int(segs.size()));
   auto kk = to_host(dk, n);
   std::vector<int> none;
   attu::ref::segmented_sort(keys, none, segs, comp);
-  report(kk == keys, "segmented_sort keys " + what);
+  report(kk == keys, "segmented_sort keys " + what + tag);
   cudaFree(dk);
   cudaFree(dv);
   cudaFree(ds);
@@ -499,7 +523,8 @@ int main() {
     test_segsort<int>(ctx, 0, {}, 0, less_t<int>(), "empty input");
     test_segsort<int>(ctx, 1, {0}, 0, less_t<int>(), "one item");
     test_segsort<int>(ctx, 5000, {}, 0, less_t<int>(), "no descriptor");
-    test_segsort<int>(ctx, n1, {}, 0, less_t<int>(), "no descriptor 1M (mergesort rounds)");
+    test_segsort<int>(ctx, n1, {}, 0, less_t<int>(), "no descriptor 1M (radix)");
+    test_segsort<int>(ctx, n1, {}, 0, digit_then_desc(), "no descriptor 1M (mergesort rounds)");
     test_segsort<double>(ctx, 300001, {}, 30, greater_t<double>(), "no descriptor, f64 desc ties");
     test_segsort<int>(ctx, n1, {0}, 0, less_t<int>(), "one huge segment 1M");
     test_segsort<int>(ctx, n1, {0, 0, 0, 10, 10, int(n1 / 2), int(n1 / 2), int(n1) - 1}, 30,
@@ -523,6 +548,35 @@ int main() {
       long long pos = 0;
       for (int rep = 0; pos < 300000; ++rep) { s.push_back(int(pos)); pos += lens[rep % nl]; }
       test_segsort<int>(ctx, 300000, s, 0, less_t<int>(), "tile-edge lengths");
+    }
+    {
+      // the radix path of long segments (segmented_radix_sort.cuh): its
+      // tiles' edges (segments of nv - 1, nv, nv + 1 items of each tile
+      // shape, empty and one-item segments between them, items before
+      // segments[0]), ties, descending, 64-bit and unsigned keys; and
+      // segmented_sort choosing it by the mean
+      std::vector<int> s32, s64;
+      for (int which = 0; which < 2; ++which) {
+        const int nv = which == 0 ? attu::gpu::sort_launch<uint32_t, int, true>::nv
+                                  : attu::gpu::sort_launch<uint64_t, int, true>::nv;
+        std::vector<int>& s = which == 0 ? s32 : s64;
+        int lens[] = {nv - 1, nv, nv + 1, 0, 1, 2 * nv + 1, 0, 0, 3, 5 * nv, 17};
+        long long pos = 5;
+        for (int rep = 0; pos < 400000; ++rep) { s.push_back(int(pos)); pos += lens[rep % 11]; }
+      }
+      test_segsort<int, less_t<int>, true>(ctx, 400000, s32, 0, less_t<int>(), "tile-edge lengths");
+      test_segsort<int, greater_t<int>, true>(ctx, 400000, s32, 40, greater_t<int>(), "tile-edge desc ties");
+      test_segsort<long long, less_t<long long>, true>(ctx, 400000, s64, 1000, less_t<long long>(),
+                                                       "i64 tile-edge ties");
+      test_segsort<unsigned, less_t<unsigned>, true>(ctx, 400000, s32, 0, less_t<unsigned>(), "u32 tile-edge");
+      test_segsort<int, less_t<int>, true>(ctx, 3, {1}, 0, less_t<int>(), "three items");
+      test_segsort<int, less_t<int>, true>(ctx, 100000, {}, 0, less_t<int>(), "no descriptor");
+      test_segsort<int>(ctx, 8 * n1, random_segments(8 * n1, 100000, 3), 0, greater_t<int>(),
+                        "8M mean 100000 desc");
+      test_segsort<int>(ctx, 8 * n1, random_segments(8 * n1, 60000, 0), 50, less_t<int>(),
+                        "8M mean 60000 ties");
+      test_segsort<long long>(ctx, 4 * n1, random_segments(4 * n1, 200000, 0), 0, less_t<long long>(),
+                              "i64 4M mean 200000");
     }
     const size_t n20 = 20000000;
     test_segsort<int>(ctx, n20, random_segments(n20, 2, 0), 0, less_t<int>(), "millions of tiny (20M, mean 2)");
