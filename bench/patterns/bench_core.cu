@@ -372,8 +372,23 @@ int main(int argc, char** argv) {
     }
     for (size_t n : sizes) {
       if (n > (256u << 20)) continue;
-      for (long long mean : {10ll, 1000ll}) {
+      // ATTU_BENCH_SEGREDUCE_MEANS=100,300,1000 replaces the mean segments
+      std::vector<long long> means = {10, 1000};
+      if (const char* m = getenv("ATTU_BENCH_SEGREDUCE_MEANS")) {
+        means.clear();
+        for (const char* p = m; *p;) {
+          char* end;
+          long long v = strtoll(p, &end, 10);
+          if (end == p) break;
+          if (v > 0) means.push_back(v);
+          p = *end == ',' ? end + 1 : end;
+        }
+      }
+      for (long long mean : means) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
+        // the tile kernels beside the warp path (a launch box keeps them)
+        if (bench_wanted("segreduce") && mean >= 100)
+          bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (tiles)");
         if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_BOXES")) {
           bc::bench_segreduce<ag::launch_params_t<128, 16>>(ctx, n, mean, " (128x16)");
           bc::bench_segreduce<ag::launch_params_t<64, 12>>(ctx, n, mean, " (64x12)");

@@ -45,6 +45,7 @@
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/operators.cuh"
 #include "gpu/patterns/scan.cuh"
+#include "gpu/patterns/segreduce_warp.cuh"
 
 namespace attu {
 namespace gpu {
@@ -432,6 +433,18 @@ template <typename launch_arg_t = empty_t, typename input_it, typename segments_
           typename output_it, typename op_t, typename T>
 void segreduce(input_it input, int count, segments_it segments, int num_segments,
                output_it output, op_t op, T init, context_t& ctx) {
+  // An array of T under an order-free operator, with segments of hundreds
+  // of items or more and none very long: a warp a segment
+  // (segreduce_warp.cuh). A launch box given by the caller keeps the tiles.
+  if constexpr (std::is_pointer<input_it>::value && std::is_pointer<segments_it>::value &&
+                std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value &&
+                std::is_same<std::remove_cv_t<std::remove_pointer_t<segments_it>>, int>::value &&
+                std::is_same<launch_arg_t, empty_t>::value && segreduce_warp_ok<op_t, T>::value) {
+    if (segreduce_warp_wanted(count, segments, num_segments, ctx)) {
+      segreduce_warp<T>(input, count, segments, num_segments, output, op, init, ctx);
+      return;
+    }
+  }
   detail::segreduce_impl<launch_arg_t, T, false>(
       [=] __device__(int index) { return (T)input[index]; }, count,
       segments, num_segments, output, op, init, ctx);

@@ -134,6 +134,86 @@ int main() {
     }
   });
 
+  r.run("segreduce's warp path (segreduce_warp.cuh): mean >= 256, unaligned, empty, ops", [&] {
+    // 2M items (past ATTU_SEGREDUCE_WARP_MIN_COUNT) in segments of 0 to 2 *
+    // mean items with empty ones between, read from offsets 0..3 of the
+    // buffer (the 16-byte vectors start anywhere in a segment); int plus,
+    // min and max, int64 plus exactly; float plus against a double sum;
+    // and a geometry with one segment past ATTU_SEGREDUCE_WARP_MAX_LEN
+    // (the tiles serve it: same answers). A wrong path taken shows only in
+    // bench_core's timings (the answers are the same by design).
+    const int n = 2 << 20;
+    for (int mean : {600, 1000, 5000})  // half the segments empty: means 300 / 500 / 2500
+      for (int off : {0, 1, 2, 3}) {
+        auto segs = test::make_segments(n - off, test::geo_empty_heavy, mean, mean * 7 + off);
+        if (off == 3) {
+          int mid = segs[segs.size() / 2];
+          segs.insert(segs.begin() + segs.size() / 2, mid);  // another empty segment
+        }
+        int ns = (int)segs.size();
+        std::string what = "mean " + std::to_string(mean) + " offset " + std::to_string(off);
+        auto in = test::random_values<int>(n, -1000000, 1000000, mean + off);
+        mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
+        std::vector<int> shifted(in.begin() + off, in.end());
+        out.memset(0xff);
+        segreduce(d_in.data() + off, n - off, (const int*)d_segs.data(), ns, out.data(), plus_t<int>(), -7, ctx);
+        test::expect_equal(r, out.to_host(),
+                           ref::segreduce<int>([&](int i, int, int) { return shifted[i]; }, n - off, segs,
+                                               plus_t<int>(), -7),
+                           ("int plus " + what).c_str());
+        out.memset(0xff);
+        segreduce(d_in.data() + off, n - off, (const int*)d_segs.data(), ns, out.data(), minimum_t<int>(), 5, ctx);
+        test::expect_equal(r, out.to_host(),
+                           ref::segreduce<int>([&](int i, int, int) { return shifted[i]; }, n - off, segs,
+                                               minimum_t<int>(), 5),
+                           ("int min " + what).c_str());
+        out.memset(0xff);
+        segreduce(d_in.data() + off, n - off, (const int*)d_segs.data(), ns, out.data(), maximum_t<int>(), 5, ctx);
+        test::expect_equal(r, out.to_host(),
+                           ref::segreduce<int>([&](int i, int, int) { return shifted[i]; }, n - off, segs,
+                                               maximum_t<int>(), 5),
+                           ("int max " + what).c_str());
+        std::vector<long long> wide(shifted.begin(), shifted.end());
+        for (auto& w : wide) w *= 1000003LL;
+        mem_t<long long> d_wide = to_mem(wide, ctx), wout(ns, ctx);
+        wout.memset(0xff);
+        segreduce((const long long*)d_wide.data(), n - off, (const int*)d_segs.data(), ns, wout.data(),
+                  plus_t<long long>(), -9LL, ctx);
+        test::expect_equal(r, wout.to_host(),
+                           ref::segreduce<long long>([&](int i, int, int) { return wide[i]; }, n - off, segs,
+                                                     plus_t<long long>(), -9LL),
+                           ("int64 plus " + what).c_str());
+        std::vector<float> fl(n);
+        for (int i = 0; i < n; ++i) fl[i] = float(in[i]) / 1024.0f;
+        mem_t<float> d_fl = to_mem(fl, ctx), fout(ns, ctx);
+        fout.memset(0xff);
+        segreduce((const float*)d_fl.data() + off, n - off, (const int*)d_segs.data(), ns, fout.data(),
+                  plus_t<float>(), -1.5f, ctx);
+        auto got = fout.to_host();
+        bool ok = true;
+        for (int k = 0; k < ns && ok; ++k) {
+          int a = segs[k], b = k + 1 < ns ? segs[k + 1] : n - off;
+          double want = 0, mag = 0;
+          for (int i = a; i < b; ++i) { want += fl[i + off]; mag += std::fabs(fl[i + off]); }
+          if (a == b) ok = got[k] == -1.5f;
+          else ok = std::fabs(got[k] - want) <= 1e-5 * mag + 1e-3;
+          if (!ok) std::printf("  float segment %d [%d, %d): %g, want %g\n", k, a, b, got[k], want);
+        }
+        if (!ok) r.fail("float plus " + what);
+      }
+    // one segment past the warp path's longest: the tiles answer
+    auto segs = test::make_segments(n, test::geo_random, 1000, 3);
+    segs.erase(segs.begin() + 1, segs.begin() + 40);  // segment 0 now ~40,000 items
+    int ns = (int)segs.size();
+    auto in = test::random_values<int>(n, -1000, 1000, 4);
+    mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
+    out.memset(0xff);
+    segreduce(d_in.data(), n, (const int*)d_segs.data(), ns, out.data(), plus_t<int>(), -7, ctx);
+    test::expect_equal(r, out.to_host(),
+                       ref::segreduce<int>([&](int i, int, int) { return in[i]; }, n, segs, plus_t<int>(), -7),
+                       "int plus, one long segment (tiles)");
+  });
+
   r.run("transform_segreduce non-commutative (affine composition)", [&] {
     for (auto c : geo_cases(snv, false)) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 11 + c.geo);
