@@ -1577,11 +1577,24 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             }
             size_t klen;
             if (elem_key(e, &B[r], &key, &klen)) { rc = attu_error_oom(err); break; }
+            /* jsonb elements are equal as jsonb values (1.0 and 1): their
+             * jsonb keys compare (engine/json.h), not their texts */
+            bool jb = attu_type_is_jsonb(e);
+            char *xk = NULL;
+            size_t xkl = 0;
+            if (jb && !bn && attu_jsonb_key(B[r].v.s, B[r].len, &xk, &xkl, err)) { rc = -1; break; }
             attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
             while (!rc && attu_array_next(&it, &v) == 1) {
                 k++;
-                bool match = v.null ? (bool)bn
-                                    : !bn && !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
+                bool match;
+                if (v.null || bn) match = v.null && bn;
+                else if (jb) {
+                    char *vk = NULL;
+                    size_t vkl = 0;
+                    if (attu_jsonb_key(v.v.s, v.len, &vk, &vkl, err)) { rc = -1; break; }
+                    match = vkl == xkl && !memcmp(vk, xk, vkl);
+                    free(vk);
+                } else match = !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
                 if (f == ATTU_ARR_POSITION) {
                     if (match && k >= start) { o->null = 0; o->v.i = k; break; }
                 } else if (f == ATTU_ARR_POSITIONS) {
@@ -1597,6 +1610,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 }
             }
             attu_array_iter_done(&it);
+            free(xk);
             if (!rc && f == ATTU_ARR_REPLACE) rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
             else if (!rc && f == ATTU_ARR_REMOVE) {
                 attu_array_shape rs = sh;

@@ -744,11 +744,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
             if (!(x = coerce(c, x, attu_type_array_elem(a->type), false, pos))) return NULL;
             return arr_call(c, f, a->type, pos, 3, a, x, y);
         }
-        if (json_elems_refused(c, a)) return NULL;
-        if ((f == ATTU_ARR_POSITION || f == ATTU_ARR_POSITIONS) && attu_type_is_jsonb(attu_type_array_elem(a->type))) {
-            /* searched by jsonb's equality: the elements' keys for the key of x */
-            if (!(a = jsonb_elem_keys(c, a)) || !(x = attu_json_key_expr(c, x))) return NULL;
-        }
+        if (json_elems_refused(c, a)) return NULL;   /* (jsonb's elements match by their keys: engine/array.c) */
         if (f == ATTU_ARR_POSITION) {
             attu_bexpr *s = n == 3 ? int_arg(c, e, args, n, 2) : NULL;
             if (n == 3 && !s) return NULL;

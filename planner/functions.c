@@ -430,6 +430,17 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* json, jsonb, uuid and bytea have no min / max (nor bool_and
          * ...) in PostgreSQL 15 */
         if (attu_type_is_typed_text(args[0]->type)) goto bad;
+        if (attu_type_is_array(args[0]->type) && attu_type_is_json_any(attu_type_array_elem(args[0]->type))) {
+            /* array_smaller / array_larger compare the elements: json has
+             * no order (PostgreSQL fails once two values meet); a jsonb[]'s
+             * order is its keys', which min / max (reading the array's
+             * bytes) cannot follow */
+            if (attu_type_is_json(attu_type_array_elem(args[0]->type)))
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, 0, "could not identify a comparison function for type json");
+            else
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s of jsonb[] is not supported", an->name);
+            goto fail;
+        }
         /* min(varchar) is min(text): text (varchar_type.c); a bpchar
          * without a length compares without its trailing blanks: its
          * value coded (bpchar_order_code), decoded below */
