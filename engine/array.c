@@ -1391,6 +1391,26 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (attu_array_key(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
             rc = emit(o, out.p, out.len, alloc, ctx, err);
             break;
+        case ATTU_ARR_ORDER_CODE:
+            /* key, 0x01, value, length: the key decides the order (a key
+             * that is a prefix of another is a whole array of fewer
+             * elements, whose 0x01 here sorts below the other's next tag,
+             * or its shape's 0x01 0xff above every value's first byte) */
+            if (an) break;
+            if (attu_array_key(attu_type_array_elem(at), A[r].v.s, A[r].len, &out) || put_byte(&out, 0x01) ||
+                attu_abuf_put(&out, A[r].v.s, A[r].len) || put_u64(&out, (uint64_t)A[r].len)) {
+                rc = attu_error_oom(err);
+                break;
+            }
+            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        case ATTU_ARR_ORDER_DECODE: {
+            if (an || A[r].len < KEY64_LEN) break;
+            uint64_t vl = get_u64((const unsigned char *)A[r].v.s + A[r].len - KEY64_LEN);
+            if (vl > A[r].len - KEY64_LEN) break;
+            rc = emit(o, A[r].v.s + A[r].len - KEY64_LEN - vl, (size_t)vl, alloc, ctx, err);
+            break;
+        }
         case ATTU_ARR_CANON:
             if (an) break;
             /* the same bytes as the row before (an array_agg's result read by

@@ -117,9 +117,13 @@ typedef enum attu_array_fn {
                                numeric(p,s) rounds, varchar(n) / char(n) cut,
                                char(n) pads); imm_i 1: an explicit cast, which
                                cuts what an assignment or input rejects (22001) */
-    ATTU_ARR_ASSIGN         /* UPDATE SET a[..][..] = c: b the int[] of each
+    ATTU_ARR_ASSIGN,        /* UPDATE SET a[..][..] = c: b the int[] of each
                                subscript's low and high (INT32_MIN / INT32_MAX:
                                left out); imm_i 1: a slice, c an array */
+    ATTU_ARR_ORDER_CODE,    /* array a -> text: its key (ATTU_ARR_KEY), 0x01, a
+                               itself and a's length (10 bytes): bytes that order
+                               as a's keys and give a back (min / max of jsonb[]) */
+    ATTU_ARR_ORDER_DECODE   /* ATTU_ARR_ORDER_CODE's text a -> the array again */
 } attu_array_fn;
 
 /* An array's dimensions: ndims 0 for '{}', else its lengths and lower

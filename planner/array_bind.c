@@ -218,6 +218,17 @@ attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a) {
     return arr_call(c, ATTU_ARR_KEY, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL);
 }
 
+/* min / max of a jsonb[]: the aggregate compares bytes, so it reads the
+ * array coded as its key first (ATTU_ARR_ORDER_CODE) and the result is
+ * decoded back (attu_array_order_decode). */
+attu_bexpr *attu_array_order_code(bctx *c, attu_bexpr *a) {
+    return arr_call(c, ATTU_ARR_ORDER_CODE, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL);
+}
+
+attu_bexpr *attu_array_order_decode(bctx *c, attu_bexpr *d, attu_type t) {
+    return arr_call(c, ATTU_ARR_ORDER_DECODE, t, d->position, 1, d, NULL, NULL);
+}
+
 /* A concatenation of encodings (array_agg's) in its canonical form; of
  * nested ones (array_agg of arrays, nested) one array of one more dimension. */
 attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a, bool nested) {
