@@ -377,7 +377,10 @@ static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr *
         attu_type m, et = attu_type_array_elem(args[i]->type);
         if (!attu_type_is_array(args[i]->type) || !mix_type(t, et, &m)) {
             char b1[64], b2[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : e->position,
+            int epos = args[i]->position ? args[i]->position : e->position;
+            if (attu_type_is_array(args[i]->type))   /* two arrays: mix_type_error's 42846 */
+                return mix_type_error(c, "ARRAY", attu_type_array_of(t), args[i]->type, epos);
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, epos,
                            "ARRAY types %s and %s cannot be matched", tname(attu_type_array_of(t), b1), tname(args[i]->type, b2));
             return NULL;
         }
