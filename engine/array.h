@@ -16,7 +16,11 @@
  *   key of a float: the IEEE bits made order-preserving (negatives
  *            inverted, -0 as 0, one NaN above Infinity), 10 bytes as above
  *   key of a text: its bytes, 0x01 escaped as 0x01 0x02, ended by 0x01 0x01
- *            (a prefix sorts first; text holds no NUL)
+ *            (a prefix sorts first; text holds no NUL); so of a uuid,
+ *            bytea, json or jsonb, whose held text (engine/types.h) is
+ *            the key: a uuid's and a bytea's order their values, a
+ *            jsonb[]'s key (attu_array_key) holds each element's jsonb
+ *            key instead, json[] has no order
  *   key of a numeric: a class byte (-Infinity, negative, zero, positive,
  *            Infinity, NaN), for a nonzero finite value its decimal exponent
  *            and significant digits (inverted when negative, ended by a
@@ -179,7 +183,8 @@ int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_arra
 /* The shape of s (canonical, or one dimension from 1 for several segments). */
 void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_shape *sh);
 /* The keys of s only (no show bytes), into out: equal for arrays that
- * PostgreSQL's array_eq finds equal, in array_cmp's order. */
+ * PostgreSQL's array_eq finds equal, in array_cmp's order. Of a jsonb[],
+ * a text array of its elements' jsonb keys (engine/json.h). */
 int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out);
 
 /* Number of elements. */
