@@ -751,6 +751,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     case ATTU_ARR_POSITION: case ATTU_ARR_POSITIONS: case ATTU_ARR_REMOVE: case ATTU_ARR_REPLACE:
         if (!(a = need_array(c, e, args, n, 0))) return NULL;
         if (!(x = compat_elem(c, &a, args[1], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        if (json_elems_refused(c, a)) return NULL;   /* (jsonb's elements match by their keys: engine/array.c) */
         if (f == ATTU_ARR_REPLACE) {
             attu_bexpr *y = compat_elem(c, &a, args[2], pos);
             if (!y) return c->err->set ? NULL : attu_no_function(c, e, args, n);
@@ -758,7 +759,6 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
             if (!(x = coerce(c, x, attu_type_array_elem(a->type), false, pos))) return NULL;
             return arr_call(c, f, a->type, pos, 3, a, x, y);
         }
-        if (json_elems_refused(c, a)) return NULL;   /* (jsonb's elements match by their keys: engine/array.c) */
         if (f == ATTU_ARR_POSITION) {
             attu_bexpr *s = n == 3 ? int_arg(c, e, args, n, 2) : NULL;
             if (n == 3 && !s) return NULL;
