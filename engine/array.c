@@ -4,8 +4,11 @@
  * functions and operators (ATTU_OP_ARRAY), all on the host.
  */
 #include "engine/array.h"
+#include "engine/bytea.h"
 #include "engine/interval.h"
+#include "engine/json.h"
 #include "engine/numeric.h"
+#include "engine/uuid.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -482,7 +485,40 @@ void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_
     if (n == 0) sh->ndims = 0;
 }
 
+/* A jsonb array's key: each element's jsonb key (engine/json.h) in its
+ * place, as a text element, so that the arrays' byte order is
+ * PostgreSQL's jsonb order element by element and equal exactly where
+ * the elements are. */
+static int jsonb_array_key(const char *s, size_t len, attu_abuf *out) {
+    attu_type e = attu_type_json(1), t = attu_type_make(ATTU_TYPE_TEXT);
+    attu_abuf raw = { 0 };
+    attu_array_iter it;
+    attu_array_shape sh;
+    attu_slot v, k;
+    int rc = attu_abuf_put(&raw, "", 0);
+    attu_array_iter_init(&it, e, s, len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        char *key = NULL;
+        size_t kl = 0;
+        attu_error err = { 0 };
+        memset(&k, 0, sizeof k);
+        k.null = v.null;
+        /* a held jsonb is canonical: its key cannot fail but for memory */
+        if (!v.null && attu_jsonb_key(v.v.s, v.len, &key, &kl, &err)) { rc = -1; break; }
+        k.v.s = key; k.len = (uint32_t)kl;
+        rc = attu_array_put(&raw, t, &k);
+        free(key);
+    }
+    attu_array_iter_done(&it);
+    attu_array_get_shape(e, s, len, &sh);
+    out->len = 0;
+    if (!rc) rc = attu_array_finish(t, raw.p, raw.len, &sh, out);
+    attu_abuf_free(&raw);
+    return rc;
+}
+
 int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+    if (attu_type_is_jsonb(elem)) return jsonb_array_key(s, len, out);
     attu_abuf c = { 0 };
     if (attu_array_canon(elem, s, len, &c)) { attu_abuf_free(&c); return -1; }
     segment sg;
@@ -523,10 +559,43 @@ static size_t elem_format(attu_type e, const attu_slot *v, char *buf, size_t cap
     return attu_value_format(e, &slot, buf, cap);
 }
 
+/* A json, jsonb, uuid or bytea element's text made the held form of its
+ * type (engine/types.h: json as written once valid, jsonb's and uuid's
+ * canonical text, bytea's hex form), into typed; its input errors. */
+static int typed_text_parse(attu_type e, const char *s, size_t len, attu_abuf *typed, attu_slot *v, attu_error *err) {
+    char *held = NULL, u[ATTU_UUID_TEXT_LEN];
+    size_t n = 0;
+    int rc;
+    if (attu_type_is_uuid(e)) {
+        rc = attu_uuid_canonical(s, len, u, err);
+        held = u;
+        n = ATTU_UUID_TEXT_LEN;
+    } else if (attu_type_is_bytea(e)) {
+        rc = attu_bytea_canonical(s, len, &held, &n, err);
+    } else if (attu_type_is_jsonb(e)) {
+        rc = attu_jsonb_canonical(s, len, &held, &n, err);
+    } else {
+        rc = attu_json_validate(s, len, err);
+        held = (char *)s;
+        n = len;
+    }
+    if (rc) return -1;
+    typed->len = 0;
+    rc = attu_abuf_put(typed, held, n);
+    if (held != u && held != s) free(held);
+    if (rc) return attu_error_oom(err);
+    v->v.s = typed->p;
+    v->len = (uint32_t)typed->len;
+    return 0;
+}
+
 /* An element's text read as type e into the register form (numeric and
- * text into store). */
-static int elem_parse(attu_type e, const char *s, size_t len, attu_slot *v, char *num16, attu_error *err) {
+ * text into store; json, jsonb, uuid and bytea into typed, in their held
+ * form). */
+static int elem_parse(attu_type e, const char *s, size_t len, attu_slot *v, char *num16, attu_abuf *typed,
+                      attu_error *err) {
     memset(v, 0, sizeof *v);
+    if (attu_type_is_typed_text(e)) return typed_text_parse(e, s, len, typed, v, err);
     if (e.id == ATTU_TYPE_TEXT) { v->v.s = s; v->len = (uint32_t)len; return 0; }
     if (e.id == ATTU_TYPE_NUMERIC) {
         attu_numeric n;
@@ -664,7 +733,9 @@ static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf
         while (i < len && is_array_space(s[i])) i++;
     }
     if (i >= len || s[i] != '{') return malformed(err, s, len, "Array value must start with \"{\" or dimension information.");
-    attu_abuf tok = { 0 };
+    attu_abuf tok = { 0 }, typed = { 0 };
+    attu_error elem_err;   /* the first element's input error, reported once the structure is read */
+    memset(&elem_err, 0, sizeof elem_err);
     char num16[16];
     int32_t cnt[ATTU_ARRAY_MAXDIM], dims[ATTU_ARRAY_MAXDIM];
     bool dimset[ATTU_ARRAY_MAXDIM] = { false };
@@ -697,7 +768,13 @@ static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf
             attu_slot v;
             if ((rc = read_token(s, len, &i, &tok, &is_null, err))) break;
             if (is_null) { memset(&v, 0, sizeof v); v.null = 1; }
-            else if ((rc = elem_parse(elem, tok.p ? tok.p : "", tok.len, &v, num16, err))) break;
+            else if (elem_parse(elem, tok.p ? tok.p : "", tok.len, &v, num16, &typed, elem_err.set ? NULL : &elem_err)) {
+                /* PostgreSQL reads the whole structure before any element
+                 * ('{1,{x}}'::uuid[] is malformed, not a bad uuid): the
+                 * first element error waits for the end of the text */
+                memset(&v, 0, sizeof v);
+                v.null = 1;
+            }
             if (attu_array_put(raw, elem, &v)) { rc = attu_error_oom(err); break; }
             cnt[depth - 1]++;
             nelems++;
@@ -716,12 +793,21 @@ static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf
         depth--;
     }
     attu_abuf_free(&tok);
+    attu_abuf_free(&typed);
     if (rc) return rc;
     while (i < len && is_array_space(s[i])) i++;
     if (i < len) return malformed(err, s, len, "Junk after closing right brace.");
     if (nelems == 0) {
         if (ndeco) return malformed(err, s, len, "Specified array dimensions do not match array contents.");
         return 0;
+    }
+    if (ndeco && ndeco != ndim) return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+    for (int d = 0; d < ndeco; d++)
+        if (dub[d] - dlb[d] + 1 != dims[d])
+            return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+    if (elem_err.set) {
+        if (err && !err->set) *err = elem_err;
+        return -1;
     }
     sh->ndims = ndim;
     for (int d = 0; d < ndim; d++) { sh->dims[d] = dims[d]; sh->lbs[d] = 1; }
@@ -1148,7 +1234,7 @@ static int assign_into(attu_type e, const attu_slot *a, const int64_t *bnd, int 
  * its text as the element casts of PostgreSQL read it; float and numeric
  * to integers round (half away from zero for numeric, to even for float). */
 static int elem_cast(attu_type from, attu_type to, const attu_slot *v, attu_slot *o, char *num16, attu_abuf *tmp,
-                     attu_error *err) {
+                     attu_abuf *typed, attu_error *err) {
     if (v->null) { memset(o, 0, sizeof *o); o->null = 1; return 0; }
     char buf[128];
     const char *lp;
@@ -1173,7 +1259,7 @@ static int elem_cast(attu_type from, attu_type to, const attu_slot *v, attu_slot
         while (n > 0 && (lp ? lp : buf)[n - 1] == ' ') n--;
     tmp->len = 0;
     if (attu_abuf_put(tmp, lp ? lp : buf, n)) return attu_error_oom(err);
-    if (elem_parse(to, tmp->p, n, o, num16, err)) return -1;
+    if (elem_parse(to, tmp->p, n, o, num16, typed, err)) return -1;
     return 0;
 }
 
@@ -1274,7 +1360,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_type dt = p->reg_types[in->dst];
     attu_type at = in->a >= 0 ? p->reg_types[in->a] : dt;
     attu_type bt = in->b >= 0 ? p->reg_types[in->b] : dt;
-    attu_abuf out = { 0 }, key = { 0 }, tmp = { 0 }, canon = { 0 };
+    attu_abuf out = { 0 }, key = { 0 }, tmp = { 0 }, canon = { 0 }, typed = { 0 };
     attu_array_iter it, it2;
     attu_slot v, w;
     int rc = 0;
@@ -1305,6 +1391,26 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (attu_array_key(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
             rc = emit(o, out.p, out.len, alloc, ctx, err);
             break;
+        case ATTU_ARR_ORDER_CODE:
+            /* key, 0x01, value, length: the key decides the order (a key
+             * that is a prefix of another is a whole array of fewer
+             * elements, whose 0x01 here sorts below the other's next tag,
+             * or its shape's 0x01 0xff above every value's first byte) */
+            if (an) break;
+            if (attu_array_key(attu_type_array_elem(at), A[r].v.s, A[r].len, &out) || put_byte(&out, 0x01) ||
+                attu_abuf_put(&out, A[r].v.s, A[r].len) || put_u64(&out, (uint64_t)A[r].len)) {
+                rc = attu_error_oom(err);
+                break;
+            }
+            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        case ATTU_ARR_ORDER_DECODE: {
+            if (an || A[r].len < KEY64_LEN) break;
+            uint64_t vl = get_u64((const unsigned char *)A[r].v.s + A[r].len - KEY64_LEN);
+            if (vl > A[r].len - KEY64_LEN) break;
+            rc = emit(o, A[r].v.s + A[r].len - KEY64_LEN - vl, (size_t)vl, alloc, ctx, err);
+            break;
+        }
         case ATTU_ARR_CANON:
             if (an) break;
             /* the same bytes as the row before (an array_agg's result read by
@@ -1491,11 +1597,24 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             }
             size_t klen;
             if (elem_key(e, &B[r], &key, &klen)) { rc = attu_error_oom(err); break; }
+            /* jsonb elements are equal as jsonb values (1.0 and 1): their
+             * jsonb keys compare (engine/json.h), not their texts */
+            bool jb = attu_type_is_jsonb(e);
+            char *xk = NULL;
+            size_t xkl = 0;
+            if (jb && !bn && attu_jsonb_key(B[r].v.s, B[r].len, &xk, &xkl, err)) { rc = -1; break; }
             attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
             while (!rc && attu_array_next(&it, &v) == 1) {
                 k++;
-                bool match = v.null ? (bool)bn
-                                    : !bn && !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
+                bool match;
+                if (v.null || bn) match = v.null && bn;
+                else if (jb) {
+                    char *vk = NULL;
+                    size_t vkl = 0;
+                    if (attu_jsonb_key(v.v.s, v.len, &vk, &vkl, err)) { rc = -1; break; }
+                    match = vkl == xkl && !memcmp(vk, xk, vkl);
+                    free(vk);
+                } else match = !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
                 if (f == ATTU_ARR_POSITION) {
                     if (match && k >= start) { o->null = 0; o->v.i = k; break; }
                 } else if (f == ATTU_ARR_POSITIONS) {
@@ -1511,6 +1630,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 }
             }
             attu_array_iter_done(&it);
+            free(xk);
             if (!rc && f == ATTU_ARR_REPLACE) rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
             else if (!rc && f == ATTU_ARR_REMOVE) {
                 attu_array_shape rs = sh;
@@ -1646,7 +1766,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             char num16[16];
             attu_array_iter_init(&it, from, A[r].v.s, A[r].len);
             while (attu_array_next(&it, &v) == 1) {
-                if (elem_cast(from, to, &v, &w, num16, &tmp, err)) { rc = -1; break; }
+                if (elem_cast(from, to, &v, &w, num16, &tmp, &typed, err)) { rc = -1; break; }
                 if (attu_array_put(&out, to, &w)) { rc = attu_error_oom(err); break; }
             }
             attu_array_iter_done(&it);
@@ -1662,5 +1782,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_abuf_free(&key);
     attu_abuf_free(&tmp);
     attu_abuf_free(&canon);
+    attu_abuf_free(&typed);
     return rc;
 }

@@ -16,7 +16,11 @@
  *   key of a float: the IEEE bits made order-preserving (negatives
  *            inverted, -0 as 0, one NaN above Infinity), 10 bytes as above
  *   key of a text: its bytes, 0x01 escaped as 0x01 0x02, ended by 0x01 0x01
- *            (a prefix sorts first; text holds no NUL)
+ *            (a prefix sorts first; text holds no NUL); so of a uuid,
+ *            bytea, json or jsonb, whose held text (engine/types.h) is
+ *            the key: a uuid's and a bytea's order their values, a
+ *            jsonb[]'s key (attu_array_key) holds each element's jsonb
+ *            key instead, json[] has no order
  *   key of a numeric: a class byte (-Infinity, negative, zero, positive,
  *            Infinity, NaN), for a nonzero finite value its decimal exponent
  *            and significant digits (inverted when negative, ended by a
@@ -117,9 +121,13 @@ typedef enum attu_array_fn {
                                numeric(p,s) rounds, varchar(n) / char(n) cut,
                                char(n) pads); imm_i 1: an explicit cast, which
                                cuts what an assignment or input rejects (22001) */
-    ATTU_ARR_ASSIGN         /* UPDATE SET a[..][..] = c: b the int[] of each
+    ATTU_ARR_ASSIGN,        /* UPDATE SET a[..][..] = c: b the int[] of each
                                subscript's low and high (INT32_MIN / INT32_MAX:
                                left out); imm_i 1: a slice, c an array */
+    ATTU_ARR_ORDER_CODE,    /* array a -> text: its key (ATTU_ARR_KEY), 0x01, a
+                               itself and a's length (10 bytes): bytes that order
+                               as a's keys and give a back (min / max of jsonb[]) */
+    ATTU_ARR_ORDER_DECODE   /* ATTU_ARR_ORDER_CODE's text a -> the array again */
 } attu_array_fn;
 
 /* An array's dimensions: ndims 0 for '{}', else its lengths and lower
@@ -175,7 +183,8 @@ int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_arra
 /* The shape of s (canonical, or one dimension from 1 for several segments). */
 void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_shape *sh);
 /* The keys of s only (no show bytes), into out: equal for arrays that
- * PostgreSQL's array_eq finds equal, in array_cmp's order. */
+ * PostgreSQL's array_eq finds equal, in array_cmp's order. Of a jsonb[],
+ * a text array of its elements' jsonb keys (engine/json.h). */
 int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out);
 
 /* Number of elements. */

@@ -36,6 +36,10 @@ static inline uint32_t attu_pg_array_elem_oid(uint32_t oid) {
     case 1187: return 1186;   /* interval[] */
     case 1231: return 1700;   /* numeric[] */
     case 1270: return 1266;   /* timetz[] */
+    case 199: return 114;     /* json[] */
+    case 3807: return 3802;   /* jsonb[] */
+    case 2951: return 2950;   /* uuid[] */
+    case 1001: return 17;     /* bytea[] */
     default: return 0;
     }
 }

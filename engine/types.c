@@ -130,6 +130,10 @@ uint32_t attu_type_pg_oid(attu_type t) {
         case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC_ARRAY;
         case ATTU_TYPE_TEXT:
             return attu_type_is_bpchar_any(e) ? ATTU_PG_OID_BPCHAR_ARRAY
+                   : attu_type_is_json(e)     ? ATTU_PG_OID_JSON_ARRAY
+                   : attu_type_is_jsonb(e)    ? ATTU_PG_OID_JSONB_ARRAY
+                   : attu_type_is_uuid(e)     ? ATTU_PG_OID_UUID_ARRAY
+                   : attu_type_is_bytea(e)    ? ATTU_PG_OID_BYTEA_ARRAY
                    : e.precision              ? ATTU_PG_OID_VARCHAR_ARRAY
                                               : ATTU_PG_OID_TEXT_ARRAY;
         case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE_ARRAY;
@@ -257,11 +261,6 @@ int attu_type_from_name(const char *name, int precision, int scale,
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
-            if (attu_type_is_typed_text(e)) {
-                char nb[32];
-                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of type %s are not supported",
-                                      attu_type_name(e, nb, sizeof nb));
-            }
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,
              * which an array does not take */

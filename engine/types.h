@@ -130,6 +130,10 @@ typedef struct attu_type {
 #define ATTU_PG_OID_INTERVAL_ARRAY  1187
 #define ATTU_PG_OID_TIMESTAMPTZ_ARRAY 1185
 #define ATTU_PG_OID_NUMERIC_ARRAY   1231
+#define ATTU_PG_OID_JSON_ARRAY      199
+#define ATTU_PG_OID_JSONB_ARRAY     3807
+#define ATTU_PG_OID_UUID_ARRAY      2951
+#define ATTU_PG_OID_BYTEA_ARRAY     1001
 
 static inline attu_type attu_type_make(attu_type_id id) {
     attu_type t = { id, 0, 0, 0 };
@@ -288,6 +292,10 @@ static inline int attu_type_is_typed_text(attu_type t) {
  * as NUMERIC, a char(4)[]'s as bpchar, their padding kept in the array). */
 #define ATTU_ARRAY_SCALE_BASE 16
 #define ATTU_ARRAY_BPCHAR 64
+/* arrays of json, jsonb, uuid, bytea (a TEXT-slot element type of its
+ * own, attu_type_is_typed_text): the element's scale times this, above
+ * the TEXT element's id (uuid[] is 16 + 7 + 5 * 128) */
+#define ATTU_ARRAY_TYPED_TEXT 128
 #define ATTU_ARRAY_NUMERIC_MOD(p, s) ((p) * 64 + (s))
 /* an interval element's qualifier: its ATTU_IVF_* range bits (6) and its
  * precision plus one (0..7), as attu_type_interval keeps them */
@@ -304,7 +312,9 @@ static inline int attu_type_array_is_bpchar(attu_type t) {
  * attu_type_array_elem_mod's). */
 static inline attu_type attu_type_array_elem(attu_type t) {
     attu_type e = { (attu_type_id)((t.scale - ATTU_ARRAY_SCALE_BASE) & (ATTU_ARRAY_BPCHAR - 1)), 0, 0, 0 };
-    if (e.id == ATTU_TYPE_TEXT && attu_type_array_is_bpchar(t)) e.scale = 1;
+    if (e.id == ATTU_TYPE_TEXT && (t.scale - ATTU_ARRAY_SCALE_BASE) >= ATTU_ARRAY_TYPED_TEXT)
+        e.scale = (int16_t)((t.scale - ATTU_ARRAY_SCALE_BASE) / ATTU_ARRAY_TYPED_TEXT);
+    else if (e.id == ATTU_TYPE_TEXT && attu_type_array_is_bpchar(t)) e.scale = 1;
     else if (e.id == ATTU_TYPE_TEXT) e.precision = t.precision > 0 ? -1 : t.precision;
     return e;
 }
@@ -336,6 +346,7 @@ static inline attu_type attu_type_array_of(attu_type e) {
     if (e.id == ATTU_TYPE_DECIMAL) e.id = ATTU_TYPE_NUMERIC;
     t.scale = (int16_t)(ATTU_ARRAY_SCALE_BASE + e.id);
     if (e.id == ATTU_TYPE_TEXT && e.scale == 1) t.scale = (int16_t)(t.scale + ATTU_ARRAY_BPCHAR);
+    else if (attu_type_is_typed_text(e)) t.scale = (int16_t)(t.scale + ATTU_ARRAY_TYPED_TEXT * e.scale);
     else if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
     return t;
 }
@@ -363,6 +374,7 @@ static inline attu_type attu_type_array_interval_qualified(attu_type t, int ivra
 static inline int attu_type_array_shows(attu_type t) {
     if (!attu_type_is_array(t)) return 0;
     if (attu_type_array_is_bpchar(t)) return 1;
+    if (attu_type_is_json_any(attu_type_array_elem(t))) return 1;   /* jsonb's order is its key's (json has none) */
     attu_type_id e = attu_type_array_elem(t).id;
     return e == ATTU_TYPE_NUMERIC || e == ATTU_TYPE_FLOAT32 || e == ATTU_TYPE_FLOAT64 || e == ATTU_TYPE_INTERVAL;
 }

@@ -90,6 +90,45 @@ attu_bexpr *attu_array_assign(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     return attu_array_with_mod(c, coerce(c, e, attu_type_array_of(attu_type_array_elem(t)), true, pos), t, false, pos);
 }
 
+/* The scale that makes a TEXT-slot element a type of its own (json,
+ * jsonb, uuid, bytea), 0 for text, varchar and bpchar. */
+static int typed_kind(attu_type e) { return attu_type_is_typed_text(e) ? e.scale : 0; }
+
+/* Two element types held alike: the same machine type, bpchar or not, and
+ * the same json / jsonb / uuid / bytea type or none. */
+static bool elem_same_kind(attu_type a, attu_type b) {
+    return a.id == b.id && attu_type_is_bpchar_any(a) == attu_type_is_bpchar_any(b) && typed_kind(a) == typed_kind(b);
+}
+
+/* Whether array elements of type fe cast to te at all, where either is a
+ * json, jsonb, uuid or bytea (those cast only to and from the string
+ * types, and json to jsonb and back, as PostgreSQL's pg_cast has them),
+ * and only explicitly. */
+static bool typed_elem_cast(attu_type fe, attu_type te, bool explicit_cast) {
+    bool fs = fe.id == ATTU_TYPE_TEXT && !typed_kind(fe), ts = te.id == ATTU_TYPE_TEXT && !typed_kind(te);
+    if (!explicit_cast) return false;
+    if (fs || ts) return fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT;   /* a string type and one of these */
+    return attu_type_is_json_any(fe) && attu_type_is_json_any(te);
+}
+
+/* The element key of a jsonb[] (engine/array.h attu_array_key: each
+ * element's jsonb key, a text[]), which the element searches and
+ * containment compare as jsonb compares (1.0 equals 1); any other array
+ * as it is. */
+static attu_bexpr *jsonb_elem_keys(bctx *c, attu_bexpr *a) {
+    if (!a || !attu_type_is_array(a->type) || !attu_type_is_jsonb(attu_type_array_elem(a->type))) return a;
+    return arr_call(c, ATTU_ARR_KEY, attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT)), a->position, 1, a, NULL, NULL);
+}
+
+/* json has no equality: PostgreSQL's array_eq, array_cmp, array_position
+ * and the containment operators fail on json[] (42883), when they run
+ * (so the message has no position). */
+static bool json_elems_refused(bctx *c, const attu_bexpr *a) {
+    if (!a || !attu_type_is_array(a->type) || !attu_type_is_json(attu_type_array_elem(a->type))) return false;
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, 0, "could not identify an equality operator for type json");
+    return true;
+}
+
 /* coerce() of an array value or to an array type. */
 attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
     char b1[64], b2[64];
@@ -102,8 +141,17 @@ attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
         attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
         /* text and varchar elements, and one modifier or none of the
          * same type: the same bytes */
-        if (fe.id == te.id && attu_type_is_bpchar_any(fe) == attu_type_is_bpchar_any(te))
+        if (elem_same_kind(fe, te))
             return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
+        if (typed_kind(fe) || typed_kind(te)) {
+            /* uuid[] -> text[], text[] -> bytea[], json[] -> jsonb[]: each
+             * element through its text, read by the target's input */
+            if (typed_elem_cast(fe, te, explicit_cast)) {
+                if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
+                return arr_call(c, ATTU_ARR_CAST, t, pos, 1, e, NULL, NULL);
+            }
+            goto fail;
+        }
         bool ok = true;   /* bpchar to text or varchar and back: implicit both ways */
         int op = fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT ? 0 : attu_cast_opcode(fe, te, &ok);
         if (op >= 0 && (ok || explicit_cast)) {
@@ -120,6 +168,7 @@ attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
     } else if (ta && e->kind == BX_CONST && e->is_null) {
         return mk_const_null(c, t);
     }
+fail:
     if (explicit_cast)
         attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(e->type, b1), tname(t, b2));
     else
@@ -140,8 +189,7 @@ static bool array_pair(bctx *c, attu_bexpr **l, attu_bexpr **r, int pos, bool co
     attu_type ae = attu_type_array_elem(a->type), be = attu_type_array_elem(b->type), ce;
     /* text[], varchar[] and character[] are three types to anyarray's
      * operators (varchar[] = text[] is 42883), one family to || */
-    if (ae.id == be.id && attu_type_is_bpchar_any(ae) == attu_type_is_bpchar_any(be) &&
-        (compatible || attu_type_is_varchar_any(ae) == attu_type_is_varchar_any(be)))
+    if (elem_same_kind(ae, be) && (compatible || attu_type_is_varchar_any(ae) == attu_type_is_varchar_any(be)))
         return true;
     /* anyarray operators (=, <, @>) take one array type; array_cat and ||
      * take anycompatiblearray, whose elements meet at a common type */
@@ -166,7 +214,19 @@ static attu_bexpr *op_missing(bctx *c, const char *op, attu_bexpr *l, attu_bexpr
  * one key. Other arrays are their own keys. */
 attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a) {
     if (!a || !attu_type_array_shows(a->type)) return a;
+    if (json_elems_refused(c, a)) return NULL;
     return arr_call(c, ATTU_ARR_KEY, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL);
+}
+
+/* min / max of a jsonb[]: the aggregate compares bytes, so it reads the
+ * array coded as its key first (ATTU_ARR_ORDER_CODE) and the result is
+ * decoded back (attu_array_order_decode). */
+attu_bexpr *attu_array_order_code(bctx *c, attu_bexpr *a) {
+    return arr_call(c, ATTU_ARR_ORDER_CODE, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL);
+}
+
+attu_bexpr *attu_array_order_decode(bctx *c, attu_bexpr *d, attu_type t) {
+    return arr_call(c, ATTU_ARR_ORDER_DECODE, t, d->position, 1, d, NULL, NULL);
 }
 
 /* A concatenation of encodings (array_agg's) in its canonical form; of
@@ -200,7 +260,8 @@ static attu_bexpr *bpchar_elem(bctx *c, attu_bexpr *x, int pos) {
  * set when there is no implicit cast). */
 static attu_bexpr *as_elem(bctx *c, attu_bexpr *x, attu_type arr, int pos) {
     attu_type et = attu_type_array_elem(arr);
-    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type))
+    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type) &&
+        typed_kind(et) == typed_kind(x->type))
         return attu_type_is_bpchar_any(et) ? bpchar_elem(c, x, pos) : x;
     if (attu_type_is_array(x->type)) return NULL;
     attu_bexpr *r = coerce(c, x, et, false, pos);
@@ -316,7 +377,10 @@ static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr *
         attu_type m, et = attu_type_array_elem(args[i]->type);
         if (!attu_type_is_array(args[i]->type) || !mix_type(t, et, &m)) {
             char b1[64], b2[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : e->position,
+            int epos = args[i]->position ? args[i]->position : e->position;
+            if (attu_type_is_array(args[i]->type))   /* two arrays: mix_type_error's 42846 */
+                return mix_type_error(c, "ARRAY", attu_type_array_of(t), args[i]->type, epos);
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, epos,
                            "ARRAY types %s and %s cannot be matched", tname(attu_type_array_of(t), b1), tname(args[i]->type, b2));
             return NULL;
         }
@@ -353,11 +417,6 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (attu_type_is_typed_text(t)) {
-        char b1[64];
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported", tname(t, b1));
-        return NULL;
-    }
     attu_type at = attu_type_array_of(t);
     attu_type et = attu_type_array_elem(at);
     attu_bexpr *acc = empty_array(c, at, e->position);
@@ -382,7 +441,7 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     if (attu_type_is_bpchar_any(t)) { t = attu_type_bpchar_unbounded(); x = bpchar_elem(c, x, pos); }
-    if (t.id == ATTU_TYPE_UNKNOWN || attu_type_is_typed_text(t)) {
+    if (t.id == ATTU_TYPE_UNKNOWN) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
         return NULL;
@@ -464,7 +523,8 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
     }
     if (x->type.id == ATTU_TYPE_UNKNOWN) {
         if (!(x = coerce(c, x, et, false, pos))) return NULL;
-    } else if (!(x->type.id == ATTU_TYPE_TEXT && et.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type))) {
+    } else if (!(x->type.id == ATTU_TYPE_TEXT && et.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type) &&
+                 typed_kind(x->type) == typed_kind(et))) {
         attu_type ct;
         if (attu_type_is_array(x->type) || !common_type(x->type, et, &ct)) {
             char b1[64], b2[64];
@@ -476,6 +536,15 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
         if (ct.id == ATTU_TYPE_DECIMAL) ct = attu_type_make(ATTU_TYPE_NUMERIC);
         if (!(x = coerce(c, x, ct, false, pos))) return NULL;
         if (!(arr = coerce(c, arr, attu_type_array_of(ct), false, pos))) return NULL;
+    }
+    if (attu_type_is_json(attu_type_array_elem(arr->type))) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: json %s json", ops[k]);
+        attu_error_set_hint(c->err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+        return NULL;
+    }
+    if (attu_type_is_jsonb(attu_type_array_elem(arr->type))) {
+        /* compared as jsonb compares: the key of x among the elements' keys */
+        if (!(arr = jsonb_elem_keys(c, arr)) || !(x = attu_json_key_expr(c, x))) return NULL;
     }
     attu_bexpr *r = arr_call(c, ATTU_ARR_ANY, attu_type_make(ATTU_TYPE_BOOL), pos, 2, x, arr, NULL);
     if (r) r->imm = k + (all ? 8 : 0);
@@ -647,6 +716,8 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
             return attu_json_contains(c, l, r, pos);
         }
         if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, name + 1, args[0], args[1], pos);
+        if (json_elems_refused(c, l)) return NULL;
+        if (!(l = jsonb_elem_keys(c, l)) || !(r = jsonb_elem_keys(c, r))) return NULL;
         if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }
         return arr_call(c, name[1] == '&' ? ATTU_ARR_OVERLAP : ATTU_ARR_CONTAINS, attu_type_make(ATTU_TYPE_BOOL), pos, 2,
                         l, r, NULL);
@@ -680,6 +751,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     case ATTU_ARR_POSITION: case ATTU_ARR_POSITIONS: case ATTU_ARR_REMOVE: case ATTU_ARR_REPLACE:
         if (!(a = need_array(c, e, args, n, 0))) return NULL;
         if (!(x = compat_elem(c, &a, args[1], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        if (json_elems_refused(c, a)) return NULL;   /* (jsonb's elements match by their keys: engine/array.c) */
         if (f == ATTU_ARR_REPLACE) {
             attu_bexpr *y = compat_elem(c, &a, args[2], pos);
             if (!y) return c->err->set ? NULL : attu_no_function(c, e, args, n);

@@ -1491,7 +1491,7 @@ static attu_bexpr *win_rewrite(bctx *c, winstate *ws, attu_bexpr *e) {
  * name as its grammar builds it, so the SQL spellings become the internal
  * names (integer -> int4, double precision -> float8, timestamp ->
  * timestamp...) and other names stay as written (text, date, int8). */
-static const char *cast_type_name(const attu_ast_typename *t) {
+static const char *cast_type_name(attu_plan_arena *pa, const attu_ast_typename *t) {
     static const struct { const char *sql, *pg; } map[] = {
         { "integer", "int4" }, { "smallint", "int2" }, { "bigint", "int8" }, { "real", "float4" },
         { "double precision", "float8" }, { "boolean", "bool" }, { "character varying", "varchar" },
@@ -1500,14 +1500,20 @@ static const char *cast_type_name(const attu_ast_typename *t) {
         { "time with time zone", "timetz" },
     };
     if (!strcmp(t->name, "float")) return t->precision >= 1 && t->precision <= 24 ? "float4" : "float8";
-    /* an array type's cast is named by its element's (int[]: int4) */
-    static _Thread_local char elem[96];
+    /* an array type's cast is named by its element's (int[]: int4), a
+     * copy of its own: two array casts of one select list keep their
+     * names apart */
     const char *name = t->name;
     size_t l = strlen(name);
-    if (l > 2 && !strcmp(name + l - 2, "[]") && l < sizeof elem) {
-        memcpy(elem, name, l + 1);
-        while (l > 2 && !strcmp(elem + l - 2, "[]")) elem[l -= 2] = 0;
-        name = elem;
+    if (l > 2 && !strcmp(name + l - 2, "[]")) {
+        while (l > 2 && !strncmp(name + l - 2, "[]", 2)) l -= 2;
+        char elem[96];
+        if (l >= sizeof elem) return name;
+        memcpy(elem, name, l);
+        elem[l] = 0;
+        for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, elem)) return map[i].pg;
+        char *own = attu_pstrdup(pa, elem, l);
+        return own ? own : name;
     }
     for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, name)) return map[i].pg;
     return name;
@@ -1546,7 +1552,7 @@ static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **na
     }
     case ATTU_EXPR_CAST: {
         int st = figure_colname(c, e->u.cast.arg, name);
-        if (st <= 1) { *name = cast_type_name(&e->u.cast.type); return 1; }
+        if (st <= 1) { *name = cast_type_name(c->pa, &e->u.cast.type); return 1; }
         return st;
     }
     default: return 0;
@@ -2289,6 +2295,18 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
         if (!attu_check_srf_placement(c, &b, 1)) return NULL;
         ord[i].expr = b;
+    }
+    for (int i = 0; i < nord; i++) {
+        /* json and json[] have no order: PostgreSQL names the sort's
+         * missing operator where the item is */
+        attu_type ot = ord_out[i] >= 0 ? items[ord_out[i]]->type : ord[i].expr->type;
+        if (attu_type_is_json(ot) || (attu_type_is_array(ot) && attu_type_is_json(attu_type_array_elem(ot)))) {
+            char b1[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, q->order_by.items[i].expr->position,
+                           "could not identify an ordering operator for type %s", tname(ot, b1));
+            attu_error_set_hint(c->err, "Use an explicit ordering operator or modify the query.");
+            return NULL;
+        }
     }
     c->allow_srf = false;
     bool *ord_dep = NULL;   /* a row's item keys (expand_row_keys) */
@@ -3070,7 +3088,13 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         /* an array assigns to another where its elements assign (numbers
          * to numbers, dates and timestamps, anything to text) */
         attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
-        if (fe.id == te.id || (is_numeric(fe.id) && is_numeric(te.id)) || te.id == ATTU_TYPE_TEXT ||
+        /* json, jsonb, uuid and bytea elements take only their own type
+         * (json and jsonb each other), as their scalars */
+        if (attu_type_is_typed_text(te)) {
+            if (attu_type_is_typed_text(fe) &&
+                (fe.scale == te.scale || (attu_type_is_json_any(fe) && attu_type_is_json_any(te))))
+                return attu_array_assign(&c, e, t, e->position);
+        } else if (fe.id == te.id || (is_numeric(fe.id) && is_numeric(te.id)) || te.id == ATTU_TYPE_TEXT ||
             ((fe.id == ATTU_TYPE_DATE || attu_type_is_ts_any(fe.id)) && (te.id == ATTU_TYPE_DATE || attu_type_is_ts_any(te.id))))
             return attu_array_assign(&c, e, t, e->position);
     }

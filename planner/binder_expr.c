@@ -173,7 +173,10 @@ static bool datetime_category(attu_type t) {
 
 void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int pos) {
     char b1[64], b2[64];
-    if (datetime_category(a) && datetime_category(b)) {
+    /* (json and jsonb too: one category, neither preferred, cast to each
+     * other only by assignment; and two arrays: one category, A) */
+    if ((datetime_category(a) && datetime_category(b)) || (attu_type_is_json_any(a) && attu_type_is_json_any(b)) ||
+        (attu_type_is_array(a) && attu_type_is_array(b))) {
         /* the first stays chosen: a later one replaces it only where the
          * first casts to it implicitly, which mix_type would have taken */
         attu_error_set(c->err, "42846", pos, "%s could not convert type %s to %s", strcmp(what, "CASE") ? what : "CASE/WHEN",
@@ -275,6 +278,11 @@ attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
         /* json has no equality nor order: PostgreSQL refuses to group,
          * sort or compare it (42883) */
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, a->position, "could not identify an equality operator for type json");
+        return NULL;
+    }
+    if (a && attu_type_is_array(a->type) && attu_type_is_json(attu_type_array_elem(a->type))) {
+        /* nor has json[]: its elements have no equality */
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, a->position, "could not identify an equality operator for type json[]");
         return NULL;
     }
     if (a && attu_type_array_shows(a->type)) return attu_array_key_expr(c, a);

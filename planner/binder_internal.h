@@ -240,6 +240,8 @@ bool attu_array_function_name(const char *name);
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos);
 attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a);
 attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a, bool nested);
+attu_bexpr *attu_array_order_code(bctx *c, attu_bexpr *a);
+attu_bexpr *attu_array_order_decode(bctx *c, attu_bexpr *d, attu_type t);
 attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);

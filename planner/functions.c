@@ -265,6 +265,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     c->in_agg = !window;
     attu_bexpr *args[3] = { 0 };
     bool bp_coded = false;     /* min / max of a bpchar without a length */
+    attu_type jsonb_arr_type = attu_type_make(ATTU_TYPE_UNKNOWN);   /* min / max of a jsonb[]: coded */
     if (e->u.func.star) {
         if (an->kind != AGG_COUNT) goto bad;
         x->agg = AGG_COUNT_STAR;
@@ -430,6 +431,20 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* json, jsonb, uuid and bytea have no min / max (nor bool_and
          * ...) in PostgreSQL 15 */
         if (attu_type_is_typed_text(args[0]->type)) goto bad;
+        if (attu_type_is_array(args[0]->type) && attu_type_is_json_any(attu_type_array_elem(args[0]->type))) {
+            /* array_smaller / array_larger compare the elements: json has
+             * no order (PostgreSQL fails once two values meet); a jsonb[]'s
+             * order is its keys', which the aggregate (comparing bytes)
+             * reads coded (attu_array_order_code), decoded below */
+            if (attu_type_is_json(attu_type_array_elem(args[0]->type))) {
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, 0, "could not identify a comparison function for type json");
+                goto fail;
+            }
+            jsonb_arr_type = args[0]->type;
+            if (!(args[0] = attu_array_order_code(c, args[0]))) goto fail;
+            x->type = args[0]->type;
+            break;
+        }
         /* min(varchar) is min(text): text (varchar_type.c); a bpchar
          * without a length compares without its trailing blanks: its
          * value coded (bpchar_order_code), decoded below */
@@ -615,6 +630,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         return attu_array_canon_expr(c, res, attu_type_is_array(array_agg_arg->type));
     if (json_agg && res) return attu_json_agg_finish(c, json_agg, res, e->position);
     if (bytea_agg && res) return attu_bytea_agg_finish(c, res, e->position);
+    if (jsonb_arr_type.id != ATTU_TYPE_UNKNOWN && res) return attu_array_order_decode(c, res, jsonb_arr_type);
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;

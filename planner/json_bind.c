@@ -164,6 +164,7 @@ attu_bexpr *attu_json_binary(bctx *c, bool concat, attu_bexpr *l, attu_bexpr *r,
 /* ---- to_json: any value as json text ---------------------------------------------------- */
 
 static int elem_class(attu_type e) {
+    if (attu_type_is_json_any(e)) return ATTU_JSC_JSON;   /* a json[] / jsonb[]'s elements as they are */
     if (e.id == ATTU_TYPE_BOOL) return ATTU_JSC_BOOL;
     if (attu_type_is_int(e.id) || e.id == ATTU_TYPE_FLOAT32 || e.id == ATTU_TYPE_FLOAT64 || e.id == ATTU_TYPE_DECIMAL ||
         e.id == ATTU_TYPE_NUMERIC)

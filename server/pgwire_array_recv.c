@@ -50,6 +50,10 @@ static const char *pg_type_name(uint32_t oid) {
     case 28: return "xid";
     case 29: return "cid";
     case 114: return "json";
+    case 199: return "json[]";
+    case 1001: return "bytea[]";
+    case 2951: return "uuid[]";
+    case 3807: return "jsonb[]";
     case 142: return "xml";
     case 600: return "point";
     case 601: return "lseg";

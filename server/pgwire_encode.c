@@ -388,7 +388,25 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
         pgbuf_put_i32(b, months);
         break;
     }
-    default:   /* text, varchar: the bytes */
+    default:
+        if (attu_type_is_uuid(e) || attu_type_is_bytea(e)) {
+            /* uuid_send / byteasend: the bytes the held text spells */
+            size_t skip = attu_type_is_bytea(e) ? 2 : 0, nb = held_hex_bytes(v->v.s, v->len, skip, NULL);
+            uint8_t small[64], *raw = nb > sizeof small ? malloc(nb) : small;
+            if (!raw) { pgbuf_put_i32(b, -1); break; }
+            held_hex_bytes(v->v.s, v->len, skip, raw);
+            pgbuf_put_i32(b, (int32_t)nb);
+            pgbuf_put(b, raw, nb);
+            if (raw != small) free(raw);
+            break;
+        }
+        if (attu_type_is_jsonb(e)) {   /* jsonb_send: the version byte 1, then the text */
+            pgbuf_put_i32(b, (int32_t)v->len + 1);
+            pgbuf_put_u8(b, 1);
+            pgbuf_put(b, v->v.s, v->len);
+            break;
+        }
+        /* text, varchar, json: the bytes */
         pgbuf_put_i32(b, (int32_t)v->len);
         pgbuf_put(b, v->v.s, v->len);
         break;

@@ -5,7 +5,8 @@
  * whole bytes wherever the arrays differ in value), arrays equal in value
  * ('{1.0}' and '{1.00}', '{-0}' and '{0}') have equal keys, no encoding
  * holds a NUL byte, concatenated encodings read as one array, and text
- * goes in and out as PostgreSQL's array_in / array_out.
+ * goes in and out as PostgreSQL's array_in / array_out (arrays of uuid,
+ * bytea, json and jsonb too, jsonb[]'s keys in jsonb's order).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -254,4 +255,56 @@ Test(array, text_fuzz) {
     attu_abuf_free(&enc);
     attu_abuf_free(&txt);
     attu_abuf_free(&again);
+}
+
+/* Arrays of uuid, bytea, json and jsonb: each element read by its type's
+ * input and kept in the scalar's held form (uuid and jsonb canonical,
+ * bytea as "\x" and hex, json as written); a bad element is its type's
+ * error, but only once the literal's structure is read (array_in). */
+Test(array, typed_text_in_out) {
+    roundtrip(attu_type_uuid(), "{A0EEBC99-9C0B4EF8-BB6D6BB9-BD380A11,NULL}", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,NULL}");
+    roundtrip(attu_type_bytea(), "{abc,\"\\\\x00ff\",\"\"}", "{\"\\\\x616263\",\"\\\\x00ff\",\"\\\\x\"}");
+    roundtrip(attu_type_json(0), "{\"{\\\"b\\\": 1}\",1.50}", "{\"{\\\"b\\\": 1}\",1.50}");
+    roundtrip(attu_type_json(1), "{\"{\\\"b\\\":1,\\\"a\\\":2}\",1.50}", "{\"{\\\"a\\\": 2, \\\"b\\\": 1}\",1.50}");
+    static const struct { const char *in, *state; } bad[] = { { "{zz}", "22P02" }, { "{zz,{x}}", "22P02" } };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        attu_abuf enc = { 0 };
+        attu_error err = { 0 };
+        cr_assert_neq(attu_array_from_text(attu_type_uuid(), bad[k].in, strlen(bad[k].in), &enc, &err), 0);
+        cr_assert_str_eq(err.sqlstate, bad[k].state);
+        cr_assert(strstr(err.message, k == 0 ? "type uuid" : "malformed array literal"), "%s", err.message);
+        attu_abuf_free(&enc);
+    }
+}
+
+/* A jsonb[]'s key holds each element's jsonb key: arrays PostgreSQL finds
+ * equal ('{1.0}' and '{1}') have one key, and keys order as jsonb orders
+ * (a number below an array below an object; 9 below 10). */
+Test(array, jsonb_keys) {
+    static const char *const order[] = { "{}", "{\"\\\"z\\\"\"}", "{9}", "{10}", "{10,NULL}", "{\"[1]\"}", "{\"{}\"}" };
+    attu_type jb = attu_type_json(1);
+    attu_abuf prev = { 0 };
+    for (size_t k = 0; k < sizeof order / sizeof *order; k++) {
+        attu_abuf a = { 0 }, ka = { 0 };
+        attu_error err = { 0 };
+        cr_assert_eq(attu_array_from_text(jb, order[k], strlen(order[k]), &a, &err), 0, "%s", order[k]);
+        cr_assert_eq(attu_array_key(jb, a.p, a.len, &ka), 0);
+        if (k) {
+            size_t m = prev.len < ka.len ? prev.len : ka.len;
+            int c = memcmp(prev.p, ka.p, m);
+            cr_assert(c < 0 || (c == 0 && prev.len < ka.len), "%s before %s", order[k - 1], order[k]);
+        }
+        attu_abuf_free(&prev);
+        prev = ka;
+        attu_abuf_free(&a);
+    }
+    attu_abuf_free(&prev);
+    attu_abuf a = { 0 }, b = { 0 }, ka = { 0 }, kb = { 0 };
+    attu_error err = { 0 };
+    cr_assert_eq(attu_array_from_text(jb, "{1.0,2}", 7, &a, &err), 0);
+    cr_assert_eq(attu_array_from_text(jb, "{1,2.00}", 8, &b, &err), 0);
+    cr_assert_eq(attu_array_key(jb, a.p, a.len, &ka), 0);
+    cr_assert_eq(attu_array_key(jb, b.p, b.len, &kb), 0);
+    cr_assert(ka.len == kb.len && !memcmp(ka.p, kb.p, ka.len));
+    attu_abuf_free(&a); attu_abuf_free(&b); attu_abuf_free(&ka); attu_abuf_free(&kb);
 }

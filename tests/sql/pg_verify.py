@@ -39,8 +39,8 @@ _RAW_OIDS = (16, 20, 21, 23, 25, 26, 700, 701, 1042, 1043, 1082, 1083, 1266,
              # the array types, kept as PostgreSQL's text ('{1,2}')
              1000, 1005, 1007, 1009, 1015, 1016, 1021, 1022, 1115, 1182,
              1185, 1231, 1183, 1270, 1014, 1187,
-             # json and jsonb, kept as their text (psycopg2 would parse them)
-             114, 3802,
+             # json and jsonb and their arrays, kept as their text (psycopg2 would parse them)
+             114, 3802, 199, 3807,
              # uuid and bytea, kept as their text (psycopg2 makes bytea a memoryview)
              2950, 17, 2951, 1001)
 _RAW = psycopg2.extensions.new_type(_RAW_OIDS, "ATTU_RAW", lambda v, cur: v)
