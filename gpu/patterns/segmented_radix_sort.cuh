@@ -95,8 +95,10 @@ tile_counts_kernel(const int* __restrict__ segments, int num_segments, int count
   }
 }
 
-// Tile k's start and segment (a binary search of first_tile); start[ntiles] = count.
-__global__ void tile_table_kernel(const int* __restrict__ segments, int num_segments, int count,
+// Tile k's start and segment (a binary search of first_tile); start[ntiles]
+// = count. A template (of the offset type) so that a header may define it.
+template <typename offset_t>
+__global__ void tile_table_kernel(const offset_t* __restrict__ segments, int num_segments, int count,
                                   int nv, const int* __restrict__ first_tile, int max_tiles,
                                   int* __restrict__ start, int* __restrict__ seg) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -240,7 +242,7 @@ void sort_impl(key_t* keys, val_t* vals, long long count, const int* segments, i
   unsigned int* ntiles = ctr + passes;
   tile_counts_kernel<1024><<<1, 1024, 0, st>>>(segments, num_segments, n, L::nv, first_tile, ntiles);
   ATTU_CUDA_CHECK_LAUNCH();
-  tile_table_kernel<<<int((max_tiles + 1 + 255) / 256), 256, 0, st>>>(
+  tile_table_kernel<int><<<int((max_tiles + 1 + 255) / 256), 256, 0, st>>>(
       segments, num_segments, n, L::nv, first_tile, int(max_tiles), tile_start, tile_seg);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_seg_tiles tiles{tile_start, tile_seg, ntiles, passes * 256};

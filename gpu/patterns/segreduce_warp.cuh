@@ -69,7 +69,9 @@ constexpr int nt = 256;
 constexpr int vec_rounds = 8;  // 16-byte loads a lane keeps in flight
 
 // The longest segment (segments [segments[s], segments[s + 1] or count)).
-__global__ void maxlen_kernel(const int* __restrict__ segments, int num_segments, int count,
+// A template (of the offset type) so that a header may define it.
+template <typename offset_t>
+__global__ void maxlen_kernel(const offset_t* __restrict__ segments, int num_segments, int count,
                               unsigned int* __restrict__ maxlen) {
   int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= num_segments) return;
@@ -152,7 +154,7 @@ inline bool segreduce_warp_wanted(int count, const int* segments, int num_segmen
   if (!host_word) ATTU_CUDA_CHECK(cudaMallocHost(&host_word, sizeof *host_word));
   unsigned int* d = (unsigned int*)ctx.alloc(sizeof(unsigned int));
   ATTU_CUDA_CHECK(cudaMemsetAsync(d, 0, sizeof(unsigned int), ctx.stream()));
-  maxlen_kernel<<<(num_segments + 255) / 256, 256, 0, ctx.stream()>>>(segments, num_segments, count, d);
+  maxlen_kernel<int><<<(num_segments + 255) / 256, 256, 0, ctx.stream()>>>(segments, num_segments, count, d);
   ATTU_CUDA_CHECK_LAUNCH();
   ATTU_CUDA_CHECK(cudaMemcpyAsync(host_word, d, sizeof *host_word, cudaMemcpyDeviceToHost, ctx.stream()));
   ATTU_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
