@@ -626,7 +626,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
         st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
         st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
-        st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH)   /* (FETCH reads its cursor's rows) */
+        st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH &&   /* (FETCH reads its cursor's rows) */
+        st->kind != ATTU_STMT_SET_CONSTRAINTS)
         s->snapshot_taken = true;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
@@ -703,6 +704,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_DECLARE_CURSOR: return db_exec_declare(s, sql, st, params, cb, err);
     case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
     case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
+    case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }

@@ -1716,6 +1716,11 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         attu_error_set(err, "XX001", 0, "%s", base->unavailable_reason);
         goto out;
     }
+    /* deferred checks wait on its rows (db_defer.c): their copies keep its
+     * layout (PostgreSQL's renames do not ask) */
+    if (k0 != ATTU_ALTER_RENAME_COLUMN && k0 != ATTU_ALTER_RENAME_TABLE && k0 != ATTU_ALTER_RENAME_CONSTRAINT &&
+        db_defer_in_use(s, name, "ALTER TABLE", err))
+        goto out;
     if (view_dependencies(s, base, st, cb, &drop_views, &ndrop_views, &renamed, &nrenamed, err)) goto out;
     /* the sequences as they are: a failed statement puts them back (ADD
      * COLUMN ... SERIAL makes one, the others follow their columns) */

@@ -560,7 +560,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_ALTER_INDEX,     /* u.alter_index: ALTER INDEX ... / REINDEX ... */
     ATTU_STMT_DECLARE_CURSOR,  /* u.cursor: DECLARE name ... CURSOR ... FOR query (db/db_cursor.c) */
     ATTU_STMT_FETCH,           /* u.fetch: FETCH / MOVE [direction] [FROM | IN] name */
-    ATTU_STMT_CLOSE_CURSOR     /* u.close_cursor: CLOSE {name | ALL} */
+    ATTU_STMT_CLOSE_CURSOR,    /* u.close_cursor: CLOSE {name | ALL} */
+    ATTU_STMT_SET_CONSTRAINTS  /* u.set_constraints: SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE} */
 } attu_ast_stmt_kind;
 
 /* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
@@ -630,6 +631,8 @@ typedef struct attu_ast_fkey {
     attu_ast_name_list delete_set_columns;
     bool               deferrable, initially_deferred;
     int                deferrable_position;   /* 0: neither written */
+    bool               not_deferrable;        /* NOT DEFERRABLE written (column constraints' checks) */
+    bool               initially_seen;        /* INITIALLY written (column constraints' checks) */
 } attu_ast_fkey;
 
 /* A PRIMARY KEY or UNIQUE constraint of CREATE TABLE, a column's or the
@@ -1014,6 +1017,10 @@ struct attu_ast_stmt {
         struct {
             char *name;                   /* NULL for CLOSE ALL */
         } close_cursor;
+        struct {
+            attu_ast_name_list names;     /* n == 0: ALL (a name may be schema.name) */
+            bool               deferred;  /* DEFERRED, else IMMEDIATE */
+        } set_constraints;
     } u;
 };
 

@@ -2511,7 +2511,7 @@ static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_c
         u->fkey->deferrable = a->d.deferrable;
         u->fkey->initially_deferred = a->d.initially_deferred;
         u->fkey->deferrable_position = a->d.deferrable_position;
-    } else if (a->d.deferrable_position && u->check) {
+    } else if ((a->d.deferrable || a->d.initially_deferred) && u->check) {
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
                        "CHECK constraints cannot be marked DEFERRABLE");
     } else if (a->d.deferrable_position && (a->d.deferrable || a->d.initially_deferred)) {
@@ -2559,10 +2559,6 @@ static char ab_fk_match(attu_parse_ctx *ctx, const attu_token *m, const attu_tok
     ab_word_expect(ctx, w, "simple");
     return 's';
 }
-static void ab_fk_deferral(attu_parse_ctx *ctx, attu_ast_fkey *f, const attu_token *w) {
-    if (ab_word_is(ctx, w, "deferred")) f->initially_deferred = true;
-    else ab_word_expect(ctx, w, "immediate");
-}
 }
 %type fk_references {attu_ast_fkey *}
 fk_references(A) ::= RESERVED_BARE(K) qualified_name(N) fk_ref_columns(C) fk_actions(F).
@@ -2609,16 +2605,37 @@ fk_action(A) ::= SET NULL.      { A.action = 'n'; A.cols = NULL; }
 fk_action(A) ::= SET DEFAULT.   { A.action = 'd'; A.cols = NULL; }
 fk_action(A) ::= SET NULL LP name_list(L) RP.       { A.action = 'n'; A.cols = L; }
 fk_action(A) ::= SET DEFAULT LP name_list(L) RP.    { A.action = 'd'; A.cols = L; }
+/* One of a table constraint's deferral attributes, as PostgreSQL's
+ * ConstraintAttributeSpec combines them: repeating one is fine, opposites
+ * conflict, INITIALLY DEFERRED implies DEFERRABLE unless NOT DEFERRABLE
+ * is written (42601 at the attribute). */
+%include {
+static void ab_con_attr(attu_parse_ctx *ctx, ab_conattrs *a, const attu_token *k, int deferrable, const attu_token *w) {
+    attu_ast_fkey *d = &a->d;
+    bool deferred = false, immediate = false;
+    if (deferrable < 0) {
+        deferred = ab_word_is(ctx, w, "deferred");
+        if (!deferred) ab_word_expect(ctx, w, "immediate");
+        immediate = !deferred;
+    }
+    bool not_deferrable = d->not_deferrable || deferrable == 0, is_deferrable = d->deferrable || deferrable > 0;
+    bool init_deferred = d->initially_deferred || deferred, init_immediate = (d->initially_seen && !d->initially_deferred) || immediate;
+    if (not_deferrable && init_deferred)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    else if ((not_deferrable && is_deferrable) || (init_deferred && init_immediate))
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "conflicting constraint properties");
+    d->not_deferrable = not_deferrable;
+    d->deferrable = is_deferrable;   /* (INITIALLY DEFERRED implies it: db_fkey.c) */
+    d->initially_deferred = init_deferred;
+    d->initially_seen |= deferrable < 0;
+    if (!d->deferrable_position) d->deferrable_position = k->pos;
+}
+}
 %type con_attrs {ab_conattrs}
 con_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
-con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; A.d.deferrable = true; A.d.deferrable_position = K.pos; }
-con_attrs(A) ::= con_attrs(L) NOT(K) DEFERRABLE.  { A = L; A.d.deferrable = false; if (!A.d.deferrable_position) A.d.deferrable_position = K.pos; }
-con_attrs(A) ::= con_attrs(L) INITIALLY(I) ID(W).
-{
-    A = L;
-    ab_fk_deferral(ctx, &A.d, &W);
-    if (!A.d.deferrable_position) A.d.deferrable_position = I.pos;
-}
+con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; ab_con_attr(ctx, &A, &K, 1, NULL); }
+con_attrs(A) ::= con_attrs(L) NOT(K) DEFERRABLE.  { A = L; ab_con_attr(ctx, &A, &K, 0, NULL); }
+con_attrs(A) ::= con_attrs(L) INITIALLY(I) ID(W). { A = L; ab_con_attr(ctx, &A, &I, -1, &W); }
 con_attrs(A) ::= con_attrs(L) NOT(K) ID(W).
     { A = L; ab_word_expect(ctx, &W, "valid"); A.not_valid = true; A.not_valid_position = K.pos; }
 
@@ -2695,14 +2712,47 @@ static void ab_col_check(attu_parse_ctx *c, ab_colcons *a, const attu_token *k, 
 static void ab_col_deferral(attu_parse_ctx *ctx, ab_colcons *a, const attu_token *k, int deferrable,
                             const attu_token *w) {
     attu_ast_unique_def *u = a->uq && a->uq->n ? (attu_ast_unique_def *)a->uq->items + (a->uq->n - 1) : NULL;
-    if (!u || !u->fkey) {
-        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause",
-                       deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE" : "INITIALLY");
+    bool deferred = deferrable < 0 && ab_word_is(ctx, w, "deferred");
+    const char *clause = deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE"
+                       : deferred ? "INITIALLY DEFERRED" : "INITIALLY IMMEDIATE";
+    if (deferrable < 0 && !deferred) ab_word_expect(ctx, w, "immediate");
+    if (!u || u->check) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause", clause);
         return;
     }
-    if (deferrable >= 0) u->fkey->deferrable = deferrable > 0;
-    else ab_fk_deferral(ctx, u->fkey, w);
-    if (!u->fkey->deferrable_position) u->fkey->deferrable_position = k->pos;
+    if (!u->fkey) {
+        /* a column's PRIMARY KEY / UNIQUE: only the default, immediate
+         * checking (db/db_unique.c checks at the end of each statement) */
+        if (deferrable > 0 || deferred)
+            ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, k->pos, "deferrable %s constraints are not supported",
+                           u->primary ? "PRIMARY KEY" : "UNIQUE");
+        return;
+    }
+    /* PostgreSQL's rules for a column constraint's attributes: each kind
+     * once, and INITIALLY DEFERRED only on a DEFERRABLE one (implied when
+     * DEFERRABLE is not written) */
+    attu_ast_fkey *f = u->fkey;
+    bool saw_deferrability = f->deferrable || f->not_deferrable;
+    if (deferrable >= 0) {
+        if (saw_deferrability) {
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed");
+            return;
+        }
+        f->deferrable = deferrable > 0;
+        f->not_deferrable = deferrable == 0;
+        if (f->not_deferrable && f->initially_deferred)
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    } else {
+        if (f->initially_seen) {
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
+            return;
+        }
+        f->initially_seen = true;
+        f->initially_deferred = deferred;   /* (which implies DEFERRABLE: db_fkey.c) */
+        if (deferred && f->not_deferrable)
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    }
+    if (!f->deferrable_position) f->deferrable_position = k->pos;
 }
 static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
     if (c->identity)
@@ -3797,6 +3847,31 @@ set_stmt(A) ::= SET(K) SESSION CHARACTERISTICS AS TRANSACTION txn_mode_list(M).
     A->u.set.name = "session characteristics";
     if (M) { A->u.set.values = M->v.items; A->u.set.nvalues = M->v.n; }
 }
+
+/* SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED | IMMEDIATE}
+ * (db/db_defer.c): CONSTRAINTS, DEFERRED and IMMEDIATE are PostgreSQL's
+ * unreserved keywords, identifiers here (checked by name). */
+%include {
+static attu_ast_stmt *ab_set_constraints(attu_parse_ctx *ctx, const attu_token *k, const char *word, attu_names *l,
+                                         const attu_token *w) {
+    attu_ast_stmt *a = ab_stmt(ctx, ATTU_STMT_SET_CONSTRAINTS, k->pos);
+    if (strcmp(word, "constraints")) {
+        if (!ctx->failed)
+            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, w->pos, "syntax error at or near \"%.*s\"", (int)w->len, ctx->sql + w->off);
+        ctx->failed = true;
+        return a;
+    }
+    if (l) a->u.set_constraints.names = ab_names(l);
+    if (ab_word_is(ctx, w, "deferred")) a->u.set_constraints.deferred = true;
+    else ab_word_expect(ctx, w, "immediate");
+    return a;
+}
+}
+set_stmt(A) ::= SET(K) ID(C) ALL ID(W).               { A = ab_set_constraints(ctx, &K, ab_tokstr(&C), NULL, &W); }
+set_stmt(A) ::= SET(K) ID(C) con_name_list(L) ID(W).  { A = ab_set_constraints(ctx, &K, ab_tokstr(&C), L, &W); }
+%type con_name_list {attu_names *}
+con_name_list(A) ::= var_name(N).                        { A = ab_names_push(ctx, NULL, N, 0); }
+con_name_list(A) ::= con_name_list(L) COMMA var_name(N). { A = ab_names_push(ctx, L, N, 0); }
 
 %type set_rest {ab_set}
 set_rest(A) ::= var_name(N) TO var_list(L).     { A.name = N; A.values = L; A.to_default = false; }
