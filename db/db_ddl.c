@@ -1179,6 +1179,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_table *old = attu_catalog_replace(db_cat(s), t);
     /* the key index follows the appended (and updated) rows */
     if (!fk_replaced) db_unique_follow(old, t, oc_changed);
+    if (!fk_replaced) db_cursors_follow(s, old, t, NULL);   /* (every row where it was: db_cursor.c) */
     attu_table_free(old);
     free(oc_changed);
     oc_changed = NULL;

@@ -204,6 +204,22 @@ bool db_cursor_binary(attu_session *s, const char *name);
  * caller frees; none when there is no such cursor, as PostgreSQL's
  * NoData). 0, or -1 out of memory. */
 int db_cursor_describe(attu_session *s, const char *name, int *ncols, attu_result_column **cols);
+/* WHERE CURRENT OF name over t (the catalog's version of its table):
+ * *row the row of t the cursor is on, -1 when it is no longer there
+ * (deleted since); 34000, 24000 (held from a previous transaction, not a
+ * simply updatable scan of t / no FOR UPDATE reference to t, not
+ * positioned on a row). follow: t replaced old in the catalog, every row
+ * where it was (keep NULL: UPDATE, INSERT, COPY) or those with keep[r]
+ * moved down in order (DELETE); the cursors holding old move on to t. */
+int db_cursor_current_row(attu_session *s, const char *name, const attu_table *t, int64_t *row, attu_error *err);
+void db_cursors_follow(attu_session *s, const attu_table *old, attu_table *t, const uint8_t *keep);
+/* Locking clauses (db_lock_clause.c): PostgreSQL's checks of a query's
+ * FOR UPDATE / SHARE over its bound plan lp (0A000 with DISTINCT, GROUP
+ * BY, HAVING, aggregates, window functions, set-returning functions in
+ * the select list, set operations; 42P01 for an OF name not in FROM);
+ * the clause's words ("FOR UPDATE", "FOR NO KEY UPDATE", ...). */
+int db_lock_clause_check(const attu_ast_query *q, const attu_lplan *lp, attu_error *err);
+const char *db_lock_strength_name(char strength);
 
 /* Whether st runs in an aborted block (COMMIT, ROLLBACK, ROLLBACK TO). */
 bool db_allowed_when_aborted(const attu_ast_stmt *st);

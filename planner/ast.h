@@ -522,6 +522,14 @@ struct attu_ast_query {
     bool                limit_with_ties;  /* FETCH FIRST n ROWS WITH TIES: the
                                              rows after the n-th that are its
                                              ORDER BY peers are kept too */
+    /* FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF t, ...] [NOWAIT |
+     * SKIP LOCKED] (db/db_lock_clause.c): the strongest strength written
+     * ('u', 'n', 's', 'k'; 0: none), the tables of OF (lock_all: a clause
+     * without OF, every table), the first clause's position */
+    char                lock_strength;
+    bool                lock_all;
+    attu_ast_name_list  lock_of;
+    int                 lock_position;
 };
 
 /* ---- statements ---------------------------------------------------------- */
@@ -930,6 +938,9 @@ struct attu_ast_stmt {
             bool                  with_recursive;
             int                   with_position;
             struct attu_ast_view_check *view_checks;  /* db/db_view_update.c */
+            /* WHERE CURRENT OF cursor (db/db_cursor.c; where NULL then) */
+            char                 *current_of;
+            int                   current_of_position;
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */

@@ -454,6 +454,10 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
  * where a DECLARE, FETCH, MOVE or CLOSE statement has them, as INDEX is. */
 %token DECLARE CURSOR INSENSITIVE ASENSITIVE SCROLL HOLD MOVE CLOSE
        PRIOR ABSOLUTE RELATIVE FORWARD BACKWARD.
+/* OF, KEY, SHARE, PostgreSQL's unreserved keywords: made tokens by
+ * parser.c only in WHERE CURRENT OF and a locking clause (FOR UPDATE /
+ * NO KEY UPDATE / SHARE / KEY SHARE [OF ...], outside parentheses). */
+%token OF KEY SHARE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -572,6 +576,59 @@ select_no_parens(A) ::= with_clause(W) select_clause(Q) sort_clause(O).
     { A = ab_select_options(ctx, Q, O, NULL, W.ctes, W.recursive, W.pos); }
 select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) select_limit(L).
     { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); }
+/* the locking clauses (FOR UPDATE ...) after ORDER BY, before or after
+ * LIMIT, as PostgreSQL's select_no_parens */
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, NULL, NULL, false, 0); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) locking_clauses(K) select_limit(L).
+    { A = ab_select_options(ctx, Q, O, &L, NULL, false, 0); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) select_limit(L) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, &L, NULL, false, 0); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, NULL, W.ctes, W.recursive, W.pos); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) locking_clauses(K) select_limit(L).
+    { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) select_limit(L) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); ab_locking(ctx, A, &K); }
+
+%include {
+typedef struct ab_lockspec { char strength; bool all; attu_names *of; int pos; } ab_lockspec;
+/* The strength order, weakest first: KEY SHARE, SHARE, NO KEY UPDATE, UPDATE. */
+static int ab_lock_rank(char s) { return s == 'k' ? 1 : s == 's' ? 2 : s == 'n' ? 3 : s == 'u' ? 4 : 0; }
+static void ab_locking(attu_parse_ctx *ctx, attu_ast_query *q, const ab_lockspec *k) {
+    (void)ctx;
+    if (!q) return;
+    q->lock_strength = k->strength;
+    q->lock_all = k->all;
+    if (k->of) q->lock_of = ab_names(k->of);
+    q->lock_position = k->pos;
+}
+}
+%type locking_clauses {ab_lockspec}
+locking_clauses(A) ::= locking_clause(C).   { A = C; }
+locking_clauses(A) ::= locking_clauses(L) locking_clause(C).
+{
+    A = L;
+    if (ab_lock_rank(C.strength) > ab_lock_rank(A.strength)) A.strength = C.strength;
+    A.all |= C.all;
+    if (C.of)
+        for (int i = 0; i < C.of->names.n; i++)
+            A.of = ab_names_push(ctx, A.of, ((char **)C.of->names.items)[i], ((int *)C.of->positions.items)[i]);
+}
+%type locking_clause {ab_lockspec}
+locking_clause(A) ::= FOR(K) lock_strength(S) lock_of(O) lock_wait.
+    { A.strength = S; A.of = O; A.all = O == NULL; A.pos = K.pos; }
+%type lock_strength {char}
+lock_strength(A) ::= UPDATE.                { A = 'u'; }
+lock_strength(A) ::= NO KEY UPDATE.         { A = 'n'; }
+lock_strength(A) ::= SHARE.                 { A = 's'; }
+lock_strength(A) ::= KEY SHARE.             { A = 'k'; }
+%type lock_of {attu_names *}
+lock_of(A) ::= .                            { A = NULL; }
+lock_of(A) ::= OF con_name_list(L).         { A = L; }
+lock_wait ::= .
+lock_wait ::= ID(W).                        { ab_word_expect(ctx, &W, "nowait"); }
+lock_wait ::= ID(W) ID(L).                  { ab_word_expect(ctx, &W, "skip"); ab_word_expect(ctx, &L, "locked"); }
 
 select_clause(A) ::= simple_select(Q).                  { A = Q; }
 select_clause(A) ::= select_with_parens(Q).             { A = Q; }
@@ -2294,16 +2351,30 @@ insert_stmt(A) ::= with_clause(W) insert_stmt(S).
 }
 
 %type delete_stmt {attu_ast_stmt *}
-delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) where_clause(W) returning_clause(R).
-    { A = modify_make(ctx, ATTU_STMT_DELETE, &K, &T, U, W, R); }
+delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) modify_where(W) returning_clause(R).
+{
+    A = modify_make(ctx, ATTU_STMT_DELETE, &K, &T, U, W.where, R);
+    A->u.modify.current_of = (char *)W.cursor;
+    A->u.modify.current_of_position = W.pos;
+}
 
 %type update_stmt {attu_ast_stmt *}
-update_stmt(A) ::= UPDATE(K) dml_target(T) SET set_clause_list(S) from_clause(F) where_clause(W) returning_clause(R).
+update_stmt(A) ::= UPDATE(K) dml_target(T) SET set_clause_list(S) from_clause(F) modify_where(W) returning_clause(R).
 {
-    A = modify_make(ctx, ATTU_STMT_UPDATE, &K, &T, F, W, R);
+    A = modify_make(ctx, ATTU_STMT_UPDATE, &K, &T, F, W.where, R);
     A->u.modify.sets = S->items;
     A->u.modify.nsets = S->n;
+    A->u.modify.current_of = (char *)W.cursor;
+    A->u.modify.current_of_position = W.pos;
 }
+
+/* WHERE expr, or WHERE CURRENT OF cursor (db/db_cursor.c) */
+%include {
+typedef struct ab_modwhere { attu_ast_expr *where; const char *cursor; int pos; } ab_modwhere;
+}
+%type modify_where {ab_modwhere}
+modify_where(A) ::= where_clause(W).               { A.where = W; A.cursor = NULL; A.pos = 0; }
+modify_where(A) ::= WHERE CURRENT(K) OF colid(N).  { A.where = NULL; A.cursor = ab_tokstr(&N); A.pos = K.pos; }
 
 %type set_clause_list {attu_vec *}
 set_clause_list(A) ::= set_clause(L).                           { A = L; }
