@@ -458,6 +458,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
  * parser.c only in WHERE CURRENT OF and a locking clause (FOR UPDATE /
  * NO KEY UPDATE / SHARE / KEY SHARE [OF ...], outside parentheses). */
 %token OF KEY SHARE.
+/* CONSTRAINTS: a token only as SET's second word (parser.c) */
+%token CONSTRAINTS.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -628,7 +630,13 @@ lock_of(A) ::= .                            { A = NULL; }
 lock_of(A) ::= OF con_name_list(L).         { A = L; }
 lock_wait ::= .
 lock_wait ::= ID(W).                        { ab_word_expect(ctx, &W, "nowait"); }
-lock_wait ::= ID(W) ID(L).                  { ab_word_expect(ctx, &W, "skip"); ab_word_expect(ctx, &L, "locked"); }
+lock_wait ::= ID(W) ID(L).
+{
+    /* (NOWAIT ends the clause: what follows it is the error) */
+    if (ab_word_is(ctx, &W, "nowait")) ab_word_expect(ctx, &L, "\001");
+    ab_word_expect(ctx, &W, "skip");
+    ab_word_expect(ctx, &L, "locked");
+}
 
 select_clause(A) ::= simple_select(Q).                  { A = Q; }
 select_clause(A) ::= select_with_parens(Q).             { A = Q; }
@@ -3920,26 +3928,19 @@ set_stmt(A) ::= SET(K) SESSION CHARACTERISTICS AS TRANSACTION txn_mode_list(M).
 }
 
 /* SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED | IMMEDIATE}
- * (db/db_defer.c): CONSTRAINTS, DEFERRED and IMMEDIATE are PostgreSQL's
- * unreserved keywords, identifiers here (checked by name). */
+ * (db/db_defer.c): DEFERRED and IMMEDIATE are PostgreSQL's unreserved
+ * keywords, identifiers here (checked by name). */
 %include {
-static attu_ast_stmt *ab_set_constraints(attu_parse_ctx *ctx, const attu_token *k, const char *word, attu_names *l,
-                                         const attu_token *w) {
+static attu_ast_stmt *ab_set_constraints(attu_parse_ctx *ctx, const attu_token *k, attu_names *l, const attu_token *w) {
     attu_ast_stmt *a = ab_stmt(ctx, ATTU_STMT_SET_CONSTRAINTS, k->pos);
-    if (strcmp(word, "constraints")) {
-        if (!ctx->failed)
-            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, w->pos, "syntax error at or near \"%.*s\"", (int)w->len, ctx->sql + w->off);
-        ctx->failed = true;
-        return a;
-    }
     if (l) a->u.set_constraints.names = ab_names(l);
     if (ab_word_is(ctx, w, "deferred")) a->u.set_constraints.deferred = true;
     else ab_word_expect(ctx, w, "immediate");
     return a;
 }
 }
-set_stmt(A) ::= SET(K) ID(C) ALL ID(W).               { A = ab_set_constraints(ctx, &K, ab_tokstr(&C), NULL, &W); }
-set_stmt(A) ::= SET(K) ID(C) con_name_list(L) ID(W).  { A = ab_set_constraints(ctx, &K, ab_tokstr(&C), L, &W); }
+set_stmt(A) ::= SET(K) CONSTRAINTS ALL ID(W).               { A = ab_set_constraints(ctx, &K, NULL, &W); }
+set_stmt(A) ::= SET(K) CONSTRAINTS con_name_list(L) ID(W).  { A = ab_set_constraints(ctx, &K, L, &W); }
 %type con_name_list {attu_names *}
 con_name_list(A) ::= var_name(N).                        { A = ab_names_push(ctx, NULL, N, 0); }
 con_name_list(A) ::= con_name_list(L) COMMA var_name(N). { A = ab_names_push(ctx, L, N, 0); }

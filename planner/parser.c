@@ -157,6 +157,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                 cur.type = TK_KEY;   /* (a locking clause: FOR KEY SHARE, FOR NO KEY UPDATE) */
             else if (parens == 0 && !strcmp(cur.str, "share") && (prev1 == TK_FOR || (prev1 == TK_KEY && prev2 == TK_FOR)))
                 cur.type = TK_SHARE;
+            else if (stmt_tok == 1 && prev1 == TK_SET && !strcmp(cur.str, "constraints")) cur.type = TK_CONSTRAINTS;
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "move")) cur.type = TK_MOVE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "close")) cur.type = TK_CLOSE;
