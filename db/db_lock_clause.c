@@ -98,11 +98,13 @@ int db_lock_clause_check(const attu_ast_query *q, const attu_lplan *lp, attu_err
     default: break;
     }
     for (int i = 0; i < q->lock_of.n; i++) {
-        const char *name = q->lock_of.items[i], *dot = strrchr(name, '.');
-        if (dot) name = dot + 1;
+        const char *name = q->lock_of.items[i];
+        int pos = q->lock_of.positions ? q->lock_of.positions[i] : 0;
+        if (strchr(name, '.'))
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, pos, "%s must specify unqualified relation names", what);
         if (!in_from(q->u.select.from.items, q->u.select.from.n, name))
-            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, q->lock_of.positions ? q->lock_of.positions[i] : 0,
-                                  "relation \"%s\" in %s clause not found in FROM clause", name, what);
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" in %s clause not found in FROM clause",
+                                  name, what);
     }
     return 0;
 }

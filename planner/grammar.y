@@ -627,7 +627,25 @@ lock_strength(A) ::= SHARE.                 { A = 's'; }
 lock_strength(A) ::= KEY SHARE.             { A = 'k'; }
 %type lock_of {attu_names *}
 lock_of(A) ::= .                            { A = NULL; }
-lock_of(A) ::= OF con_name_list(L).         { A = L; }
+lock_of(A) ::= OF lock_names(L).            { A = L; }
+/* the tables of OF, [schema.]name, each with its position (42P01's) */
+%type lock_names {attu_names *}
+lock_names(A) ::= lock_name(N).                       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
+lock_names(A) ::= lock_names(L) COMMA lock_name(N).   { A = ab_names_push(ctx, L, N.name, N.pos); }
+%include {
+typedef struct ab_lockname { const char *name; int pos; } ab_lockname;
+}
+%type lock_name {ab_lockname}
+lock_name(A) ::= colid(N).                  { A.name = ab_tokstr(&N); A.pos = N.pos; }
+lock_name(A) ::= colid(S) DOT colid(N).
+{
+    const char *a = ab_tokstr(&S), *b = ab_tokstr(&N);
+    size_t la = strlen(a), lb = strlen(b);
+    char *q = ab_alloc(ctx, la + lb + 2);
+    if (q) { memcpy(q, a, la); q[la] = '.'; memcpy(q + la + 1, b, lb + 1); }
+    A.name = q ? q : b;
+    A.pos = S.pos;
+}
 lock_wait ::= .
 lock_wait ::= ID(W).                        { ab_word_expect(ctx, &W, "nowait"); }
 lock_wait ::= ID(W) ID(L).
