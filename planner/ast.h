@@ -699,6 +699,7 @@ typedef enum attu_ast_alter_kind {
     ATTU_ALTER_DROP_IDENTITY,
     ATTU_ALTER_RENAME_CONSTRAINT,   /* column: the constraint's name TO new_name */
     ATTU_ALTER_VALIDATE_CONSTRAINT, /* column: the constraint's name */
+    ATTU_ALTER_ALTER_CONSTRAINT,    /* column: a foreign key's name; deferrable, initially_deferred */
     /* a view's SET (options) / RESET (options) (db/db_alter_view.c):
      * check_option 'l' / 'c' set, 'r' reset, 0 not named; bad_option_*
      * the first bad option as create_view's */
@@ -726,6 +727,7 @@ typedef struct attu_ast_alter_cmd {
     char                check_option;       /* SET / RESET (options) */
     char                bad_option_kind;
     char               *bad_option, *bad_option_name;
+    bool                deferrable, initially_deferred;   /* ALTER CONSTRAINT */
 } attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */

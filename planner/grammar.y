@@ -3612,6 +3612,19 @@ alter_cmd(A) ::= ID(K) CONSTRAINT colid(C).
     ab_word_expect(ctx, &K, "validate");
     A.kind = ATTU_ALTER_VALIDATE_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
 }
+/* ALTER CONSTRAINT name [[NOT] DEFERRABLE] [INITIALLY ...]: a foreign
+ * key's deferral (none written: NOT DEFERRABLE INITIALLY IMMEDIATE, as
+ * PostgreSQL) */
+alter_cmd(A) ::= ALTER(K) CONSTRAINT colid(C) con_attrs(D).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_ALTER_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
+    A.deferrable = D.d.deferrable || D.d.initially_deferred;
+    A.initially_deferred = D.d.initially_deferred;
+    if (D.not_valid)
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, D.not_valid_position,
+                       "FOREIGN KEY constraints cannot be marked NOT VALID");
+}
 /* SET (options) / RESET (options): a view's (its WITH options) */
 alter_cmd(A) ::= SET(K) LP view_opt_list(L) RP.
 {
