@@ -271,7 +271,7 @@ static attu_result *run_cursor_query(attu_session *s, const char *sql, const att
     attu_result *res = NULL;
     for (int pass = 0; pass < 2 && !res; pass++) {
         attu_plan_arena *pa = attu_plan_arena_new();
-        if (!pa) { attu_error_oom(err); return NULL; }
+        if (!pa) { free(items); attu_error_oom(err); return NULL; }
         attu_lplan *lp = NULL;
         attu_stage *st = db_plan_query(s, sql, q, &bp, pa, &lp, err);
         if (!st && q != written) {

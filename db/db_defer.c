@@ -234,7 +234,7 @@ void db_defer_mark_free(db_defer_mark *m) {
 /* ---- SET CONSTRAINTS ---------------------------------------------------------------------- */
 
 /* Sets the mode of every constraint named name (PostgreSQL looks in
- * every table of the schema): 42704 when none is, 55000 (DEFERRED) when
+ * every table of the schema): 42704 when none is, 42809 (DEFERRED) when
  * one is not deferrable (a PRIMARY KEY, UNIQUE or CHECK constraint never
  * is); IMMEDIATE is what such a one is anyway. */
 static int set_named(attu_session *s, db_defer *d, const char *written, bool deferred, attu_error *err) {
