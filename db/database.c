@@ -277,6 +277,7 @@ attu_stage *db_plan_query(attu_session *s, const char *sql, const attu_ast_query
     attu_bind_params bp = db_params(s, params);
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     if (!lp) return NULL;
+    if (q->lock_strength && db_lock_clause_check(q, lp, err)) return NULL;   /* (FOR UPDATE ...: db_lock_clause.c) */
     lp = attu_rewrite(pa, lp, err);
     if (!lp) return NULL;
     if (lp_out) *lp_out = lp;
@@ -608,6 +609,9 @@ static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
     case ATTU_STMT_UPDATE: return !db_updates_pg_settings(s, st);   /* (pg_settings: SET) */
     case ATTU_STMT_EXPLAIN: return st->u.explain.analyze && stmt_writes(s, st->u.explain.stmt);
     case ATTU_STMT_CREATE_TABLE_AS: return !st->u.create_table_as.execute;   /* (EXECUTE's run comes back here) */
+    /* FOR UPDATE / SHARE: its locks are the writing token's (db_lock_clause.c) */
+    case ATTU_STMT_SELECT: return st->u.select.query && st->u.select.query->lock_strength;
+    case ATTU_STMT_DECLARE_CURSOR: return st->u.cursor.query && st->u.cursor.query->lock_strength;
     default: return db_writing_command(s, st) != NULL;
     }
 }
@@ -626,7 +630,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
         st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
         st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
-        st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH)   /* (FETCH reads its cursor's rows) */
+        st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH &&   /* (FETCH reads its cursor's rows) */
+        st->kind != ATTU_STMT_SET_CONSTRAINTS)
         s->snapshot_taken = true;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
@@ -680,6 +685,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (db_names_view(s, st->u.insert.table)) return db_view_dml(s, sql, st, params, cb, err);
         return db_exec_insert(s, sql, st, params, cb, err);
     case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE:
+        if (st->u.modify.current_of && db_names_view(s, st->u.modify.table))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "WHERE CURRENT OF on a view is not implemented");
         if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
         if (db_updates_pg_settings(s, st)) return db_exec_update_pg_settings(s, sql, st, params, cb, err);
         return db_exec_modify(s, sql, st, params, cb, err);
@@ -703,6 +710,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_DECLARE_CURSOR: return db_exec_declare(s, sql, st, params, cb, err);
     case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
     case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
+    case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }

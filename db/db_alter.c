@@ -961,7 +961,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         d->cols[c].identity = 0;
         return 0;
     case ATTU_ALTER_RENAME_TABLE: case ATTU_ALTER_RENAME_CONSTRAINT: case ATTU_ALTER_VALIDATE_CONSTRAINT:
-    case ATTU_ALTER_SET_OPTIONS: case ATTU_ALTER_RESET_OPTIONS:
+    case ATTU_ALTER_ALTER_CONSTRAINT: case ATTU_ALTER_SET_OPTIONS: case ATTU_ALTER_RESET_OPTIONS:
     case ATTU_ALTER_OWNER: case ATTU_ALTER_SET_SCHEMA:
         break;   /* (db_exec_alter's, before any draft) */
     }
@@ -1515,6 +1515,38 @@ static int validate_constraints(attu_session *s, attu_table *base, const attu_as
     return rc;
 }
 
+/* ALTER CONSTRAINT name [NOT] DEFERRABLE [INITIALLY ...], ...: a
+ * foreign key's deferral (db_defer.c reads it); 42704 for a name the
+ * table has not, 42809 for a CHECK, PRIMARY KEY or UNIQUE constraint, in
+ * PostgreSQL's words. */
+static int alter_constraints(attu_session *s, attu_table *base, const attu_ast_stmt *st, attu_error *err) {
+    constraints k;
+    if (constraints_copy(s, base->name, &k, err)) return -1;
+    int rc = 0;
+    for (int i = 0; i < st->u.alter_table.ncmds && !rc; i++) {
+        const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
+        int j;
+        for (j = 0; j < k.nf && strcmp(k.f[j].name, c->column); j++) {}
+        if (j < k.nf) {
+            k.f[j].deferrable = c->deferrable;
+            k.f[j].initially_deferred = c->initially_deferred;
+            continue;
+        }
+        bool other = false;
+        for (j = 0; j < k.nc; j++) other |= !strcmp(k.c[j].name, c->column);
+        for (j = 0; j < k.nu; j++) other |= !k.u[j].index && !strcmp(k.u[j].name, c->column);
+        if (other)
+            rc = attu_error_set(err, "42809", 0, "constraint \"%s\" of relation \"%s\" is not a foreign key constraint",
+                                c->column, base->name);
+        else
+            rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" of relation \"%s\" does not exist",
+                                c->column, base->name);
+    }
+    if (!rc) rc = store_constraints(s, base, k.u, k.nu, k.c, k.nc, k.f, k.nf, err);
+    constraints_free(&k);
+    return rc;
+}
+
 /* What views hold of the table (a view keeps its query as text naming the
  * table and its columns, engine/view.h), before anything changes. As in
  * PostgreSQL, DROP COLUMN of a column a view uses is 2BP01 unless CASCADE
@@ -1716,6 +1748,11 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         attu_error_set(err, "XX001", 0, "%s", base->unavailable_reason);
         goto out;
     }
+    /* deferred checks wait on its rows (db_defer.c): their copies keep its
+     * layout (PostgreSQL's renames do not ask) */
+    if (k0 != ATTU_ALTER_RENAME_COLUMN && k0 != ATTU_ALTER_RENAME_TABLE && k0 != ATTU_ALTER_RENAME_CONSTRAINT &&
+        db_defer_in_use(s, name, "ALTER TABLE", err))
+        goto out;
     if (view_dependencies(s, base, st, cb, &drop_views, &ndrop_views, &renamed, &nrenamed, err)) goto out;
     /* the sequences as they are: a failed statement puts them back (ADD
      * COLUMN ... SERIAL makes one, the others follow their columns) */
@@ -1732,10 +1769,11 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
      * (with other actions it would check the rows those leave, which
      * attu does not do: 0A000) */
     {
-        int nvalidate = 0;
+        int nvalidate = 0, nalter = 0;
         for (int i = 0; i < st->u.alter_table.ncmds; i++) {
             attu_ast_alter_kind k = st->u.alter_table.cmds[i].kind;
             nvalidate += k == ATTU_ALTER_VALIDATE_CONSTRAINT;
+            nalter += k == ATTU_ALTER_ALTER_CONSTRAINT;
             if (k == ATTU_ALTER_SET_OPTIONS || k == ATTU_ALTER_RESET_OPTIONS) {
                 attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.alter_table.cmds[i].position,
                                "ALTER TABLE ... %s (...) of a table's storage parameters is not supported",
@@ -1745,6 +1783,17 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         }
         if (nvalidate == st->u.alter_table.ncmds) {
             rc = validate_constraints(s, base, st, err);
+            goto out;
+        }
+        /* ALTER CONSTRAINT changes no rows either: alone too */
+        if (nalter == st->u.alter_table.ncmds) {
+            rc = alter_constraints(s, base, st, err);
+            goto out;
+        }
+        if (nalter) {
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "ALTER CONSTRAINT together with other ALTER TABLE actions is not supported");
+            attu_error_set_hint(err, "Run ALTER CONSTRAINT in an ALTER TABLE of its own.");
             goto out;
         }
         if (nvalidate) {

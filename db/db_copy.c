@@ -250,6 +250,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         else {
             attu_table *old = attu_catalog_replace(db_cat(s), t);
             if (!fk_replaced) db_unique_follow(old, t, NULL);   /* the key index takes the loaded rows */
+            if (!fk_replaced) db_cursors_follow(s, old, t, NULL);   /* (every row where it was: db_cursor.c) */
             attu_table_free(old);
             rc = db_fkey_commit(s, fx, err);
         }

@@ -27,8 +27,27 @@
  * declared after the savepoint. Moving a cursor is not undone by a
  * rollback, nor is CLOSE (as in PostgreSQL). WITH HOLD cursors that
  * committed stay until CLOSE, DISCARD ALL or the session's end.
+ *
+ * UPDATE / DELETE ... WHERE CURRENT OF (db_cursor_current_row): a cursor
+ * over one table that is a simply updatable scan (PostgreSQL's: a scan,
+ * its filter, projection and LIMIT, nothing that reorders or combines
+ * rows), or any query over one table with FOR UPDATE / SHARE, knows which
+ * row of the table each of its rows came from: DECLARE runs the query
+ * with the row's rowid as one more, hidden column. The cursor then holds
+ * the version of the table those positions are of (a share of it) and
+ * follows the table's next versions as the statements that make them
+ * tell it (db_cursors_follow: UPDATE, INSERT and COPY keep every row
+ * where it was, DELETE moves the rows after the ones it removes down and
+ * removes those), so an UPDATE of its row, through the cursor or not, is
+ * still its row, as PostgreSQL's CURRENT OF follows the tuple's update
+ * chain, and a deleted row is gone (the statement changes nothing). A
+ * version it was not told of (a foreign key's action, TRUNCATE, ALTER
+ * TABLE, ROLLBACK TO) is searched for the row's values as the held
+ * version has them, from where the row was backward, then forward.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
+#include "engine/key_set.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,10 +68,21 @@ struct db_cursor {
     int64_t      pos;
     bool         in_txn;         /* declared in the transaction now open */
     int          depth;          /* savepoints open when declared */
+    /* WHERE CURRENT OF: the table (NULL: not simply updatable, nor FOR
+     * UPDATE of one table), and where row i of res comes from: row
+     * pos_in[i] of seen, a version of the table it holds a share of (-1:
+     * deleted since) */
+    bool         for_update;     /* FOR UPDATE / SHARE */
+    char        *table;
+    attu_table  *seen;
+    int64_t     *pos_in;
 };
 
 static void cursor_free(db_cursor *c) {
     if (!c) return;
+    attu_table_free(c->seen);
+    free(c->pos_in);
+    free(c->table);
     attu_result_free(c->res);
     free(c->name);
     free(c->statement);
@@ -167,12 +197,72 @@ static bool query_may_scroll(const attu_ast_query *q) {
     return q->u.select.from.n > 0 && !where_joins(q->u.select.where);
 }
 
+/* Whether the plan of a cursor's query reads table t's rows and gives
+ * each as one row: its scan of t under filters, projections and LIMIT
+ * (PostgreSQL's simply updatable scan), and sorts too with FOR UPDATE
+ * (PostgreSQL then finds the row by its row mark). */
+static bool plan_keeps_rows(const attu_lplan *lp, const attu_table *t, bool for_update) {
+    if (!lp) return false;
+    switch (lp->kind) {
+    case LP_SCAN: return lp->table == t;
+    case LP_FILTER: case LP_PROJECT: case LP_LIMIT: return plan_keeps_rows(lp->left, t, for_update);
+    case LP_SORT: return for_update && plan_keeps_rows(lp->left, t, for_update);
+    default: return false;
+    }
+}
+
+/* The table a cursor's query q could change WHERE CURRENT OF: its FROM
+ * is that one table of the catalog (not a WITH query's name), or NULL. */
+static attu_table *current_of_table(attu_session *s, const attu_ast_query *q, const char **qual) {
+    if (!q || q->kind != ATTU_QUERY_SELECT || q->u.select.from.n != 1) return NULL;
+    const attu_ast_from *f = q->u.select.from.items[0];
+    if (f->kind != ATTU_FROM_TABLE || (f->u.table.schema && strcmp(f->u.table.schema, "public"))) return NULL;
+    for (int i = 0; i < q->with.n; i++) if (!strcmp(q->with.items[i].name, f->u.table.name)) return NULL;
+    *qual = f->alias ? f->alias : f->u.table.name;
+    return attu_catalog_lookup(db_cat(s), f->u.table.name);
+}
+
+/* q with its source rows' rowids as one more select item (malloc'd
+ * items in *items), for current_of_table's t. */
+static attu_ast_query with_rowid(const attu_ast_query *q, const char *qual, attu_ast_select_item **items,
+                                 attu_ast_expr *rowid) {
+    attu_ast_query w = *q;
+    int n = q->u.select.nitems;
+    *items = malloc(sizeof **items * (size_t)(n + 1));
+    if (!*items) return w;
+    memcpy(*items, q->u.select.items, sizeof **items * (size_t)n);
+    memset(rowid, 0, sizeof *rowid);
+    rowid->kind = ATTU_EXPR_COLUMN;
+    rowid->position = q->position;
+    rowid->depth = 1;
+    rowid->u.column.qualifier = (char *)qual;
+    rowid->u.column.name = ATTU_ROWID_INTERNAL;
+    (*items)[n] = (attu_ast_select_item){ rowid, NULL, 0 };
+    w.u.select.items = *items;
+    w.u.select.nitems = n + 1;
+    return w;
+}
+
 /* Runs q to a result as a SELECT does; *bound tells whether it bound and
  * planned (an error then is DECLARE's) before it failed, *scrolls whether
- * PostgreSQL's plan would scan backward. */
+ * PostgreSQL's plan would scan backward. track (NULL: none): the table a
+ * WHERE CURRENT OF could change, whose rowid the result's last column is
+ * when *tracked comes back true (the query as written ran otherwise). */
 static attu_result *run_cursor_query(attu_session *s, const char *sql, const attu_ast_query *q,
-                                     const attu_bind_params *params, bool *bound, bool *scrolls, attu_error *err) {
+                                     const attu_bind_params *params, bool *bound, bool *scrolls,
+                                     const attu_table *track, const char *qual, bool for_update, bool *tracked,
+                                     attu_error *err) {
     *bound = false;
+    *tracked = false;
+    attu_ast_select_item *items = NULL;
+    attu_ast_expr rowid;
+    attu_ast_query augmented;
+    const attu_ast_query *written = q;
+    if (track) {
+        augmented = with_rowid(q, qual, &items, &rowid);
+        if (!items) { attu_error_oom(err); return NULL; }
+        q = &augmented;
+    }
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
     if (params) bp = *params;
@@ -181,12 +271,20 @@ static attu_result *run_cursor_query(attu_session *s, const char *sql, const att
     attu_result *res = NULL;
     for (int pass = 0; pass < 2 && !res; pass++) {
         attu_plan_arena *pa = attu_plan_arena_new();
-        if (!pa) { attu_error_oom(err); return NULL; }
+        if (!pa) { free(items); attu_error_oom(err); return NULL; }
         attu_lplan *lp = NULL;
         attu_stage *st = db_plan_query(s, sql, q, &bp, pa, &lp, err);
-        if (!st) { attu_plan_arena_free(pa); return NULL; }
+        if (!st && q != written) {
+            /* the rowid does not fit (an aggregate's query): it is no scan
+             * of rows then, and runs as written */
+            attu_error_clear(err);
+            q = written;
+            st = db_plan_query(s, sql, q, &bp, pa, &lp, err);
+        }
+        if (!st) { attu_plan_arena_free(pa); free(items); return NULL; }
         *bound = true;
-        *scrolls = query_may_scroll(q) && plan_scrolls(lp, from_one_function(q));
+        *tracked = q != written && plan_keeps_rows(lp, track, for_update);
+        *scrolls = query_may_scroll(written) && plan_scrolls(lp, from_one_function(written));
         attu_column **cols = NULL;
         size_t n = 0;
         if (!db_run_stage(s, st, false, &cols, &n, err)) {
@@ -208,13 +306,42 @@ static attu_result *run_cursor_query(attu_session *s, const char *sql, const att
         }
         attu_stage_free(st);
         attu_plan_arena_free(pa);
+        if (res && q != written && !*tracked) {
+            /* (the rowid column ran but the plan is no simple scan: dropped) */
+            attu_column_free(res->cols[--res->ncols]);
+        }
         if (res || pass == 1 || !db_retry_per_binding(batched, err)) break;
         /* again with the conditional subqueries per binding (db_run_query) */
         attu_error_clear(err);
         bp.cond_per_binding = true;
         bp.cond_batched = NULL;
     }
+    free(items);
     return res;
+}
+
+/* The result's last column, the source rows' rowids, becomes the
+ * cursor's map of its rows into t (run_cursor_query tracked them). */
+static int keep_sources(db_cursor *c, attu_result *r, attu_table *t, attu_error *err) {
+    attu_column *ids = r->cols[--r->ncols];
+    size_t n = r->nrows;
+    c->pos_in = malloc(sizeof *c->pos_in * (n + 1));
+    c->table = strdup(t->name);
+    int rc = 0;
+    if (!c->pos_in || !c->table) rc = attu_error_oom(err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        int64_t v = ((const int64_t *)ids->data)[i];
+        if (v < 0 || (size_t)v >= t->nrows) rc = attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "cursor row out of range");
+        else c->pos_in[i] = v;
+    }
+    attu_column_free(ids);
+    if (rc) {
+        free(c->table);
+        c->table = NULL;
+        return rc;
+    }
+    c->seen = attu_table_share(t);
+    return 0;
 }
 
 int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
@@ -242,11 +369,38 @@ int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
     c->in_txn = true;
     c->depth = db_txn_savepoints(s);
 
+    /* FOR UPDATE / SHARE: PostgreSQL's cursor is then READ ONLY in none
+     * of these ways */
+    const attu_ast_query *wq = st->u.cursor.query;
+    c->for_update = wq && wq->lock_strength && wq->kind == ATTU_QUERY_SELECT && wq->u.select.from.n > 0;
+    if (c->for_update) {
+        const char *what = db_lock_strength_name(wq->lock_strength);
+        const char *how = NULL;
+        if (c->hold) {
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "DECLARE CURSOR WITH HOLD ... %s is not supported", what);
+            how = "Holdable";
+        } else if (st->u.cursor.scroll) {
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "DECLARE SCROLL CURSOR ... %s is not supported", what);
+            how = "Scrollable";
+        } else if (st->u.cursor.insensitive) {
+            attu_error_set(err, "42P11", 0, "DECLARE INSENSITIVE CURSOR ... %s is not valid", what);
+            how = "Insensitive";
+        }
+        if (how) {
+            attu_error_set_detail(err, "%s cursors must be READ ONLY.", how);
+            cursor_free(c);
+            return -1;
+        }
+    }
     pthread_rwlock_rdlock(&s->db->lock);
     db_seq_fill fill;
     const attu_ast_query *q = db_seq_fill_prepare(s, st->u.cursor.query, NULL, 0, &fill);
-    bool bound = false, scrolls = false;
-    attu_result *r = run_cursor_query(s, sql, q, params, &bound, &scrolls, err);
+    bool bound = false, scrolls = false, tracked = false;
+    const char *qual = NULL;
+    /* (a WITH HOLD cursor outlives its transaction: no WHERE CURRENT OF) */
+    attu_table *track = !c->hold && q == st->u.cursor.query ? current_of_table(s, q, &qual) : NULL;
+    attu_result *r = run_cursor_query(s, sql, q, params, &bound, &scrolls, track, qual, c->for_update, &tracked, err);
+    if (r && tracked && keep_sources(c, r, track, err)) { attu_result_free(r); r = NULL; bound = false; }
     if (r && db_seq_fill_apply(s, &fill, r->cols, r->nrows, err)) { attu_result_free(r); r = NULL; }
     db_seq_fill_free(&fill);
     pthread_rwlock_unlock(&s->db->lock);
@@ -264,7 +418,8 @@ int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         c->run_err = *err;
         attu_error_clear(err);
     }
-    c->scroll = st->u.cursor.scroll || (!st->u.cursor.no_scroll && scrolls);
+    /* (FOR UPDATE: PostgreSQL's plan with row marks never scrolls) */
+    c->scroll = st->u.cursor.scroll || (!st->u.cursor.no_scroll && scrolls && !c->for_update);
     c->no_scroll = !c->scroll;
     c->res = r;
     c->next = s->cursors;
@@ -482,6 +637,69 @@ int db_exec_close(attu_session *s, const attu_ast_stmt *st, const attu_exec_call
     *link = c->next;
     cursor_free(c);
     return db_deliver_tag(cb, "CLOSE CURSOR", err) ? -2 : 0;
+}
+
+/* ---- WHERE CURRENT OF ---------------------------------------------------------------------- */
+
+/* Whether row a of x and row b of y hold the same values (NULLs alike). */
+static bool same_row(const attu_table *x, size_t a, const attu_table *y, size_t b) {
+    for (int k = 0; k < x->ncols; k++) {
+        bool na = attu_column_is_null(x->cols[k], a), nb = attu_column_is_null(y->cols[k], b);
+        if (na != nb) return false;
+        if (!na && !attu_key_equal(x, a, y, b, &k, 1)) return false;
+    }
+    return true;
+}
+
+int db_cursor_current_row(attu_session *s, const char *name, const attu_table *t, int64_t *row, attu_error *err) {
+    *row = -1;
+    db_cursor *c = find_cursor(s, name, NULL);
+    if (!c) return no_cursor(err, name);
+    if (c->hold && !c->in_txn)
+        return attu_error_set(err, "24000", 0, "cursor \"%s\" is held from a previous transaction", name);
+    if (!c->table || strcmp(c->table, t->name)) {
+        if (c->for_update)
+            return attu_error_set(err, "24000", 0, "cursor \"%s\" does not have a FOR UPDATE/SHARE reference to table \"%s\"",
+                                  name, t->name);
+        return attu_error_set(err, "24000", 0, "cursor \"%s\" is not a simply updatable scan of table \"%s\"", name,
+                              t->name);
+    }
+    if (!c->res || c->at_start || c->at_end || c->pos < 1 || (size_t)c->pos > c->res->nrows)
+        return attu_error_set(err, "24000", 0, "cursor \"%s\" is not positioned on a row", name);
+    int64_t p = c->pos_in[c->pos - 1];
+    if (p < 0) return 0;   /* (deleted) */
+    if (t == c->seen) { *row = p; return 0; }
+    /* a version the cursor was not told of: the row's values as it
+     * knows them, in a table of the same columns */
+    const attu_table *k = c->seen;
+    if (k->ncols != t->ncols) return 0;
+    for (int j = 0; j < t->ncols; j++)
+        if (!attu_type_equal(k->defs[j].type, t->defs[j].type)) return 0;
+    int64_t from = p < (int64_t)t->nrows ? p : (int64_t)t->nrows - 1;
+    for (int64_t r = from; r >= 0; r--)
+        if (same_row(k, (size_t)p, t, (size_t)r)) { *row = r; return 0; }
+    for (int64_t r = from + 1; r < (int64_t)t->nrows; r++)
+        if (same_row(k, (size_t)p, t, (size_t)r)) { *row = r; return 0; }
+    return 0;
+}
+
+void db_cursors_follow(attu_session *s, const attu_table *old, attu_table *t, const uint8_t *keep) {
+    int64_t *map = NULL;
+    for (db_cursor *c = s->cursors; c; c = c->next) {
+        if (!c->seen || c->seen != old) continue;
+        if (keep && !map) {
+            map = malloc(sizeof *map * (old->nrows + 1));
+            if (!map) return;   /* (the cursor searches by values then) */
+            int64_t k = 0;
+            for (size_t r = 0; r < old->nrows; r++) map[r] = keep[r] ? k++ : -1;
+        }
+        if (keep && c->res)
+            for (size_t i = 0; i < c->res->nrows; i++)
+                if (c->pos_in[i] >= 0) c->pos_in[i] = map[c->pos_in[i]];
+        attu_table_free(c->seen);
+        c->seen = attu_table_share(t);
+    }
+    free(map);
 }
 
 /* ---- pg_cursors --------------------------------------------------------------------------- */

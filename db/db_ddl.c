@@ -694,6 +694,11 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
                                   st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
                                   "table \"%s\" does not exist", name);
         }
+        /* (deferred checks wait on its rows: db_defer.c) */
+        if (db_defer_in_use(s, name, "DROP TABLE", err)) {
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
     }
     /* the views reading them: 2BP01, or (CASCADE) dropped first */
     const char **found = calloc((size_t)st->u.drop_table.tables.n + 1, sizeof *found);
@@ -1174,6 +1179,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_table *old = attu_catalog_replace(db_cat(s), t);
     /* the key index follows the appended (and updated) rows */
     if (!fk_replaced) db_unique_follow(old, t, oc_changed);
+    if (!fk_replaced) db_cursors_follow(s, old, t, NULL);   /* (every row where it was: db_cursor.c) */
     attu_table_free(old);
     free(oc_changed);
     oc_changed = NULL;

@@ -53,8 +53,11 @@
  * first: the first row in table order that fails, and on a tie the
  * constraint defined first.
  *
- * DEFERRABLE constraints are refused (0A000): every check runs at the
- * end of its statement.
+ * A DEFERRABLE foreign key's checks may wait (INITIALLY DEFERRED, SET
+ * CONSTRAINTS ... DEFERRED): the rows in question are queued instead
+ * (db/db_defer.c) and checked when it comes due
+ * (db_fkey_check_deferred); its actions and RESTRICT run at the end of
+ * the statement as always.
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
@@ -312,13 +315,10 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
         const attu_ast_fkey *a = d->fkey;
         attu_fkey *f = &all[m];
         memset(f, 0, sizeof *f);
-        /* (every check runs at the end of its statement; INITIALLY
-         * DEFERRED implies DEFERRABLE, as in PostgreSQL) */
-        if (a->deferrable || a->initially_deferred) {
-            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->deferrable_position,
-                           "deferrable foreign key constraints are not supported");
-            goto fail;
-        }
+        /* (INITIALLY DEFERRED implies DEFERRABLE, as in PostgreSQL: the
+         * grammar refused NOT DEFERRABLE with it) */
+        f->deferrable = a->deferrable || a->initially_deferred;
+        f->initially_deferred = a->initially_deferred;
         /* the referenced table: t itself, or another of the catalog */
         const attu_table *p = NULL;
         const attu_unique *pu = NULL;
@@ -658,6 +658,11 @@ static int check_child_rows(attu_session *s, db_fkey_txn *x, const attu_table *b
             if (in) rows[n++] = r;
         }
         if (!n) continue;
+        /* a deferred foreign key checks them later (db_defer.c) */
+        if (db_defer_is_deferred(s, &fs[k])) {
+            if (db_defer_queue(s, 'c', &fs[k], t, rows, n, err)) rc = -1;
+            continue;
+        }
         int64_t r;
         bool mixed;
         int ix = index_orphan(s, x, t, &fs[k], rows, n, &r, &mixed);
@@ -827,21 +832,15 @@ static attu_result *matching_children(attu_session *s, const attu_table *c, cons
     return res;
 }
 
-/* NO ACTION / RESTRICT of foreign key f of table cname over the
- * parent's rows that lost their keys (before's rows rows[0..n)): 23503
- * for the first old key that a row of the child (as the catalog has it
- * now) still holds and, for NO ACTION, that no parent row holds again.
- * It runs in its turn among the foreign keys' actions, as PostgreSQL's
- * triggers do, in the order the constraints were made. */
-static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, const attu_table *before,
-                const size_t *rows, size_t n, char action, attu_error *err) {
+/* The first of the parent's old keys (k, a gathered copy of its rows
+ * in the catalog under kname) that a row of the child cname (as the
+ * catalog has it now) still holds and, for NO ACTION, that no parent row
+ * holds again: 23503 then. */
+static int held_keys(attu_session *s, const attu_fkey *f, const char *cname, const attu_table *k, const char *kname,
+                     char action, attu_error *err) {
     const attu_table *c = attu_catalog_lookup(db_cat(s), cname);
     const attu_table *par = attu_catalog_lookup(db_cat(s), f->ref_table);
     if (!c || !par) return 0;
-    char kname[64];
-    snprintf(kname, sizeof kname, "\001fk_held%d", x->serial++);
-    attu_table *k = temp_rows(s, before, rows, n, kname, err);
-    if (!k) return -1;
     fbuf b = { 0 };
     put(&b, "SELECT min(k." ROWID ") FROM ");
     put_ident(&b, kname);
@@ -875,8 +874,95 @@ static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char 
         free(d.p);
         rc = -1;
     }
+    return rc;
+}
+
+/* NO ACTION / RESTRICT of foreign key f of table cname over the
+ * parent's rows that lost their keys (before's rows rows[0..n)): 23503
+ * for the first old key that a row of the child still holds (held_keys).
+ * It runs in its turn among the foreign keys' actions, as PostgreSQL's
+ * triggers do, in the order the constraints were made. */
+static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, const attu_table *before,
+                const size_t *rows, size_t n, char action, attu_error *err) {
+    if (!attu_catalog_lookup(db_cat(s), cname) || !attu_catalog_lookup(db_cat(s), f->ref_table)) return 0;
+    char kname[64];
+    snprintf(kname, sizeof kname, "\001fk_held%d", x->serial++);
+    attu_table *k = temp_rows(s, before, rows, n, kname, err);
+    if (!k) return -1;
+    int rc = held_keys(s, f, cname, k, kname, action, err);
     temp_drop(s, kname);
     return rc;
+}
+
+/* A deferred check come due (db_defer.c): g, in the catalog under gname,
+ * the rows queued. 'c': the referencing rows (of cname's layout) that a
+ * row of cname still holds the key of and whose key has no referenced
+ * row (MATCH FULL: or mixes NULLs and values); 'p': the referenced keys
+ * that went (held_keys, NO ACTION). */
+int db_fkey_check_deferred(attu_session *s, const attu_fkey *f, const char *cname, char kind, const char *gname,
+                           const attu_table *g, attu_error *err) {
+    if (kind == 'p') return held_keys(s, f, cname, g, gname, ATTU_FK_NO_ACTION, err);
+    const attu_table *c = attu_catalog_lookup(db_cat(s), cname);
+    const attu_table *p = attu_catalog_lookup(db_cat(s), f->ref_table);
+    if (!c || !p) return 0;
+    fbuf b = { 0 };
+    put(&b, "SELECT min(g." ROWID ") FROM ");
+    put_ident(&b, gname);
+    put(&b, " AS g JOIN (SELECT DISTINCT ");
+    for (int j = 0; j < f->ncols; j++) {
+        if (j) put(&b, ", ");
+        put_col(&b, "l", c->defs[f->cols[j]].name);
+    }
+    put(&b, " FROM ");
+    put_ident(&b, c->name);
+    put(&b, " AS l) AS l ON ");
+    put_key_eq(&b, f->ncols, "l", c, f->cols, "g", g, f->cols);
+    put(&b, " LEFT JOIN ");
+    put_ident(&b, p->name);
+    put(&b, " AS p ON ");
+    put_key_eq(&b, f->ncols, "p", p, f->ref_cols, "g", g, f->cols);
+    put(&b, " WHERE ");
+    put_col(&b, "p", p->defs[f->ref_cols[0]].name);
+    put(&b, " IS NULL");
+    if (f->match == ATTU_FK_MATCH_FULL && f->ncols > 1) {
+        /* (a key that mixes NULLs and values, a row of c still holding it) */
+        put(&b, " UNION ALL SELECT min(g." ROWID ") FROM ");
+        put_ident(&b, gname);
+        put(&b, " AS g WHERE (");
+        for (int j = 0; j < f->ncols; j++) {
+            if (j) put(&b, " OR ");
+            put_col(&b, "g", g->defs[f->cols[j]].name);
+            put(&b, " IS NULL");
+        }
+        put(&b, ") AND NOT (");
+        for (int j = 0; j < f->ncols; j++) {
+            if (j) put(&b, " AND ");
+            put_col(&b, "g", g->defs[f->cols[j]].name);
+            put(&b, " IS NULL");
+        }
+        put(&b, ") AND EXISTS (SELECT 1 FROM ");
+        put_ident(&b, c->name);
+        put(&b, " AS l WHERE ");
+        for (int j = 0; j < f->ncols; j++) {
+            if (j) put(&b, " AND ");
+            put_col(&b, "l", c->defs[f->cols[j]].name);
+            put(&b, " IS NOT DISTINCT FROM ");
+            put_col(&b, "g", g->defs[f->cols[j]].name);
+        }
+        put(&b, ")");
+    }
+    attu_result *res = run_sql(s, &b, err);
+    free(b.p);
+    if (!res) return -1;
+    int64_t row = -1;
+    bool mixed = false;
+    for (size_t i = 0; i < res->nrows; i++) {
+        if (attu_column_is_null(res->cols[0], i)) continue;
+        int64_t v = ((const int64_t *)res->cols[0]->data)[i];
+        if (row < 0 || v < row) { row = v; mixed = i > 0; }
+    }
+    attu_result_free(res);
+    return row >= 0 ? orphan_error(g, f, cname, (size_t)row, mixed, err) : 0;
 }
 
 /* One foreign key f of table cname over the parent's rows that lost
@@ -885,6 +971,8 @@ static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char 
 static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, attu_table *before,
                attu_table *after, const size_t *rows, size_t n, bool deleting, int depth, attu_error *err) {
     char action = deleting ? f->on_delete : f->on_update;
+    /* (NO ACTION's check may wait: db_defer.c; RESTRICT's never does) */
+    if (action == ATTU_FK_NO_ACTION && db_defer_is_deferred(s, f)) return db_defer_queue(s, 'p', f, before, rows, n, err);
     if (action == ATTU_FK_NO_ACTION || action == ATTU_FK_RESTRICT) return held(s, x, f, cname, before, rows, n, action, err);
     if (depth > MAX_DEPTH)
         return attu_error_set(err, "54001", 0, "stack depth limit exceeded");

@@ -20,7 +20,7 @@ struct attu_session;
  * version of the table of its name (in the catalog or being made: a
  * reference to its own name then finds t and its keys tu[0..ntu)):
  * each resolved and validated as PostgreSQL does (42P01, 42809, 42703,
- * 42830, 42804, 0A000 for DEFERRABLE), named (a given name must be new
+ * 42830, 42804), named (a given name must be new
  * among the table's constraints: 42710; else t_a_fkey, numbered past
  * the names taken) and, when check_rows, checked over t's rows (23503).
  * *out: have[0..nhave) then the new ones (malloc'd). The caller holds
@@ -109,5 +109,12 @@ int db_fkey_after_type_change(struct attu_session *s, attu_table *t, const bool 
  * maps its referenced columns too): *out malloc'd. */
 int db_fkey_remap_own(const attu_fkey *in, int n, const int *map, int nold, const char *table, attu_fkey **out,
                       int *nout, attu_error *err);
+
+/* A deferred check of foreign key f of table cname come due
+ * (db/db_defer.c): g, in the catalog under gname, the rows queued ('c':
+ * referencing rows, 'p': referenced keys that went). 23503 as the check
+ * at the end of a statement has it. */
+int db_fkey_check_deferred(struct attu_session *s, const attu_fkey *f, const char *cname, char kind, const char *gname,
+                           const attu_table *g, attu_error *err);
 
 #endif

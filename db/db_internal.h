@@ -20,6 +20,8 @@ typedef struct db_seq_session db_seq_session;
 typedef struct db_txn db_txn;
 typedef struct db_temp db_temp;
 typedef struct db_cursor db_cursor;
+typedef struct db_defer db_defer;
+typedef struct db_defer_mark db_defer_mark;
 
 struct attu_db {
     attu_catalog    *cat;              /* the committed catalog (db_txn.c) */
@@ -86,6 +88,7 @@ struct attu_session {
     db_temp         *temp;
     attu_catalog    *temp_layer;
     db_cursor       *cursors;          /* open SQL cursors, newest first (db_cursor.c) */
+    db_defer        *defer;            /* SET CONSTRAINTS' modes and the deferred checks (db_defer.c); NULL: none */
     uint64_t         blocks_ended;     /* COMMITs and ROLLBACKs so far (attu_session_blocks_ended) */
 };
 
@@ -95,6 +98,27 @@ static inline attu_catalog *db_cat(const attu_session *s) {
     if (s->temp_layer) return s->temp_layer;   /* (its temporary tables first: db_temp.c) */
     return s->work ? s->work : s->db->cat;
 }
+
+/* Deferred constraint checks (db_defer.c). is_deferred: whether f's
+ * checks wait now (DEFERRABLE, and INITIALLY DEFERRED or SET CONSTRAINTS
+ * ... DEFERRED); queue: rows rows[0..n) of t wait for f's check ('c':
+ * t's new or changed referencing rows; 'p': t's referenced keys that
+ * went, NO ACTION); commit: every waiting check (COMMIT, first: 23503
+ * fails it), then the state goes; free: the state goes (ROLLBACK);
+ * pending: whether there is state (SET CONSTRAINTS or a queued check);
+ * in_use: 55006 while checks wait on table (ALTER TABLE, DROP TABLE,
+ * TRUNCATE: what). The marks keep a savepoint's queue length and modes. */
+bool db_defer_is_deferred(const attu_session *s, const attu_fkey *f);
+int db_defer_queue(attu_session *s, char kind, const attu_fkey *f, const attu_table *t, const size_t *rows, size_t n,
+                   attu_error *err);
+int db_defer_commit(attu_session *s, attu_error *err);
+void db_defer_free(attu_session *s);
+bool db_defer_pending(const attu_session *s);
+int db_defer_in_use(const attu_session *s, const char *table, const char *what, attu_error *err);
+db_defer_mark *db_defer_mark_take(attu_session *s, attu_error *err);
+void db_defer_mark_rollback(attu_session *s, const db_defer_mark *m);
+void db_defer_mark_free(db_defer_mark *m);
+int db_exec_set_constraints(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 
 /* Temporary tables (db_temp.c). db_temp_stmt_wants: whether st runs
  * through db_temp_exec_stmt (the session has temporary tables or st makes
@@ -180,6 +204,22 @@ bool db_cursor_binary(attu_session *s, const char *name);
  * caller frees; none when there is no such cursor, as PostgreSQL's
  * NoData). 0, or -1 out of memory. */
 int db_cursor_describe(attu_session *s, const char *name, int *ncols, attu_result_column **cols);
+/* WHERE CURRENT OF name over t (the catalog's version of its table):
+ * *row the row of t the cursor is on, -1 when it is no longer there
+ * (deleted since); 34000, 24000 (held from a previous transaction, not a
+ * simply updatable scan of t / no FOR UPDATE reference to t, not
+ * positioned on a row). follow: t replaced old in the catalog, every row
+ * where it was (keep NULL: UPDATE, INSERT, COPY) or those with keep[r]
+ * moved down in order (DELETE); the cursors holding old move on to t. */
+int db_cursor_current_row(attu_session *s, const char *name, const attu_table *t, int64_t *row, attu_error *err);
+void db_cursors_follow(attu_session *s, const attu_table *old, attu_table *t, const uint8_t *keep);
+/* Locking clauses (db_lock_clause.c): PostgreSQL's checks of a query's
+ * FOR UPDATE / SHARE over its bound plan lp (0A000 with DISTINCT, GROUP
+ * BY, HAVING, aggregates, window functions, set-returning functions in
+ * the select list, set operations; 42P01 for an OF name not in FROM);
+ * the clause's words ("FOR UPDATE", "FOR NO KEY UPDATE", ...). */
+int db_lock_clause_check(const attu_ast_query *q, const attu_lplan *lp, attu_error *err);
+const char *db_lock_strength_name(char strength);
 
 /* Whether st runs in an aborted block (COMMIT, ROLLBACK, ROLLBACK TO). */
 bool db_allowed_when_aborted(const attu_ast_stmt *st);

@@ -66,6 +66,7 @@ typedef struct modify_ctx {
     bool                *seq_set;
     int                  nseq_set;
     attu_ast_query       q;
+    bool                 running;    /* to change the table, not to describe or EXPLAIN it */
 } modify_ctx;
 
 static void *alloc(modify_ctx *m, size_t n, attu_error *err) {
@@ -437,6 +438,45 @@ static int check_name(const modify_ctx *m, const attu_ast_from *f, attu_error *e
 
 /* Builds m->q: SELECT rowid, SET values, RETURNING items FROM target,
  * other tables WHERE condition. */
+/* WHERE CURRENT OF cursor: the target's rowid = the row the cursor is on
+ * (db_cursor.c), or FALSE when that row is no longer there (and when
+ * the statement is only described: PREPARE, EXPLAIN, where the cursor
+ * need not be open). */
+static attu_ast_expr *current_of_where(modify_ctx *m, attu_error *err) {
+    const attu_ast_stmt *st = m->st;
+    int64_t row = -1;
+    if (m->running && db_cursor_current_row(m->s, st->u.modify.current_of, m->base, &row, err)) return NULL;
+    int pos = st->u.modify.current_of_position;
+    attu_ast_expr *lit = alloc(m, sizeof *lit, err);
+    char *text = alloc(m, 32, err);
+    if (!lit || !text) return NULL;
+    lit->kind = ATTU_EXPR_LITERAL;
+    lit->position = pos;
+    lit->depth = 1;
+    if (row < 0) {
+        snprintf(text, 32, "false");
+        lit->u.literal.kind = ATTU_LIT_BOOL;
+        lit->u.literal.text = text;
+        lit->u.literal.len = strlen(text);
+        return lit;
+    }
+    snprintf(text, 32, "%lld", (long long)row);
+    lit->u.literal.kind = ATTU_LIT_INTEGER;
+    lit->u.literal.text = text;
+    lit->u.literal.len = strlen(text);
+    attu_ast_expr *rowid = column_ref(m, m->qual, ATTU_ROWID_INTERNAL, pos, err);
+    attu_ast_expr *eq = alloc(m, sizeof *eq, err);
+    if (!rowid || !eq) return NULL;
+    eq->kind = ATTU_EXPR_BINARY;
+    eq->position = pos;
+    eq->depth = 2;
+    eq->u.binary.op = ATTU_BINOP_EQ;
+    eq->u.binary.left = rowid;
+    eq->u.binary.right = lit;
+    eq->u.binary.op_text = "=";
+    return eq;
+}
+
 static int build_query(modify_ctx *m, attu_error *err) {
     const attu_ast_stmt *st = m->st;
     if (db_check_dml_items(st->u.modify.sets, st->u.modify.nsets, st->u.modify.returning, st->u.modify.nreturning, err))
@@ -474,7 +514,9 @@ static int build_query(modify_ctx *m, attu_error *err) {
         from[1 + i] = st->u.modify.from.items[i];
         if (from[1 + i]->depth > depth) depth = from[1 + i]->depth;
     }
-    if (st->u.modify.where && st->u.modify.where->depth > depth) depth = st->u.modify.where->depth;
+    attu_ast_expr *where = st->u.modify.where;
+    if (st->u.modify.current_of && !(where = current_of_where(m, err))) return -1;
+    if (where && where->depth > depth) depth = where->depth;
     attu_ast_query *q = &m->q;
     for (int i = 0; i < st->u.modify.nwith; i++)
         if (!strcmp(st->u.modify.with[i].name, st->u.modify.table))
@@ -491,7 +533,7 @@ static int build_query(modify_ctx *m, attu_error *err) {
     q->u.select.nitems = nitems;
     q->u.select.from.items = from;
     q->u.select.from.n = 1 + st->u.modify.from.n;
-    q->u.select.where = st->u.modify.where;
+    q->u.select.where = where;
     return 0;
 }
 
@@ -591,6 +633,7 @@ static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, 
     m->s = s;
     m->st = st;
     m->qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
+    m->running = write;
     *pa = attu_plan_arena_new();
     m->arena = attu_ast_arena_new();
     if (write) db_write_lock(s);
@@ -709,6 +752,8 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         else if (update) db_unique_follow(old, t, changed);
         else db_unique_follow_delete(old, t, keep);
         free(changed);
+        /* (cursors for WHERE CURRENT OF follow the rows: db_cursor.c) */
+        if (!fk_replaced) db_cursors_follow(s, old, t, update ? NULL : keep);
         attu_table_free(old);
         if (db_fkey_commit(s, fx, err)) goto out;
     }

@@ -94,6 +94,15 @@ bool db_read_only(const attu_session *s) {
 
 /* The command PostgreSQL names when it refuses st in a read-only
  * transaction, or NULL for one it runs. */
+static const char *select_lock_name(char strength) {
+    switch (strength) {
+    case 'n': return "SELECT FOR NO KEY UPDATE";
+    case 's': return "SELECT FOR SHARE";
+    case 'k': return "SELECT FOR KEY SHARE";
+    default: return "SELECT FOR UPDATE";
+    }
+}
+
 const char *db_writing_command(attu_session *s, const attu_ast_stmt *st) {
     switch (st->kind) {
     case ATTU_STMT_INSERT: return "INSERT";
@@ -115,6 +124,11 @@ const char *db_writing_command(attu_session *s, const attu_ast_stmt *st) {
     case ATTU_STMT_DROP_INDEX: return "DROP INDEX";
     case ATTU_STMT_ALTER_INDEX: return st->u.alter_index.action == 'i' || st->u.alter_index.action == 'T' ? "REINDEX" : "ALTER INDEX";
     case ATTU_STMT_EXPLAIN: return st->u.explain.analyze ? db_writing_command(s, st->u.explain.stmt) : NULL;
+    /* (PostgreSQL's command name for a SELECT with row locks) */
+    case ATTU_STMT_SELECT:
+        return st->u.select.query && st->u.select.query->lock_strength ? select_lock_name(st->u.select.query->lock_strength) : NULL;
+    case ATTU_STMT_DECLARE_CURSOR:
+        return st->u.cursor.query && st->u.cursor.query->lock_strength ? select_lock_name(st->u.cursor.query->lock_strength) : NULL;
     default: return NULL;
     }
 }

@@ -39,6 +39,11 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }
+        /* (deferred checks wait on its rows: db_defer.c) */
+        if (db_defer_in_use(s, names->items[i], "TRUNCATE", err)) {
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
     }
     /* a table a FOREIGN KEY of a table not listed references: 0A000, or
      * (CASCADE) that table is emptied too (db_fkey.c) */

@@ -52,6 +52,7 @@ typedef struct db_savepoint {
     attu_catalog    *temp;   /* the temporary tables' working catalog then (db_temp.c) */
     db_seq_snapshot *seqs;   /* the sequences then (with cat) */
     db_settings_mark *settings;   /* the settings then */
+    db_defer_mark    *defer;      /* the deferred checks and SET CONSTRAINTS' modes then (db_defer.c) */
 } db_savepoint;
 
 struct db_txn {
@@ -74,6 +75,8 @@ static void savepoint_free(db_savepoint *p) {
     p->temp = NULL;
     db_seq_snapshot_free(p->seqs);
     db_settings_mark_free(p->settings);
+    db_defer_mark_free(p->defer);
+    p->defer = NULL;
     p->cat = NULL;
     p->seqs = NULL;
     p->settings = NULL;
@@ -307,9 +310,10 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
 
 /* ---- the end of a transaction ----------------------------------------------------------- */
 
-bool db_txn_active(const attu_session *s) { return s->work || s->tx; }
+bool db_txn_active(const attu_session *s) { return s->work || s->tx || db_defer_pending(s); }
 
 void db_txn_rollback(attu_session *s) {
+    db_defer_free(s);
     db_temp_txn_rollback(s);
     if (s->work) {
         attu_catalog_free(s->work);   /* (frees the versions only it held) */
@@ -326,6 +330,12 @@ void db_txn_rollback(attu_session *s) {
 }
 
 int db_txn_commit(attu_session *s, attu_error *err) {
+    /* the deferred checks first, as PostgreSQL fires its deferred
+     * triggers before anything else of COMMIT: one failing ends it all */
+    if (db_defer_commit(s, err)) {
+        db_txn_rollback(s);
+        return -1;
+    }
     if (!s->work && !s->tx) { release_token(s); return 0; }
     const attu_catalog *cat = s->work ? s->work : s->db->cat;
     db_temp_txn_precommit(s);   /* (ON COMMIT DELETE ROWS / DROP) */
@@ -375,6 +385,7 @@ int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
     if (!(p->settings = db_settings_mark_take(s, err))) return -1;
+    if (!(p->defer = db_defer_mark_take(s, err))) { savepoint_free(p); return -1; }
     if (s->work) {
         if (!(p->cat = attu_catalog_clone(s->work))) { savepoint_free(p); return attu_error_oom(err); }
         if (s->temp && !(p->temp = db_temp_savepoint_take(s))) { savepoint_free(p); return attu_error_oom(err); }
@@ -400,6 +411,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
     t->nsp = i + 1;
     db_savepoint *p = &t->sp[i];
     if (p->settings) db_settings_mark_rollback(s, p->settings);
+    if (p->defer) db_defer_mark_rollback(s, p->defer);
     if (p->cat) {
         /* (the savepoint keeps its copy: ROLLBACK TO it may come again) */
         attu_catalog *c = attu_catalog_clone(p->cat);

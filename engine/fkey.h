@@ -50,6 +50,11 @@ typedef struct attu_fkey {
     /* ADD ... NOT VALID: the rows it was added over were not checked
      * (convalidated false) until VALIDATE CONSTRAINT */
     bool not_valid;
+    /* DEFERRABLE, INITIALLY DEFERRED (condeferrable / condeferred): when
+     * the checks it defers run is the session's (db/db_defer.c); the
+     * actions (CASCADE, SET NULL, SET DEFAULT) and RESTRICT run at the
+     * end of their statement always, as PostgreSQL's */
+    bool deferrable, initially_deferred;
 } attu_fkey;
 
 #endif

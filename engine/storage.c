@@ -364,6 +364,7 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
     for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 6 + 64 + ATTU_INDEX_MAX_KEYS * 24);
     cap += (size_t)(nchecks + nfkeys) * (ATTU_NAME_MAX * 3 + 16);   /* (the notvalid lines) */
+    cap += (size_t)nfkeys * (ATTU_NAME_MAX * 3 + 16);   /* (the fkeydefer lines) */
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);   /* (the fkeyset lines) */
     char *buf = malloc(cap);
     if (!buf) return NULL;
@@ -445,6 +446,13 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         if (fkeys[k].not_valid) {
             escape_text(fkeys[k].name, name, sizeof name);
             n += (size_t)snprintf(buf + n, cap - n, "notvalid %s\n", name);
+        }
+    /* "fkeydefer <name> <initially deferred 0|1>": a FOREIGN KEY above
+     * that is DEFERRABLE; files written before them have none */
+    for (int k = 0; k < nfkeys; k++)
+        if (fkeys[k].deferrable) {
+            escape_text(fkeys[k].name, name, sizeof name);
+            n += (size_t)snprintf(buf + n, cap - n, "fkeydefer %s %d\n", name, fkeys[k].initially_deferred ? 1 : 0);
         }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
@@ -617,6 +625,16 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
                 p += used;
             }
             f->ndelete_set = nk;
+        } else if (strncmp(line, "fkeydefer ", 10) == 0) {
+            char nm[ATTU_NAME_MAX + 1];
+            int deferred;
+            if (sscanf(line, "fkeydefer %255s %d", buf, &deferred) != 2) return -1;
+            unescape_name(buf, nm, sizeof nm);
+            attu_fkey *f = NULL;
+            for (int k = 0; k < s->nfkeys && !f; k++) if (!strcmp(s->fkeys[k].name, nm)) f = &s->fkeys[k];
+            if (!f) return -1;
+            f->deferrable = true;
+            f->initially_deferred = deferred != 0;
         } else if (strncmp(line, "notvalid ", 9) == 0) {
             char nm[ATTU_NAME_MAX + 1];
             if (sscanf(line, "notvalid %255s", buf) != 1) return -1;

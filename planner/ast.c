@@ -137,6 +137,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_DECLARE_CURSOR: return "DECLARE CURSOR";
     case ATTU_STMT_FETCH: return "FETCH";
     case ATTU_STMT_CLOSE_CURSOR: return "CLOSE CURSOR";
+    case ATTU_STMT_SET_CONSTRAINTS: return "SET CONSTRAINTS";
     }
     return "?";
 }

@@ -522,6 +522,14 @@ struct attu_ast_query {
     bool                limit_with_ties;  /* FETCH FIRST n ROWS WITH TIES: the
                                              rows after the n-th that are its
                                              ORDER BY peers are kept too */
+    /* FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF t, ...] [NOWAIT |
+     * SKIP LOCKED] (db/db_lock_clause.c): the strongest strength written
+     * ('u', 'n', 's', 'k'; 0: none), the tables of OF (lock_all: a clause
+     * without OF, every table), the first clause's position */
+    char                lock_strength;
+    bool                lock_all;
+    attu_ast_name_list  lock_of;
+    int                 lock_position;
 };
 
 /* ---- statements ---------------------------------------------------------- */
@@ -560,7 +568,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_ALTER_INDEX,     /* u.alter_index: ALTER INDEX ... / REINDEX ... */
     ATTU_STMT_DECLARE_CURSOR,  /* u.cursor: DECLARE name ... CURSOR ... FOR query (db/db_cursor.c) */
     ATTU_STMT_FETCH,           /* u.fetch: FETCH / MOVE [direction] [FROM | IN] name */
-    ATTU_STMT_CLOSE_CURSOR     /* u.close_cursor: CLOSE {name | ALL} */
+    ATTU_STMT_CLOSE_CURSOR,    /* u.close_cursor: CLOSE {name | ALL} */
+    ATTU_STMT_SET_CONSTRAINTS  /* u.set_constraints: SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE} */
 } attu_ast_stmt_kind;
 
 /* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
@@ -630,6 +639,8 @@ typedef struct attu_ast_fkey {
     attu_ast_name_list delete_set_columns;
     bool               deferrable, initially_deferred;
     int                deferrable_position;   /* 0: neither written */
+    bool               not_deferrable;        /* NOT DEFERRABLE written (column constraints' checks) */
+    bool               initially_seen;        /* INITIALLY written (column constraints' checks) */
 } attu_ast_fkey;
 
 /* A PRIMARY KEY or UNIQUE constraint of CREATE TABLE, a column's or the
@@ -688,6 +699,7 @@ typedef enum attu_ast_alter_kind {
     ATTU_ALTER_DROP_IDENTITY,
     ATTU_ALTER_RENAME_CONSTRAINT,   /* column: the constraint's name TO new_name */
     ATTU_ALTER_VALIDATE_CONSTRAINT, /* column: the constraint's name */
+    ATTU_ALTER_ALTER_CONSTRAINT,    /* column: a foreign key's name; deferrable, initially_deferred */
     /* a view's SET (options) / RESET (options) (db/db_alter_view.c):
      * check_option 'l' / 'c' set, 'r' reset, 0 not named; bad_option_*
      * the first bad option as create_view's */
@@ -715,6 +727,7 @@ typedef struct attu_ast_alter_cmd {
     char                check_option;       /* SET / RESET (options) */
     char                bad_option_kind;
     char               *bad_option, *bad_option_name;
+    bool                deferrable, initially_deferred;   /* ALTER CONSTRAINT */
 } attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
@@ -927,6 +940,9 @@ struct attu_ast_stmt {
             bool                  with_recursive;
             int                   with_position;
             struct attu_ast_view_check *view_checks;  /* db/db_view_update.c */
+            /* WHERE CURRENT OF cursor (db/db_cursor.c; where NULL then) */
+            char                 *current_of;
+            int                   current_of_position;
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */
@@ -1014,6 +1030,10 @@ struct attu_ast_stmt {
         struct {
             char *name;                   /* NULL for CLOSE ALL */
         } close_cursor;
+        struct {
+            attu_ast_name_list names;     /* n == 0: ALL (a name may be schema.name) */
+            bool               deferred;  /* DEFERRED, else IMMEDIATE */
+        } set_constraints;
     } u;
 };
 

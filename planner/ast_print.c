@@ -804,6 +804,15 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         puts_(o, ")");
         break;
     }
+    case ATTU_STMT_SET_CONSTRAINTS:
+        puts_(o, "(set-constraints ");
+        for (int i = 0; i < s->u.set_constraints.names.n; i++) {
+            put_name(o, s->u.set_constraints.names.items[i]);
+            puts_(o, " ");
+        }
+        if (!s->u.set_constraints.names.n) puts_(o, "all ");
+        puts_(o, s->u.set_constraints.deferred ? "deferred)" : "immediate)");
+        break;
     case ATTU_STMT_CLOSE_CURSOR:
         puts_(o, "(close ");
         if (s->u.close_cursor.name) put_name(o, s->u.close_cursor.name);

@@ -454,6 +454,12 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
  * where a DECLARE, FETCH, MOVE or CLOSE statement has them, as INDEX is. */
 %token DECLARE CURSOR INSENSITIVE ASENSITIVE SCROLL HOLD MOVE CLOSE
        PRIOR ABSOLUTE RELATIVE FORWARD BACKWARD.
+/* OF, KEY, SHARE, PostgreSQL's unreserved keywords: made tokens by
+ * parser.c only in WHERE CURRENT OF and a locking clause (FOR UPDATE /
+ * NO KEY UPDATE / SHARE / KEY SHARE [OF ...], outside parentheses). */
+%token OF KEY SHARE.
+/* CONSTRAINTS: a token only as SET's second word (parser.c) */
+%token CONSTRAINTS.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -572,6 +578,83 @@ select_no_parens(A) ::= with_clause(W) select_clause(Q) sort_clause(O).
     { A = ab_select_options(ctx, Q, O, NULL, W.ctes, W.recursive, W.pos); }
 select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) select_limit(L).
     { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); }
+/* the locking clauses (FOR UPDATE ...) after ORDER BY, before or after
+ * LIMIT, as PostgreSQL's select_no_parens */
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, NULL, NULL, false, 0); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) locking_clauses(K) select_limit(L).
+    { A = ab_select_options(ctx, Q, O, &L, NULL, false, 0); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) select_limit(L) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, &L, NULL, false, 0); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, NULL, W.ctes, W.recursive, W.pos); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) locking_clauses(K) select_limit(L).
+    { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); ab_locking(ctx, A, &K); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) select_limit(L) locking_clauses(K).
+    { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); ab_locking(ctx, A, &K); }
+
+%include {
+typedef struct ab_lockspec { char strength; bool all; attu_names *of; int pos; } ab_lockspec;
+/* The strength order, weakest first: KEY SHARE, SHARE, NO KEY UPDATE, UPDATE. */
+static int ab_lock_rank(char s) { return s == 'k' ? 1 : s == 's' ? 2 : s == 'n' ? 3 : s == 'u' ? 4 : 0; }
+static void ab_locking(attu_parse_ctx *ctx, attu_ast_query *q, const ab_lockspec *k) {
+    (void)ctx;
+    if (!q) return;
+    q->lock_strength = k->strength;
+    q->lock_all = k->all;
+    if (k->of) q->lock_of = ab_names(k->of);
+    q->lock_position = k->pos;
+}
+}
+%type locking_clauses {ab_lockspec}
+locking_clauses(A) ::= locking_clause(C).   { A = C; }
+locking_clauses(A) ::= locking_clauses(L) locking_clause(C).
+{
+    A = L;
+    if (ab_lock_rank(C.strength) > ab_lock_rank(A.strength)) A.strength = C.strength;
+    A.all |= C.all;
+    if (C.of)
+        for (int i = 0; i < C.of->names.n; i++)
+            A.of = ab_names_push(ctx, A.of, ((char **)C.of->names.items)[i], ((int *)C.of->positions.items)[i]);
+}
+%type locking_clause {ab_lockspec}
+locking_clause(A) ::= FOR(K) lock_strength(S) lock_of(O) lock_wait.
+    { A.strength = S; A.of = O; A.all = O == NULL; A.pos = K.pos; }
+%type lock_strength {char}
+lock_strength(A) ::= UPDATE.                { A = 'u'; }
+lock_strength(A) ::= NO KEY UPDATE.         { A = 'n'; }
+lock_strength(A) ::= SHARE.                 { A = 's'; }
+lock_strength(A) ::= KEY SHARE.             { A = 'k'; }
+%type lock_of {attu_names *}
+lock_of(A) ::= .                            { A = NULL; }
+lock_of(A) ::= OF lock_names(L).            { A = L; }
+/* the tables of OF, [schema.]name, each with its position (42P01's) */
+%type lock_names {attu_names *}
+lock_names(A) ::= lock_name(N).                       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
+lock_names(A) ::= lock_names(L) COMMA lock_name(N).   { A = ab_names_push(ctx, L, N.name, N.pos); }
+%include {
+typedef struct ab_lockname { const char *name; int pos; } ab_lockname;
+}
+%type lock_name {ab_lockname}
+lock_name(A) ::= colid(N).                  { A.name = ab_tokstr(&N); A.pos = N.pos; }
+lock_name(A) ::= colid(S) DOT colid(N).
+{
+    const char *a = ab_tokstr(&S), *b = ab_tokstr(&N);
+    size_t la = strlen(a), lb = strlen(b);
+    char *q = ab_alloc(ctx, la + lb + 2);
+    if (q) { memcpy(q, a, la); q[la] = '.'; memcpy(q + la + 1, b, lb + 1); }
+    A.name = q ? q : b;
+    A.pos = S.pos;
+}
+lock_wait ::= .
+lock_wait ::= ID(W).                        { ab_word_expect(ctx, &W, "nowait"); }
+lock_wait ::= ID(W) ID(L).
+{
+    /* (NOWAIT ends the clause: what follows it is the error) */
+    if (ab_word_is(ctx, &W, "nowait")) ab_word_expect(ctx, &L, "\001");
+    ab_word_expect(ctx, &W, "skip");
+    ab_word_expect(ctx, &L, "locked");
+}
 
 select_clause(A) ::= simple_select(Q).                  { A = Q; }
 select_clause(A) ::= select_with_parens(Q).             { A = Q; }
@@ -2294,16 +2377,30 @@ insert_stmt(A) ::= with_clause(W) insert_stmt(S).
 }
 
 %type delete_stmt {attu_ast_stmt *}
-delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) where_clause(W) returning_clause(R).
-    { A = modify_make(ctx, ATTU_STMT_DELETE, &K, &T, U, W, R); }
+delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) modify_where(W) returning_clause(R).
+{
+    A = modify_make(ctx, ATTU_STMT_DELETE, &K, &T, U, W.where, R);
+    A->u.modify.current_of = (char *)W.cursor;
+    A->u.modify.current_of_position = W.pos;
+}
 
 %type update_stmt {attu_ast_stmt *}
-update_stmt(A) ::= UPDATE(K) dml_target(T) SET set_clause_list(S) from_clause(F) where_clause(W) returning_clause(R).
+update_stmt(A) ::= UPDATE(K) dml_target(T) SET set_clause_list(S) from_clause(F) modify_where(W) returning_clause(R).
 {
-    A = modify_make(ctx, ATTU_STMT_UPDATE, &K, &T, F, W, R);
+    A = modify_make(ctx, ATTU_STMT_UPDATE, &K, &T, F, W.where, R);
     A->u.modify.sets = S->items;
     A->u.modify.nsets = S->n;
+    A->u.modify.current_of = (char *)W.cursor;
+    A->u.modify.current_of_position = W.pos;
 }
+
+/* WHERE expr, or WHERE CURRENT OF cursor (db/db_cursor.c) */
+%include {
+typedef struct ab_modwhere { attu_ast_expr *where; const char *cursor; int pos; } ab_modwhere;
+}
+%type modify_where {ab_modwhere}
+modify_where(A) ::= where_clause(W).               { A.where = W; A.cursor = NULL; A.pos = 0; }
+modify_where(A) ::= WHERE CURRENT(K) OF colid(N).  { A.where = NULL; A.cursor = ab_tokstr(&N); A.pos = K.pos; }
 
 %type set_clause_list {attu_vec *}
 set_clause_list(A) ::= set_clause(L).                           { A = L; }
@@ -2511,7 +2608,7 @@ static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_c
         u->fkey->deferrable = a->d.deferrable;
         u->fkey->initially_deferred = a->d.initially_deferred;
         u->fkey->deferrable_position = a->d.deferrable_position;
-    } else if (a->d.deferrable_position && u->check) {
+    } else if ((a->d.deferrable || a->d.initially_deferred) && u->check) {
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
                        "CHECK constraints cannot be marked DEFERRABLE");
     } else if (a->d.deferrable_position && (a->d.deferrable || a->d.initially_deferred)) {
@@ -2559,10 +2656,6 @@ static char ab_fk_match(attu_parse_ctx *ctx, const attu_token *m, const attu_tok
     ab_word_expect(ctx, w, "simple");
     return 's';
 }
-static void ab_fk_deferral(attu_parse_ctx *ctx, attu_ast_fkey *f, const attu_token *w) {
-    if (ab_word_is(ctx, w, "deferred")) f->initially_deferred = true;
-    else ab_word_expect(ctx, w, "immediate");
-}
 }
 %type fk_references {attu_ast_fkey *}
 fk_references(A) ::= RESERVED_BARE(K) qualified_name(N) fk_ref_columns(C) fk_actions(F).
@@ -2609,16 +2702,37 @@ fk_action(A) ::= SET NULL.      { A.action = 'n'; A.cols = NULL; }
 fk_action(A) ::= SET DEFAULT.   { A.action = 'd'; A.cols = NULL; }
 fk_action(A) ::= SET NULL LP name_list(L) RP.       { A.action = 'n'; A.cols = L; }
 fk_action(A) ::= SET DEFAULT LP name_list(L) RP.    { A.action = 'd'; A.cols = L; }
+/* One of a table constraint's deferral attributes, as PostgreSQL's
+ * ConstraintAttributeSpec combines them: repeating one is fine, opposites
+ * conflict, INITIALLY DEFERRED implies DEFERRABLE unless NOT DEFERRABLE
+ * is written (42601 at the attribute). */
+%include {
+static void ab_con_attr(attu_parse_ctx *ctx, ab_conattrs *a, const attu_token *k, int deferrable, const attu_token *w) {
+    attu_ast_fkey *d = &a->d;
+    bool deferred = false, immediate = false;
+    if (deferrable < 0) {
+        deferred = ab_word_is(ctx, w, "deferred");
+        if (!deferred) ab_word_expect(ctx, w, "immediate");
+        immediate = !deferred;
+    }
+    bool not_deferrable = d->not_deferrable || deferrable == 0, is_deferrable = d->deferrable || deferrable > 0;
+    bool init_deferred = d->initially_deferred || deferred, init_immediate = (d->initially_seen && !d->initially_deferred) || immediate;
+    if (not_deferrable && init_deferred)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    else if ((not_deferrable && is_deferrable) || (init_deferred && init_immediate))
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "conflicting constraint properties");
+    d->not_deferrable = not_deferrable;
+    d->deferrable = is_deferrable;   /* (INITIALLY DEFERRED implies it: db_fkey.c) */
+    d->initially_deferred = init_deferred;
+    d->initially_seen |= deferrable < 0;
+    if (!d->deferrable_position) d->deferrable_position = k->pos;
+}
+}
 %type con_attrs {ab_conattrs}
 con_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
-con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; A.d.deferrable = true; A.d.deferrable_position = K.pos; }
-con_attrs(A) ::= con_attrs(L) NOT(K) DEFERRABLE.  { A = L; A.d.deferrable = false; if (!A.d.deferrable_position) A.d.deferrable_position = K.pos; }
-con_attrs(A) ::= con_attrs(L) INITIALLY(I) ID(W).
-{
-    A = L;
-    ab_fk_deferral(ctx, &A.d, &W);
-    if (!A.d.deferrable_position) A.d.deferrable_position = I.pos;
-}
+con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; ab_con_attr(ctx, &A, &K, 1, NULL); }
+con_attrs(A) ::= con_attrs(L) NOT(K) DEFERRABLE.  { A = L; ab_con_attr(ctx, &A, &K, 0, NULL); }
+con_attrs(A) ::= con_attrs(L) INITIALLY(I) ID(W). { A = L; ab_con_attr(ctx, &A, &I, -1, &W); }
 con_attrs(A) ::= con_attrs(L) NOT(K) ID(W).
     { A = L; ab_word_expect(ctx, &W, "valid"); A.not_valid = true; A.not_valid_position = K.pos; }
 
@@ -2695,14 +2809,47 @@ static void ab_col_check(attu_parse_ctx *c, ab_colcons *a, const attu_token *k, 
 static void ab_col_deferral(attu_parse_ctx *ctx, ab_colcons *a, const attu_token *k, int deferrable,
                             const attu_token *w) {
     attu_ast_unique_def *u = a->uq && a->uq->n ? (attu_ast_unique_def *)a->uq->items + (a->uq->n - 1) : NULL;
-    if (!u || !u->fkey) {
-        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause",
-                       deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE" : "INITIALLY");
+    bool deferred = deferrable < 0 && ab_word_is(ctx, w, "deferred");
+    const char *clause = deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE"
+                       : deferred ? "INITIALLY DEFERRED" : "INITIALLY IMMEDIATE";
+    if (deferrable < 0 && !deferred) ab_word_expect(ctx, w, "immediate");
+    if (!u || u->check) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause", clause);
         return;
     }
-    if (deferrable >= 0) u->fkey->deferrable = deferrable > 0;
-    else ab_fk_deferral(ctx, u->fkey, w);
-    if (!u->fkey->deferrable_position) u->fkey->deferrable_position = k->pos;
+    if (!u->fkey) {
+        /* a column's PRIMARY KEY / UNIQUE: only the default, immediate
+         * checking (db/db_unique.c checks at the end of each statement) */
+        if (deferrable > 0 || deferred)
+            ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, k->pos, "deferrable %s constraints are not supported",
+                           u->primary ? "PRIMARY KEY" : "UNIQUE");
+        return;
+    }
+    /* PostgreSQL's rules for a column constraint's attributes: each kind
+     * once, and INITIALLY DEFERRED only on a DEFERRABLE one (implied when
+     * DEFERRABLE is not written) */
+    attu_ast_fkey *f = u->fkey;
+    bool saw_deferrability = f->deferrable || f->not_deferrable;
+    if (deferrable >= 0) {
+        if (saw_deferrability) {
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed");
+            return;
+        }
+        f->deferrable = deferrable > 0;
+        f->not_deferrable = deferrable == 0;
+        if (f->not_deferrable && f->initially_deferred)
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    } else {
+        if (f->initially_seen) {
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
+            return;
+        }
+        f->initially_seen = true;
+        f->initially_deferred = deferred;   /* (which implies DEFERRABLE: db_fkey.c) */
+        if (deferred && f->not_deferrable)
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    }
+    if (!f->deferrable_position) f->deferrable_position = k->pos;
 }
 static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
     if (c->identity)
@@ -3465,6 +3612,19 @@ alter_cmd(A) ::= ID(K) CONSTRAINT colid(C).
     ab_word_expect(ctx, &K, "validate");
     A.kind = ATTU_ALTER_VALIDATE_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
 }
+/* ALTER CONSTRAINT name [[NOT] DEFERRABLE] [INITIALLY ...]: a foreign
+ * key's deferral (none written: NOT DEFERRABLE INITIALLY IMMEDIATE, as
+ * PostgreSQL) */
+alter_cmd(A) ::= ALTER(K) CONSTRAINT colid(C) con_attrs(D).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_ALTER_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
+    A.deferrable = D.d.deferrable || D.d.initially_deferred;
+    A.initially_deferred = D.d.initially_deferred;
+    if (D.not_valid)
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, D.not_valid_position,
+                       "FOREIGN KEY constraints cannot be marked NOT VALID");
+}
 /* SET (options) / RESET (options): a view's (its WITH options) */
 alter_cmd(A) ::= SET(K) LP view_opt_list(L) RP.
 {
@@ -3797,6 +3957,24 @@ set_stmt(A) ::= SET(K) SESSION CHARACTERISTICS AS TRANSACTION txn_mode_list(M).
     A->u.set.name = "session characteristics";
     if (M) { A->u.set.values = M->v.items; A->u.set.nvalues = M->v.n; }
 }
+
+/* SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED | IMMEDIATE}
+ * (db/db_defer.c): DEFERRED and IMMEDIATE are PostgreSQL's unreserved
+ * keywords, identifiers here (checked by name). */
+%include {
+static attu_ast_stmt *ab_set_constraints(attu_parse_ctx *ctx, const attu_token *k, attu_names *l, const attu_token *w) {
+    attu_ast_stmt *a = ab_stmt(ctx, ATTU_STMT_SET_CONSTRAINTS, k->pos);
+    if (l) a->u.set_constraints.names = ab_names(l);
+    if (ab_word_is(ctx, w, "deferred")) a->u.set_constraints.deferred = true;
+    else ab_word_expect(ctx, w, "immediate");
+    return a;
+}
+}
+set_stmt(A) ::= SET(K) CONSTRAINTS ALL ID(W).               { A = ab_set_constraints(ctx, &K, NULL, &W); }
+set_stmt(A) ::= SET(K) CONSTRAINTS con_name_list(L) ID(W).  { A = ab_set_constraints(ctx, &K, L, &W); }
+%type con_name_list {attu_names *}
+con_name_list(A) ::= var_name(N).                        { A = ab_names_push(ctx, NULL, N, 0); }
+con_name_list(A) ::= con_name_list(L) COMMA var_name(N). { A = ab_names_push(ctx, L, N, 0); }
 
 %type set_rest {ab_set}
 set_rest(A) ::= var_name(N) TO var_list(L).     { A.name = N; A.values = L; A.to_default = false; }

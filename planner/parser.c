@@ -100,6 +100,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * FOR; a FETCH or MOVE direction (PRIOR, ABSOLUTE, RELATIVE, FORWARD,
      * BACKWARD) right after FETCH or MOVE. */
     bool declare_for = false;
+    int parens = 0;   /* ( not yet closed in the statement */
     while (!ctx.failed) {
         if (have_next) {
             cur = next;
@@ -150,6 +151,13 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                       (stmt_tok == 2 && prev1 == TK_ON && prev2 == TK_COMMENT) ||
                       (first_type == TK_REINDEX && prev1 == TK_RP)))
                 cur.type = TK_INDEX;
+            else if (!strcmp(cur.str, "of") && (prev1 == TK_CURRENT || (prev1 == TK_UPDATE && stmt_tok >= 2) || prev1 == TK_SHARE))
+                cur.type = TK_OF;   /* (WHERE CURRENT OF, FOR UPDATE / SHARE OF) */
+            else if (parens == 0 && !strcmp(cur.str, "key") && (prev1 == TK_FOR || (prev1 == TK_NO && prev2 == TK_FOR)))
+                cur.type = TK_KEY;   /* (a locking clause: FOR KEY SHARE, FOR NO KEY UPDATE) */
+            else if (parens == 0 && !strcmp(cur.str, "share") && (prev1 == TK_FOR || (prev1 == TK_KEY && prev2 == TK_FOR)))
+                cur.type = TK_SHARE;
+            else if (stmt_tok == 1 && prev1 == TK_SET && !strcmp(cur.str, "constraints")) cur.type = TK_CONSTRAINTS;
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "move")) cur.type = TK_MOVE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "close")) cur.type = TK_CLOSE;
@@ -168,9 +176,12 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             }
         }
         if (first_type == TK_DECLARE && cur.type == TK_FOR) declare_for = true;
+        if (cur.type == TK_LP) parens++;
+        else if (cur.type == TK_RP && parens > 0) parens--;
         if (cur.type == TK_SEMI) {
             stmt_tok = first_type = prev1 = prev2 = 0;
             declare_for = false;
+            parens = 0;
         } else {
             if (!stmt_tok) first_type = cur.type;
             stmt_tok++;

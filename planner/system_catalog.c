@@ -972,7 +972,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             const rel_info *p = syscat_rel_find(&env->rs, fs[k].ref_table), *ix = syscat_fkey_index(&env->rs, &fs[k]);
             char buf[512];
             v_int(r, syscat_fkey_oid(ri->t->name, fs[k].name)); v_text(r, fs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'f');
-            v_bool(r, false); v_bool(r, false); v_bool(r, !fs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
+            v_bool(r, fs[k].deferrable); v_bool(r, fs[k].initially_deferred); v_bool(r, !fs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
             v_int(r, 0); v_int(r, p ? p->oid : 0); v_char(r, fs[k].on_update); v_char(r, fs[k].on_delete);
             v_char(r, fs[k].match); v_bool(r, true); v_int(r, 0); v_bool(r, true);
             v_text(r, int_array(fs[k].cols, fs[k].ncols, 1, buf, sizeof buf));
@@ -1233,7 +1233,8 @@ static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
         for (int k = 0; k < nc; k++) {
             v_text(r, env->database); v_text(r, "public"); v_text(r, fs[k].name); v_text(r, env->database);
             v_text(r, "public"); v_text(r, ri->name); v_text(r, "FOREIGN KEY");
-            v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
+            v_text(r, fs[k].deferrable ? "YES" : "NO"); v_text(r, fs[k].initially_deferred ? "YES" : "NO");
+            v_text(r, "YES"); v_null(r);
         }
     }
 }

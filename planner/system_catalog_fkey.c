@@ -80,6 +80,8 @@ char *syscat_fkey_definition(const attu_catalog *cat, const attu_table *t, const
         syscat_sb_ident(&d, t->defs[f->cols[f->delete_set[j]]].name);
         if (j == f->ndelete_set - 1) syscat_sb_puts(&d, ")");
     }
+    if (f->deferrable) syscat_sb_puts(&d, " DEFERRABLE");
+    if (f->initially_deferred) syscat_sb_puts(&d, " INITIALLY DEFERRED");
     if (f->not_valid) syscat_sb_puts(&d, " NOT VALID");
     if (d.oom) { free(d.p); return NULL; }
     return d.p;

@@ -3,7 +3,8 @@
  * DETAIL and HINT lines of FOREIGN KEY errors (PostgreSQL 15's, from psql
  * against a private server), COPY FROM into a referencing table, INSERT
  * ... ON CONFLICT on either side, and foreign keys surviving a close and
- * reopen of the data directory, renames included.
+ * reopen of the data directory, renames included; the DETAIL of a
+ * deferred check failing at COMMIT and DEFERRABLE kept across a reopen.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -135,6 +136,47 @@ Test(fkey, constraints_survive_close_and_reopen) {
     cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM pg_constraint WHERE contype = 'f'"), "2\n");
     /* the cascades' changes were saved: the deleted row stays deleted */
     cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM pp"), "1\n");
+    attu_session_free(s);
+    attu_db_close(db);
+    tdb_remove_dir(dir);
+}
+
+Test(fkey, deferrable_details_and_reopen) {
+    char dir[] = "/tmp/attu-fkey-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    attu_db *db = tdb_open_dir(dir);
+    attu_session *s = attu_session_new(db);
+    tdb_exec_ok(s, "CREATE TABLE dp (id int PRIMARY KEY)");
+    tdb_exec_ok(s, "CREATE TABLE dc (pid int REFERENCES dp DEFERRABLE INITIALLY DEFERRED,"
+                   " qid int CONSTRAINT dc_q REFERENCES dp DEFERRABLE)");
+    tdb_exec_ok(s, "INSERT INTO dp VALUES (1)");
+    tdb_exec_ok(s, "INSERT INTO dc VALUES (1, NULL)");
+    /* the referencing side at COMMIT (PostgreSQL 15's lines, from psql) */
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "INSERT INTO dc VALUES (5, NULL)");
+    expect_error(s, "COMMIT", "23503", "insert or update on table \"dc\" violates foreign key constraint \"dc_pid_fkey\"",
+                 "Key (pid)=(5) is not present in table \"dp\".");
+    /* the referenced side */
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "DELETE FROM dp");
+    expect_error(s, "COMMIT", "23503",
+                 "update or delete on table \"dp\" violates foreign key constraint \"dc_pid_fkey\" on table \"dc\"",
+                 "Key (id)=(1) is still referenced from table \"dc\".");
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM dp"), "1\n");
+    attu_session_free(s);
+    attu_db_close(db);
+
+    db = tdb_open_dir(dir);
+    s = attu_session_new(db);
+    cr_assert_str_eq(tdb_rows(s, "SELECT conname, condeferrable, condeferred FROM pg_constraint WHERE contype = 'f' ORDER BY 1"),
+                     "dc_pid_fkey|t|t\ndc_q|t|f\n");
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "INSERT INTO dc VALUES (7, NULL)");
+    tdb_exec_ok(s, "INSERT INTO dp VALUES (7)");
+    tdb_exec_ok(s, "COMMIT");
+    expect_error(s, "INSERT INTO dc VALUES (NULL, 8)", "23503",
+                 "insert or update on table \"dc\" violates foreign key constraint \"dc_q\"",
+                 "Key (qid)=(8) is not present in table \"dp\".");
     attu_session_free(s);
     attu_db_close(db);
     tdb_remove_dir(dir);
