@@ -92,6 +92,13 @@ bool db_read_only(const attu_session *s) {
     return v && !strcmp(v, "on");
 }
 
+char db_isolation(const attu_session *s) {
+    const char *v = get_setting(s, "transaction_isolation");
+    if (v && !strcmp(v, "serializable")) return 's';
+    if (v && !strcmp(v, "repeatable read")) return 'r';
+    return 'c';
+}
+
 /* The command PostgreSQL names when it refuses st in a read-only
  * transaction, or NULL for one it runs. */
 const char *db_writing_command(attu_session *s, const attu_ast_stmt *st) {
