@@ -588,10 +588,11 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
                               st->u.transaction.kind == ATTU_TXN_COMMIT ? "COMMIT" : "ROLLBACK");
     if (!in_block) db_warning(cb, "25P01", "there is no transaction in progress");
     /* AND CHAIN: the next block has this one's characteristics, as in
-     * PostgreSQL (its level, read-only and deferrable modes) */
+     * PostgreSQL (its level, read-only and deferrable modes; a failed
+     * block's went with its failure: the defaults) */
     char chain_modes[3][24];
     const char *modes[3] = { chain_modes[0], chain_modes[1], chain_modes[2] };
-    if (in_block && st->u.transaction.chain) {
+    if (in_block && !was_failed && st->u.transaction.chain) {
         const char *iso = db_setting_value(s, "transaction_isolation");
         const char *ro = db_setting_value(s, "transaction_read_only");
         const char *df = db_setting_value(s, "transaction_deferrable");
@@ -612,7 +613,7 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     s->snapshot_taken = false;
     if (in_block && st->u.transaction.chain) {
         s->txn = 'T';
-        if (db_settings_txn_modes(s, modes, 3, false, err)) return -1;
+        if (!was_failed && db_settings_txn_modes(s, modes, 3, false, err)) return -1;
     }
     return db_deliver_tag(cb, commit ? "COMMIT" : "ROLLBACK", err) ? -2 : 0;
 }
@@ -640,8 +641,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
      * REPEATABLE READ or SERIALIZABLE block (or a query string's implicit
      * one) keeps the committed data as it is now (db_txn.c) */
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
-        st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
-        st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
+        st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
         st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH) {   /* (FETCH reads its cursor's rows) */
         s->snapshot_taken = true;
         if ((s->txn != 'I' || s->implicit_block) && db_txn_snapshot(s, err)) return -1;

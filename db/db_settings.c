@@ -488,6 +488,12 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
             goto out;
         }
     }
+    /* (a savepoint's subtransaction runs at its block's level) */
+    if (d && value && !strcmp(name, "transaction_isolation") && s->txn != 'I' && db_txn_savepoints(s) > 0 &&
+        strcmp(v, get_setting(s, name)) != 0) {
+        attu_error_set(err, "25001", 0, "SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction");
+        goto out;
+    }
     if (d && txn_default(name)) {
         if (s->txn == 'I') { rc = 0; goto out; }
         local = true;
