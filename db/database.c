@@ -638,13 +638,14 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (db_refuse_if_read_only(s, st, err)) return -1;
     /* a query: the transaction's modes are fixed from here on, as
      * PostgreSQL's first snapshot fixes them (db_settings.c), and a
-     * REPEATABLE READ or SERIALIZABLE block (or a query string's implicit
-     * one) keeps the committed data as it is now (db_txn.c) */
+     * REPEATABLE READ or SERIALIZABLE transaction (a block, a query
+     * string's implicit one, a statement of its own) keeps the committed
+     * data as it is now (db_txn.c) */
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
         st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
         st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH) {   /* (FETCH reads its cursor's rows) */
         s->snapshot_taken = true;
-        if ((s->txn != 'I' || s->implicit_block) && db_txn_snapshot(s, err)) return -1;
+        if (db_txn_snapshot(s, err)) return -1;
     }
     /* a statement that writes works in its transaction's own catalog,
      * waiting for another session's writing transaction to end; one

@@ -11,7 +11,8 @@ agree):
   - its UPDATE / DELETE / INSERT ... ON CONFLICT DO UPDATE of rows another
     session changed since the snapshot fails with 40001 ("could not
     serialize access due to concurrent update"), also when it had to wait
-    for that session's block; later statements are 25P02 until ROLLBACK;
+    for that session's block (a statement outside a block too); later
+    statements are 25P02 until ROLLBACK;
   - ROLLBACK TO a savepoint keeps the snapshot (and makes a block failed
     by 40001 usable); COMMIT AND CHAIN starts a block of the same level
     with a new snapshot;
@@ -152,6 +153,19 @@ th.join(10)
 expect("after the other's ROLLBACK the UPDATE runs", box, [["UPDATE 1"]])
 ok(a, "COMMIT")
 expect("its change stands", val(b, V1), "401")
+# a statement of its own under REPEATABLE READ has its snapshot too
+ok(a, "SET default_transaction_isolation = 'repeatable read'")
+ok(b, "BEGIN")
+ok(b, "UPDATE iso SET v = 600 WHERE id = 1")
+box = []
+th = threading.Thread(target=lambda: box.append(a.query("UPDATE iso SET v = v + 1 WHERE id = 1").error()))
+th.start()
+time.sleep(0.5)
+ok(b, "COMMIT")
+th.join(10)
+expect("an autocommit UPDATE that waited", box, [SERIALIZE])
+expect("(not in a block: no 25P02)", val(a, V1), "600")
+ok(a, "RESET default_transaction_isolation")
 
 # ---- savepoints keep the snapshot
 reset()
