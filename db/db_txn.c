@@ -504,10 +504,9 @@ static int written_tables(const attu_ast_stmt *st, const char **names, int cap) 
 int db_txn_check_write(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     if (!s->snap || !s->tx || !s->tx->rebase) return 0;   /* nothing committed since the snapshot */
     if (st->kind == ATTU_STMT_EXPLAIN) st = st->u.explain.stmt;
-    /* SERIALIZABLE: a transaction that writes after another committed
-     * since its snapshot could read what a serial order would not let it
-     * (it commits after that one without seeing it): PostgreSQL's SSI
-     * finds such cycles row by row, attu refuses them all */
+    /* a table it names that another transaction changed since: PostgreSQL
+     * tells the rows, attu the table (its versions are whole tables: the
+     * two changes could not both be kept) */
     const char *names[64];
     int n = written_tables(st, names, 64), temps = 0;
     for (int i = 0; i < n; i++) {
@@ -515,6 +514,11 @@ int db_txn_check_write(attu_session *s, const attu_ast_stmt *st, attu_error *err
         if (names[i] && !attu_catalog_same_relation(s->snap, s->db->cat, names[i]))
             return attu_error_set(err, "40001", 0, "could not serialize access due to concurrent update");
     }
+    /* SERIALIZABLE: a transaction that writes after another committed
+     * since its snapshot could rely on reads that a serial order would not
+     * give it (it commits after that one without having seen it):
+     * PostgreSQL's SSI finds such cycles row by row, attu refuses them all
+     * (its temporary tables are no one else's) */
     if (db_isolation(s) == 's' && (n == 0 || temps < n))
         return attu_error_set(err, "40001", 0, "could not serialize access due to read/write dependencies among transactions");
     return 0;
