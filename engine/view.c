@@ -185,10 +185,12 @@ static bool same_view(const attu_view *a, const attu_view *b) {
     if (!same_text(a->name, b->name) || !same_text(a->sql, b->sql) || a->ncols != b->ncols || a->ndeps != b->ndeps ||
         a->seq != b->seq || a->kind != b->kind || a->check_option != b->check_option || a->populated != b->populated)
         return false;
-    for (int i = 0; i < a->ncols; i++)
-        if (!same_text(a->col_names[i], b->col_names[i]) || !same_text(a->col_defaults[i], b->col_defaults[i]) ||
+    for (int i = 0; i < a->ncols; i++) {
+        const char *da = a->col_defaults ? a->col_defaults[i] : NULL, *db = b->col_defaults ? b->col_defaults[i] : NULL;
+        if (!same_text(a->col_names[i], b->col_names[i]) || !same_text(da, db) ||
             memcmp(&a->col_types[i], &b->col_types[i], sizeof a->col_types[i]))
             return false;
+    }
     for (int i = 0; i < a->ndeps; i++)
         if (!same_text(a->deps[i], b->deps[i])) return false;
     return true;
