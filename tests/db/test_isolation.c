@@ -6,8 +6,10 @@
  * changed since the snapshot, at the statement or (what the statement does
  * not name: a view's, a comment) at COMMIT; a block writing other tables
  * commits beside what others committed, in memory and in a data directory
- * reopened; the snapshots' versions are freed at the block's end (run
- * under ASan). Two sessions' answers against PostgreSQL's are
+ * reopened; a snapshot's lifetime (taken at the first query, kept by
+ * ROLLBACK TO, gone at COMMIT / ROLLBACK, new after AND CHAIN, none under
+ * READ COMMITTED) and the versions it holds, freed at the block's end
+ * (run under ASan). Two sessions' answers against PostgreSQL's are
  * tests/clients/isolation_wire.py's. */
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "db_test_util.h"
+#include "db/db_internal.h"   /* (white box: the session's snapshot, a version's owners) */
 
 static attu_db *db;
 
@@ -239,5 +242,56 @@ Test(isolation, snapshots_released) {
     }
     cr_assert_str_eq(tdb_rows(a, "SELECT min(k) FROM big"), "51\n");
     attu_session_free(a);
+    attu_session_free(b);
+}
+
+/* The snapshot's lifetime, and the owners of the version it holds. */
+Test(isolation, snapshot_lifetime) {
+    attu_session *a = attu_session_new(db), *b = attu_session_new(db);
+    tdb_exec_ok(a, "CREATE TABLE t (k INTEGER)");
+    tdb_exec_ok(a, "INSERT INTO t VALUES (1)");
+    tdb_exec_ok(a, "BEGIN ISOLATION LEVEL REPEATABLE READ");
+    tdb_exec_ok(a, "SET LOCAL statement_timeout = '1min'");
+    cr_assert_null(a->snap, "BEGIN and SET take no snapshot");
+    tdb_exec_ok(a, "SAVEPOINT s");
+    tdb_exec_ok(a, "SELECT count(*) FROM t");
+    cr_assert_not_null(a->snap);
+    attu_table *v1 = attu_catalog_lookup(a->snap, "t");
+    cr_assert_eq(v1, attu_catalog_lookup(db->cat, "t"));
+    cr_assert_eq(v1->shares, 1, "the committed catalog and the snapshot");
+    tdb_exec_ok(b, "INSERT INTO t VALUES (2)");
+    cr_assert_neq(attu_catalog_lookup(db->cat, "t"), v1);
+    cr_assert_eq(v1->shares, 0, "the snapshot alone");
+    tdb_exec_ok(a, "ROLLBACK TO s");
+    cr_assert_eq(attu_catalog_lookup(a->snap, "t"), v1, "ROLLBACK TO keeps the snapshot");
+    tdb_exec_ok(a, "COMMIT AND CHAIN");
+    cr_assert_null(a->snap, "COMMIT lets it go (and v1 with it)");
+    tdb_exec_ok(a, "SELECT 1");
+    cr_assert_not_null(a->snap, "the chained block's own");
+    cr_assert_eq(attu_catalog_lookup(a->snap, "t"), attu_catalog_lookup(db->cat, "t"));
+    tdb_exec_ok(b, "INSERT INTO t VALUES (3)");
+    expect_state(a, "DELETE FROM t", "40001");
+    cr_assert_not_null(a->snap, "a failed block keeps it until its end");
+    tdb_exec_ok(a, "ROLLBACK");
+    cr_assert_null(a->snap);
+    cr_assert_null(a->work);
+    /* READ COMMITTED: none */
+    tdb_exec_ok(a, "BEGIN");
+    tdb_exec_ok(a, "SELECT count(*) FROM t");
+    cr_assert_null(a->snap);
+    tdb_exec_ok(a, "COMMIT");
+    /* a statement of its own, a query string: theirs, gone at their end */
+    tdb_exec_ok(a, "SET default_transaction_isolation = 'serializable'");
+    tdb_exec_ok(a, "SELECT count(*) FROM t; SELECT count(*) FROM t");
+    cr_assert_null(a->snap);
+    tdb_exec_ok(a, "INSERT INTO t VALUES (4)");
+    cr_assert_null(a->snap);
+    /* a session that goes with its block open */
+    tdb_exec_ok(a, "BEGIN");
+    tdb_exec_ok(a, "SELECT count(*) FROM t");
+    cr_assert_not_null(a->snap);
+    tdb_exec_ok(b, "INSERT INTO t VALUES (5)");
+    attu_session_free(a);
+    cr_assert_str_eq(tdb_rows(b, "SELECT count(*) FROM t"), "5\n");
     attu_session_free(b);
 }
