@@ -588,6 +588,19 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
         return attu_error_set(err, "25P01", 0, "%s AND CHAIN can only be used in transaction blocks",
                               st->u.transaction.kind == ATTU_TXN_COMMIT ? "COMMIT" : "ROLLBACK");
     if (!in_block) db_warning(cb, "25P01", "there is no transaction in progress");
+    /* AND CHAIN: the next block has this one's characteristics, as in
+     * PostgreSQL (its level, read-only and deferrable modes; a failed
+     * block's went with its failure: the defaults) */
+    char chain_modes[3][24];
+    const char *modes[3] = { chain_modes[0], chain_modes[1], chain_modes[2] };
+    if (in_block && !was_failed && st->u.transaction.chain) {
+        const char *iso = db_setting_value(s, "transaction_isolation");
+        const char *ro = db_setting_value(s, "transaction_read_only");
+        const char *df = db_setting_value(s, "transaction_deferrable");
+        snprintf(chain_modes[0], sizeof chain_modes[0], "%s", iso ? iso : "read committed");
+        snprintf(chain_modes[1], sizeof chain_modes[1], "%s", ro && !strcmp(ro, "on") ? "read only" : "read write");
+        snprintf(chain_modes[2], sizeof chain_modes[2], "%s", df && !strcmp(df, "on") ? "deferrable" : "not deferrable");
+    }
     s->txn = 'I';
     /* (outside a block it ends the implicit block's transaction so far) */
     int rc = 0;
@@ -597,7 +610,12 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     s->blocks_ended++;
     db_settings_end_block(s, commit && !rc);
     if (rc) return -1;
-    if (in_block && st->u.transaction.chain) s->txn = 'T';
+    /* (AND CHAIN: a new transaction, whose first query takes its snapshot) */
+    s->snapshot_taken = false;
+    if (in_block && st->u.transaction.chain) {
+        s->txn = 'T';
+        if (!was_failed && db_settings_txn_modes(s, modes, 3, false, err)) return -1;
+    }
     return db_deliver_tag(cb, commit ? "COMMIT" : "ROLLBACK", err) ? -2 : 0;
 }
 
@@ -622,17 +640,22 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (db_temp_stmt_wants(s, st)) return db_temp_exec_stmt(s, sql, st, params, cb, err);
     /* a read-only transaction writes nothing (db_settings.c) */
     if (db_refuse_if_read_only(s, st, err)) return -1;
-    /* a statement that writes works in its transaction's own catalog,
-     * waiting for another session's writing transaction to end */
-    if (stmt_writes(s, st) && db_txn_begin_write(s, err)) return -1;
     /* a query: the transaction's modes are fixed from here on, as
-     * PostgreSQL's first snapshot fixes them (db_settings.c) */
+     * PostgreSQL's first snapshot fixes them (db_settings.c), and a
+     * REPEATABLE READ or SERIALIZABLE transaction (a block, a query
+     * string's implicit one, a statement of its own) keeps the committed
+     * data as it is now (db_txn.c) */
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
-        st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
-        st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
+        st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
         st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH &&   /* (FETCH reads its cursor's rows) */
-        st->kind != ATTU_STMT_SET_CONSTRAINTS)
+        st->kind != ATTU_STMT_SET_CONSTRAINTS) {
         s->snapshot_taken = true;
+        if (db_txn_snapshot(s, err)) return -1;
+    }
+    /* a statement that writes works in its transaction's own catalog,
+     * waiting for another session's writing transaction to end; one
+     * behind a snapshot may not write what others changed since */
+    if (stmt_writes(s, st) && (db_txn_begin_write(s, err) || db_txn_check_write(s, st, err))) return -1;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
     switch (st->kind) {

@@ -42,6 +42,10 @@ struct attu_db {
      * sequences file keeps of their definitions until it commits
      * (db_sequence.c; under the sequences' lock). NULL: none. */
     const struct db_seq_snapshot *seq_base;
+    /* COMMITs that changed the committed catalog so far (db_txn.c): a
+     * snapshot taken at n sees every commit up to n. Changed by the
+     * token's holder under the write lock. */
+    uint64_t         commits;
 };
 
 typedef struct db_setting { char *name; char *value; } db_setting;
@@ -82,6 +86,11 @@ struct attu_session {
      * savepoints, the sequences as they were (NULL: none of those). */
     attu_catalog    *work;
     db_txn          *tx;
+    /* A REPEATABLE READ or SERIALIZABLE transaction's snapshot (db_txn.c):
+     * the committed catalog as its first query found it (NULL: none, the
+     * transaction reads the committed one), and db->commits then. */
+    attu_catalog    *snap;
+    uint64_t         snap_commits;
     bool             ext_implicit;     /* an extended-protocol implicit transaction runs until Sync */
     /* Temporary tables (db_temp.c): the session's own catalog of them and
      * the layered catalog db_cat answers once there is one (NULL: none). */
@@ -93,10 +102,10 @@ struct attu_session {
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
- * the committed one. */
+ * its snapshot, or the committed one. */
 static inline attu_catalog *db_cat(const attu_session *s) {
     if (s->temp_layer) return s->temp_layer;   /* (its temporary tables first: db_temp.c) */
-    return s->work ? s->work : s->db->cat;
+    return s->work ? s->work : s->snap ? s->snap : s->db->cat;
 }
 
 /* Deferred constraint checks (db_defer.c). is_deferred: whether f's
@@ -157,6 +166,16 @@ void db_txn_destroy(attu_db *db);
  * end: 57014 when cancelled or past statement_timeout) and its working
  * catalog. 0, or -1 with err. */
 int db_txn_begin_write(attu_session *s, attu_error *err);
+/* Snapshots (REPEATABLE READ, SERIALIZABLE). db_txn_snapshot: the
+ * transaction's first query runs: under those levels the transaction
+ * keeps the committed catalog as it is now for its later statements (a
+ * transaction that writes already sees nothing else commit). 0, or -1
+ * for memory. db_txn_check_write: a statement that writes st's tables is
+ * about to run (the token held): 40001 when another transaction committed
+ * a change to one of them since the snapshot (SERIALIZABLE: any change),
+ * else 0. */
+int db_txn_snapshot(attu_session *s, attu_error *err);
+int db_txn_check_write(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* The lock of a statement that writes (its transaction's working catalog
  * made first if db_txn_begin_write has not): the read lock over its own
  * working catalog (the token keeps other writers out), so that other
@@ -549,6 +568,9 @@ int db_exec_update_pg_settings(attu_session *s, const char *sql, const attu_ast_
  * and PostgreSQL's 25006 "cannot execute INSERT in a read-only
  * transaction" for a statement that writes (-1; 0 for one that may run). */
 bool db_read_only(const attu_session *s);
+/* transaction_isolation: 'c' READ COMMITTED (and READ UNCOMMITTED, which
+ * PostgreSQL runs as it), 'r' REPEATABLE READ, 's' SERIALIZABLE. */
+char db_isolation(const attu_session *s);
 /* The command PostgreSQL names when it refuses st in a read-only
  * transaction ("INSERT", "CREATE TABLE", ...), NULL for one that writes
  * nothing. */

@@ -92,6 +92,13 @@ bool db_read_only(const attu_session *s) {
     return v && !strcmp(v, "on");
 }
 
+char db_isolation(const attu_session *s) {
+    const char *v = get_setting(s, "transaction_isolation");
+    if (v && !strcmp(v, "serializable")) return 's';
+    if (v && !strcmp(v, "repeatable read")) return 'r';
+    return 'c';
+}
+
 /* The command PostgreSQL names when it refuses st in a read-only
  * transaction, or NULL for one it runs. */
 static const char *select_lock_name(char strength) {
@@ -494,6 +501,12 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
             attu_error_set(err, "25001", 0, "transaction read-write mode must be set before any query");
             goto out;
         }
+    }
+    /* (a savepoint's subtransaction runs at its block's level) */
+    if (d && value && !strcmp(name, "transaction_isolation") && s->txn != 'I' && db_txn_savepoints(s) > 0 &&
+        strcmp(v, get_setting(s, name)) != 0) {
+        attu_error_set(err, "25001", 0, "SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction");
+        goto out;
     }
     if (d && txn_default(name)) {
         if (s->txn == 'I') { rc = 0; goto out; }

@@ -76,7 +76,7 @@ static db_temp *temp_state(attu_session *s, attu_error *err) {
     char schema[32];
     snprintf(schema, sizeof schema, "pg_temp_%d", t->number);
     /* (the namespace's oid: above the catalogs', below the tables') */
-    s->temp_layer = attu_catalog_layer_new(&t->work, &t->cat, &s->work, &s->db->cat, schema,
+    s->temp_layer = attu_catalog_layer_new(&t->work, &t->cat, &s->work, &s->snap, &s->db->cat, schema,
                                            (unsigned)(16000 + t->number % 300));
     if (!s->temp_layer) {
         attu_catalog_free(t->cat);

@@ -35,6 +35,22 @@
  * SAVEPOINT keeps a copy of the working catalog (tables shared again), of
  * the sequences and of the settings (db_settings.c); ROLLBACK TO puts them
  * back.
+ *
+ * Snapshots. A READ COMMITTED transaction reads the committed catalog
+ * afresh at each statement. A REPEATABLE READ or SERIALIZABLE one keeps,
+ * from its first query on (db_txn_snapshot, as PostgreSQL's first
+ * snapshot), a clone of the committed catalog as it was then
+ * (attu_session.snap, holding those table versions) and reads that until
+ * it writes. Its working catalog then starts from the snapshot, not from
+ * the committed catalog, which other transactions may have changed
+ * meanwhile (db->commits tells: rebase). Writing a table that another
+ * transaction committed a change to since the snapshot is 40001
+ * (db_txn_check_write, for a statement's named tables; COMMIT checks
+ * every relation), and COMMIT publishes the committed catalog with the
+ * transaction's changes carried over (attu_catalog_rebase), not the
+ * working catalog itself. Once the transaction holds the token nothing
+ * else commits, so what it reads stays as it was. The snapshot goes at
+ * the transaction's end (COMMIT, ROLLBACK; ROLLBACK TO keeps it).
  */
 #include "db/db_internal.h"
 
@@ -60,6 +76,7 @@ struct db_txn {
     int              ndirty, capdirty;
     bool             views_dirty, comments_dirty, indexes_dirty;
     db_seq_snapshot *seqs;    /* the sequences when the work began */
+    bool             rebase;  /* work began from the snapshot, behind the committed catalog */
     db_savepoint    *sp;
     int              nsp, capsp;
 };
@@ -82,7 +99,13 @@ static void savepoint_free(db_savepoint *p) {
     p->settings = NULL;
 }
 
+static void snapshot_free(attu_session *s) {
+    attu_catalog_free(s->snap);   /* (frees the versions only it held) */
+    s->snap = NULL;
+}
+
 static void txn_state_free(attu_session *s) {
+    snapshot_free(s);
     db_txn *t = s->tx;
     if (!t) return;
     for (int i = 0; i < t->ndirty; i++) free(t->dirty[i]);
@@ -180,7 +203,10 @@ static int begin_work(attu_session *s, bool interruptible, attu_error *err) {
      * it stands still while it is copied */
     if (!t->seqs && !(t->seqs = db_sequences_snapshot(s, err))) { release_token(s); return -1; }
     db_sequences_set_base(s->db, t->seqs, NULL);   /* (the file keeps the committed definitions) */
-    if (!(s->work = attu_catalog_clone(s->db->cat)) || db_temp_txn_begin(s)) {
+    /* (a snapshot that others' commits left behind: the work starts from
+     * it, what the transaction read, and COMMIT carries it over) */
+    t->rebase = s->snap && s->snap_commits != s->db->commits;
+    if (!(s->work = attu_catalog_clone(t->rebase ? s->snap : s->db->cat)) || db_temp_txn_begin(s)) {
         attu_catalog_free(s->work);
         s->work = NULL;
         db_sequences_set_base(s->db, NULL, NULL);
@@ -310,7 +336,7 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
 
 /* ---- the end of a transaction ----------------------------------------------------------- */
 
-bool db_txn_active(const attu_session *s) { return s->work || s->tx || db_defer_pending(s); }
+bool db_txn_active(const attu_session *s) { return s->work || s->tx || s->snap || db_defer_pending(s); }
 
 void db_txn_rollback(attu_session *s) {
     db_defer_free(s);
@@ -336,9 +362,20 @@ int db_txn_commit(attu_session *s, attu_error *err) {
         db_txn_rollback(s);
         return -1;
     }
-    if (!s->work && !s->tx) { release_token(s); return 0; }
-    const attu_catalog *cat = s->work ? s->work : s->db->cat;
+    if (!s->work && !s->tx) { snapshot_free(s); release_token(s); return 0; }
     db_temp_txn_precommit(s);   /* (ON COMMIT DELETE ROWS / DROP) */
+    /* behind the committed catalog: its changes carried over to it (the
+     * token is ours: the committed catalog stands still) */
+    if (s->work && s->tx && s->tx->rebase) {
+        attu_catalog *merged = attu_catalog_rebase(s->snap, s->work, s->db->cat, err);
+        if (!merged) {
+            db_txn_rollback(s);
+            return -1;
+        }
+        attu_catalog_free(s->work);
+        s->work = merged;
+    }
+    const attu_catalog *cat = s->work ? s->work : s->db->cat;
     if (save_changes(s, cat, err)) {
         db_txn_rollback(s);
         return -1;
@@ -351,6 +388,7 @@ int db_txn_commit(attu_session *s, attu_error *err) {
         attu_catalog *old = s->db->cat;
         s->db->cat = s->work;
         s->work = NULL;
+        s->db->commits++;
         pthread_rwlock_unlock(&s->db->lock);
         /* no reader can hold old now: those that read it finished before
          * the write lock came, later ones read the new one */
@@ -437,7 +475,63 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         for (int k = 0; k < t->ndirty; k++) free(t->dirty[k]);
         t->ndirty = 0;
         t->views_dirty = t->comments_dirty = t->indexes_dirty = false;
+        t->rebase = false;   /* (the snapshot stays, as PostgreSQL's) */
         release_token(s);
     }
+    return 0;
+}
+
+/* ---- snapshots ---------------------------------------------------------------------------- */
+
+int db_txn_snapshot(attu_session *s, attu_error *err) {
+    /* (a transaction that writes holds the token: nothing commits under it) */
+    if (s->snap || s->work || db_isolation(s) == 'c') return 0;
+    pthread_rwlock_rdlock(&s->db->lock);
+    s->snap = attu_catalog_clone(s->db->cat);
+    s->snap_commits = s->db->commits;
+    pthread_rwlock_unlock(&s->db->lock);
+    return s->snap ? 0 : attu_error_oom(err);
+}
+
+/* The tables st writes by name (its view's table and a foreign key's
+ * cascades are COMMIT's to check): n of them into names. */
+static int written_tables(const attu_ast_stmt *st, const char **names, int cap) {
+    int n = 0;
+    switch (st->kind) {
+    case ATTU_STMT_INSERT: names[n++] = st->u.insert.table; break;
+    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: names[n++] = st->u.modify.table; break;
+    case ATTU_STMT_COPY: if (st->u.copy.is_from && st->u.copy.table) names[n++] = st->u.copy.table; break;
+    case ATTU_STMT_ALTER_TABLE: names[n++] = st->u.alter_table.table; break;
+    case ATTU_STMT_TRUNCATE:
+        for (int i = 0; i < st->u.truncate.tables.n && n < cap; i++) names[n++] = st->u.truncate.tables.items[i];
+        break;
+    case ATTU_STMT_DROP_TABLE:
+        for (int i = 0; i < st->u.drop_table.tables.n && n < cap; i++) names[n++] = st->u.drop_table.tables.items[i];
+        break;
+    default: break;
+    }
+    return n;
+}
+
+int db_txn_check_write(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    if (!s->snap || !s->tx || !s->tx->rebase) return 0;   /* nothing committed since the snapshot */
+    if (st->kind == ATTU_STMT_EXPLAIN) st = st->u.explain.stmt;
+    /* a table it names that another transaction changed since: PostgreSQL
+     * tells the rows, attu the table (its versions are whole tables: the
+     * two changes could not both be kept) */
+    const char *names[64];
+    int n = written_tables(st, names, 64), temps = 0;
+    for (int i = 0; i < n; i++) {
+        if (names[i] && db_temp_has(s, names[i])) { temps++; continue; }   /* (its own) */
+        if (names[i] && !attu_catalog_same_relation(s->snap, s->db->cat, names[i]))
+            return attu_error_set(err, "40001", 0, "could not serialize access due to concurrent update");
+    }
+    /* SERIALIZABLE: a transaction that writes after another committed
+     * since its snapshot could rely on reads that a serial order would not
+     * give it (it commits after that one without having seen it):
+     * PostgreSQL's SSI finds such cycles row by row, attu refuses them all
+     * (its temporary tables are no one else's) */
+    if (db_isolation(s) == 's' && (n == 0 || temps < n))
+        return attu_error_set(err, "40001", 0, "could not serialize access due to read/write dependencies among transactions");
     return 0;
 }

@@ -27,7 +27,15 @@ typedef struct col_defaults {
     attu_fkey   *fkeys;
     int          nindexes;  /* (and its CREATE INDEX indexes, index.h) */
     attu_index_def  *indexes;
+    /* Which change of all of these this is: a number no other change
+     * has (next_stamp), given by every set_* and by add, kept by clone.
+     * Two catalogs whose entries for a name hold the same table version
+     * and stamp hold the same relation (attu_catalog_same_relation). */
+    uint64_t     stamp;
 } col_defaults;
+
+static uint64_t stamps;   /* (atomic: catalogs of every session draw from it) */
+static uint64_t next_stamp(void) { return __atomic_add_fetch(&stamps, 1, __ATOMIC_RELAXED); }
 
 struct attu_catalog {
     attu_table  **tables;
@@ -37,7 +45,7 @@ struct attu_catalog {
     attu_comments *comments;   /* comments.h: COMMENT ON's */
     /* A layered catalog (attu_catalog_layer_new) holds nothing itself: it
      * routes every call to its top or its base (catalog.h). */
-    attu_catalog *const *top_ref[2], *const *base_ref[2];
+    attu_catalog *const *top_ref[3], *const *base_ref[3];
     bool          layered;
     int           mode;   /* ATTU_LAYER_* */
     char          schema[64];
@@ -46,8 +54,8 @@ struct attu_catalog {
 };
 
 /* A layer's catalogs: the first of each pair that is not NULL. */
-static attu_catalog *layer_pick(attu_catalog *const *const ref[2]) {
-    for (int k = 0; k < 2; k++)
+static attu_catalog *layer_pick(attu_catalog *const *const ref[3]) {
+    for (int k = 0; k < 3; k++)
         if (ref[k] && *ref[k]) return *ref[k];
     return NULL;
 }
@@ -114,6 +122,7 @@ void attu_catalog_free(attu_catalog *cat) {
 /* A deep copy of d into *o (zeroed on failure): -1 when out of memory. */
 static int defaults_copy(col_defaults *o, const col_defaults *d) {
     memset(o, 0, sizeof *o);
+    o->stamp = d->stamp;
     bool ok = true;
     if (d->n && (ok = (o->sql = calloc((size_t)d->n, sizeof *o->sql)) != NULL)) {
         o->n = d->n;
@@ -214,6 +223,7 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
             (cat->count - at) * sizeof *cat->defaults);
     cat->tables[at] = t;
     cat->defaults[at] = (col_defaults){ 0 };
+    cat->defaults[at].stamp = next_stamp();
     cat->count++;
     return 0;
 }
@@ -293,6 +303,7 @@ int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
     if (sql && !(copy = strdup(sql))) return attu_error_oom(err);
     free(d->sql[col]);
     d->sql[col] = copy;
+    d->stamp = next_stamp();
     return 0;
 }
 
@@ -319,6 +330,7 @@ int attu_catalog_set_uniques(attu_catalog *cat, const char *table,
     free(cat->defaults[i].uniques);
     cat->defaults[i].uniques = copy;
     cat->defaults[i].nuniques = n > 0 ? n : 0;
+    cat->defaults[i].stamp = next_stamp();
     return 0;
 }
 
@@ -354,6 +366,7 @@ int attu_catalog_set_checks(attu_catalog *cat, const char *table,
     free(d->checks);
     d->checks = copy;
     d->nchecks = n > 0 ? n : 0;
+    d->stamp = next_stamp();
     return 0;
 }
 
@@ -380,6 +393,7 @@ int attu_catalog_set_fkeys(attu_catalog *cat, const char *table,
     free(cat->defaults[i].fkeys);
     cat->defaults[i].fkeys = copy;
     cat->defaults[i].nfkeys = n > 0 ? n : 0;
+    cat->defaults[i].stamp = next_stamp();
     return 0;
 }
 
@@ -464,6 +478,7 @@ int attu_catalog_set_indexes(attu_catalog *cat, const char *table, const attu_in
     free(d->indexes);
     d->indexes = copy;
     d->nindexes = n > 0 ? n : 0;
+    d->stamp = next_stamp();
     return 0;
 }
 
@@ -527,6 +542,7 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     cat->defaults[i].indexes = NULL;
     cat->defaults[i].nindexes = 0;
     defaults_free(&cat->defaults[i]);
+    d.stamp = next_stamp();
     cat->defaults[i] = d;
     return 0;
 }
@@ -541,15 +557,16 @@ static attu_views *layer_views(const void *ctx, int side) {
 }
 
 attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalog *const *top_then,
-                                     attu_catalog *const *base_first, attu_catalog *const *base_then,
-                                     const char *schema, unsigned schema_oid) {
+                                     attu_catalog *const *base_first, attu_catalog *const *base_second,
+                                     attu_catalog *const *base_then, const char *schema, unsigned schema_oid) {
     attu_catalog *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->layered = true;
     c->top_ref[0] = top_first;
     c->top_ref[1] = top_then;
     c->base_ref[0] = base_first;
-    c->base_ref[1] = base_then;
+    c->base_ref[1] = base_second;
+    c->base_ref[2] = base_then;
     snprintf(c->schema, sizeof c->schema, "%s", schema);
     c->schema_oid = schema_oid;
     if (!(c->lviews = attu_views_layer_new(layer_views, c, &c->mode))) { free(c); return NULL; }
@@ -592,3 +609,96 @@ attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name
 }
 
 attu_catalog *attu_catalog_shared(const attu_catalog *cat) { return cat->layered ? L_base(cat) : (attu_catalog *)cat; }
+
+/* ---- snapshots: relations compared, a transaction's changes carried over ------------------ */
+
+/* Whether entry ia of a and entry ib of b (-1: none) are the same
+ * relation: both absent, or one table version with one stamp. */
+static bool same_entry(const attu_catalog *a, long ia, const attu_catalog *b, long ib) {
+    if (ia < 0 || ib < 0) return ia < 0 && ib < 0;
+    return a->tables[ia] == b->tables[ib] && a->defaults[ia].stamp == b->defaults[ib].stamp;
+}
+
+bool attu_catalog_same_relation(const attu_catalog *a, const attu_catalog *b, const char *name) {
+    a = attu_catalog_shared(a);
+    b = attu_catalog_shared(b);
+    return same_entry(a, search(a, name), b, search(b, name));
+}
+
+/* Makes out's entry for name what mine's is (mine's table version shared,
+ * its DEFAULTs, constraints and indexes copied; none when mine has none). */
+static int carry_entry(attu_catalog *out, const attu_catalog *mine, const char *name, attu_error *err) {
+    long im = search(mine, name);
+    long io = search(out, name);
+    if (io >= 0) attu_table_free(attu_catalog_remove(out, name, false, err));
+    if (im < 0) return 0;
+    attu_table *t = attu_table_share(mine->tables[im]);
+    if (attu_catalog_add(out, t, err)) {   /* (a view of that name: came after the snapshot) */
+        attu_table_free(t);
+        return -1;
+    }
+    io = search(out, name);
+    if (defaults_copy(&out->defaults[io], &mine->defaults[im])) {
+        out->defaults[io] = (col_defaults){ 0 };
+        return attu_error_oom(err);
+    }
+    return 0;
+}
+
+static int serialize_error(attu_error *err) {
+    return attu_error_set(err, "40001", 0, "could not serialize access due to concurrent update");
+}
+
+attu_catalog *attu_catalog_rebase(const attu_catalog *snap, const attu_catalog *mine, const attu_catalog *base,
+                                  attu_error *err) {
+    snap = attu_catalog_shared(snap);
+    mine = attu_catalog_shared(mine);
+    base = attu_catalog_shared(base);
+    attu_catalog *out = attu_catalog_clone(base);
+    if (!out) { attu_error_oom(err); return NULL; }
+    /* the views and the comments, each as a whole (first: a table of mine
+     * may take the name of a view mine dropped) */
+    if (!attu_views_equal(mine->views, snap->views)) {
+        attu_views *v = attu_views_equal(base->views, snap->views) ? attu_views_clone(mine->views) : NULL;
+        if (!v) {
+            attu_catalog_free(out);
+            if (attu_views_equal(base->views, snap->views)) attu_error_oom(err);
+            else serialize_error(err);
+            return NULL;
+        }
+        attu_views_free(out->views);
+        out->views = v;
+    }
+    if (!attu_comments_equal(mine->comments, snap->comments)) {
+        attu_comments *c = attu_comments_equal(base->comments, snap->comments) ? attu_comments_clone(mine->comments) : NULL;
+        if (!c) {
+            attu_catalog_free(out);
+            if (attu_comments_equal(base->comments, snap->comments)) attu_error_oom(err);
+            else serialize_error(err);
+            return NULL;
+        }
+        attu_comments_free(out->comments);
+        out->comments = c;
+    }
+    /* every relation of the snapshot, then those mine made */
+    for (int pass = 0; pass < 2; pass++) {
+        const attu_catalog *from = pass == 0 ? snap : mine;
+        for (size_t i = 0; i < from->count; i++) {
+            const char *name = from->tables[i]->name;
+            if (pass == 1 && search(snap, name) >= 0) continue;   /* (seen) */
+            long is = search(snap, name);
+            if (same_entry(mine, search(mine, name), snap, is)) continue;   /* not mine to carry */
+            if (!same_entry(base, search(base, name), snap, is)) {   /* changed on both sides */
+                attu_catalog_free(out);
+                serialize_error(err);
+                return NULL;
+            }
+            if (carry_entry(out, mine, name, err)) {
+                attu_catalog_free(out);
+                if (!strcmp(err->sqlstate, ATTU_SQLSTATE_DUPLICATE_TABLE)) { attu_error_clear(err); serialize_error(err); }
+                return NULL;
+            }
+        }
+    }
+    return out;
+}

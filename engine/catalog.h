@@ -115,8 +115,9 @@ bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
 /* A layered catalog: a session's temporary relations (the top, pg_temp)
  * over the catalog it shares with every session (the base), read through
  * one attu_catalog (db/db_temp.c). It holds nothing itself: each side is
- * the first of its two references that is not NULL when a call comes (a
- * transaction's working catalog, else the committed one), so the layer
+ * the first of its references that is not NULL when a call comes (a
+ * transaction's working catalog, else its snapshot, else the committed
+ * one; the top has two, base_second is the base's middle one), so the layer
  * follows the session's catalogs as transactions begin and end. Lookups
  * look in the top first; a call about one relation goes where the mode
  * says: ATTU_LAYER_AUTO where the top holds a table of that name (else
@@ -128,8 +129,8 @@ bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
  * attu_catalog_free frees the layer alone. */
 enum { ATTU_LAYER_AUTO = 0, ATTU_LAYER_TOP, ATTU_LAYER_BASE };
 attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalog *const *top_then,
-                                     attu_catalog *const *base_first, attu_catalog *const *base_then,
-                                     const char *schema, unsigned schema_oid);
+                                     attu_catalog *const *base_first, attu_catalog *const *base_second,
+                                     attu_catalog *const *base_then, const char *schema, unsigned schema_oid);
 /* Sets the mode and returns the one before (AUTO for a plain catalog). */
 int attu_catalog_layer_mode(attu_catalog *cat, int mode);
 /* Whether table t is one of the layer's top (a temporary table); whether
@@ -150,5 +151,19 @@ attu_catalog *attu_catalog_shared(const attu_catalog *cat);
 /* Tables in name order (a layered catalog: the base's, then the top's). */
 size_t attu_catalog_count(const attu_catalog *cat);
 attu_table *attu_catalog_at(const attu_catalog *cat, size_t i);
+
+/* Snapshots (db/db_txn.c: REPEATABLE READ and SERIALIZABLE blocks).
+ * attu_catalog_same_relation: whether a and b hold the same table of that
+ * name (the same version, DEFAULTs, constraints and indexes), or neither
+ * holds one. attu_catalog_rebase: base (the committed catalog now) with
+ * what mine (a transaction's working catalog) changed since snap (the
+ * committed catalog its transaction started from): every table mine
+ * holds otherwise than snap (made, changed, dropped), and the views and
+ * the comments when mine's differ from snap's. A relation (or the views,
+ * or the comments) that base holds otherwise than snap as well is a
+ * conflict: NULL with 40001 (NULL with 53200 when out of memory). */
+bool attu_catalog_same_relation(const attu_catalog *a, const attu_catalog *b, const char *name);
+attu_catalog *attu_catalog_rebase(const attu_catalog *snap, const attu_catalog *mine, const attu_catalog *base,
+                                  attu_error *err);
 
 #endif

@@ -44,6 +44,15 @@ static long find(const attu_comments *cs, char kind, const char *rel, const char
     return -1;
 }
 
+bool attu_comments_equal(const attu_comments *a, const attu_comments *b) {
+    if (a->n != b->n) return false;
+    for (size_t i = 0; i < a->n; i++) {
+        long k = find(b, a->c[i].kind, a->c[i].rel, a->c[i].sub);
+        if (k < 0 || strcmp(a->c[i].text, b->c[k].text)) return false;
+    }
+    return true;
+}
+
 static void remove_at(attu_comments *cs, size_t i) {
     comment_clear(&cs->c[i]);
     memmove(cs->c + i, cs->c + i + 1, (cs->n - i - 1) * sizeof *cs->c);

@@ -45,6 +45,8 @@ bool attu_comments_drop_rel(attu_comments *cs, const char *rel);
  * whether any went. */
 bool attu_comments_prune(attu_comments *cs, const char *rel, bool (*keep)(void *ctx, char kind, const char *sub),
                          void *ctx);
+/* Whether a and b hold the same comments (in any order). */
+bool attu_comments_equal(const attu_comments *a, const attu_comments *b);
 size_t attu_comments_count(const attu_comments *cs);
 const attu_comment *attu_comments_at(const attu_comments *cs, size_t i);
 

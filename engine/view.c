@@ -179,6 +179,33 @@ attu_views *attu_views_clone(const attu_views *vs) {
     return c;
 }
 
+static bool same_text(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+static bool same_view(const attu_view *a, const attu_view *b) {
+    if (!same_text(a->name, b->name) || !same_text(a->sql, b->sql) || a->ncols != b->ncols || a->ndeps != b->ndeps ||
+        a->seq != b->seq || a->kind != b->kind || a->check_option != b->check_option || a->populated != b->populated)
+        return false;
+    for (int i = 0; i < a->ncols; i++) {
+        const char *da = a->col_defaults ? a->col_defaults[i] : NULL, *db = b->col_defaults ? b->col_defaults[i] : NULL;
+        if (!same_text(a->col_names[i], b->col_names[i]) || !same_text(da, db) ||
+            memcmp(&a->col_types[i], &b->col_types[i], sizeof a->col_types[i]))
+            return false;
+    }
+    for (int i = 0; i < a->ndeps; i++)
+        if (!same_text(a->deps[i], b->deps[i])) return false;
+    return true;
+}
+
+bool attu_views_equal(const attu_views *a, const attu_views *b) {
+    if (a->side) a = L_side(a, 1);
+    if (b->side) b = L_side(b, 1);
+    if (!a || !b) return a == b;
+    if (a->n != b->n) return false;
+    for (size_t i = 0; i < a->n; i++)   /* (both in name order) */
+        if (!same_view(a->v[i], b->v[i])) return false;
+    return true;
+}
+
 attu_view *attu_views_remove(attu_views *vs, const char *name) {
     if (vs->side) return attu_views_remove(L_route(vs, name), name);
     long i = search(vs, name);

@@ -71,6 +71,9 @@ attu_view *attu_views_remove(attu_views *vs, const char *name);
 /* A deep copy of every view (creation order kept); NULL when out of
  * memory. */
 attu_views *attu_views_clone(const attu_views *vs);
+/* Whether a and b hold the same views, field for field (a
+ * transaction's snapshot against the committed ones, db/db_txn.c). */
+bool attu_views_equal(const attu_views *a, const attu_views *b);
 size_t attu_views_count(const attu_views *vs);
 attu_view *attu_views_at(const attu_views *vs, size_t i);   /* name order */
 
