@@ -373,6 +373,7 @@ int main(int argc, char** argv) {
     for (size_t n : sizes) {
       if (n > (256u << 20)) continue;
       // ATTU_BENCH_SEGREDUCE_MEANS=100,300,1000 replaces the mean segments
+      // (of segreduce, lbs and interval_move)
       std::vector<long long> means = {10, 1000};
       if (const char* m = getenv("ATTU_BENCH_SEGREDUCE_MEANS")) {
         means.clear();
@@ -400,6 +401,9 @@ int main(int argc, char** argv) {
         }
         if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean);
         if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean);
+        // the load-balanced tiles beside the warp path (a launch box keeps them)
+        if (bench_wanted("interval_move") && mean >= 100)
+          bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (tiles)");
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
           bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
           bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");

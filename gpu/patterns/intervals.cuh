@@ -9,12 +9,83 @@
 //   gather:  output[segments[s] + r]       = input[gather[s] + r]
 //   scatter: output[scatter[s] + r]        = input[segments[s] + r]
 //   move:    output[scatter[s] + r]        = input[gather[s] + r]
+//
+// Intervals of hundreds to a few thousand items (and none very long:
+// warp_segments.cuh decides) are moved a warp an interval instead, when
+// the arrays are plain pointers: each warp copies its interval with eight
+// loads in flight a lane, no partition search or tile staging.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
+#include "gpu/patterns/warp_segments.cuh"
+
+#include <type_traits>
 
 namespace attu {
 namespace gpu {
+
+namespace detail {
+
+// output[dst(s) + r] = input[src(s) + r] for r in [0, len(s)), a warp an
+// interval s; src / dst take (s, segments[s]).
+template <typename T, typename src_t, typename dst_t>
+__global__ void __launch_bounds__(256)
+interval_warp_kernel(const T* __restrict__ input, T* __restrict__ output, const int* __restrict__ segments,
+                     int num_segments, int count, src_t src, dst_t dst) {
+  constexpr int rounds = 8;  // loads a lane keeps in flight
+  const int s = int((blockIdx.x * 256ll + threadIdx.x) / 32);
+  const int lane = threadIdx.x & 31;
+  if (s >= num_segments) return;
+  const int a = segments[s];
+  const int len = (s + 1 < num_segments ? segments[s + 1] : count) - a;
+  if (len <= 0) return;
+  const T* in = input + src(s, a);
+  T* out = output + dst(s, a);
+  for (int r = lane; r < len; r += 32 * rounds) {
+    T v[rounds];
+#pragma unroll
+    for (int u = 0; u < rounds; ++u)
+      if (r + u * 32 < len) v[u] = in[r + u * 32];
+#pragma unroll
+    for (int u = 0; u < rounds; ++u)
+      if (r + u * 32 < len) out[r + u * 32] = v[u];
+  }
+}
+
+// Whether the warp path may serve: plain arrays of one T, int offsets and
+// descriptors, no launch box from the caller.
+template <typename launch_arg_t, typename input_it, typename output_it, typename segments_it, typename a_it,
+          typename b_it>
+constexpr bool interval_warp_ok() {
+  using T = std::remove_cv_t<std::remove_pointer_t<input_it>>;
+  return std::is_same<launch_arg_t, empty_t>::value && std::is_pointer<input_it>::value &&
+         std::is_pointer<output_it>::value && std::is_same<std::remove_pointer_t<output_it>, T>::value &&
+         std::is_pointer<segments_it>::value &&
+         std::is_same<std::remove_cv_t<std::remove_pointer_t<segments_it>>, int>::value &&
+         std::is_pointer<a_it>::value && std::is_same<std::remove_cv_t<std::remove_pointer_t<a_it>>, int>::value &&
+         std::is_pointer<b_it>::value && std::is_same<std::remove_cv_t<std::remove_pointer_t<b_it>>, int>::value;
+}
+
+template <typename T, typename src_t, typename dst_t>
+void interval_warp(const T* input, T* output, const int* segments, int num_segments, int count, src_t src,
+                   dst_t dst, context_t& ctx) {
+  const long long threads = (long long)num_segments * 32;
+  interval_warp_kernel<T><<<unsigned((threads + 255) / 256), 256, 0, ctx.stream()>>>(
+      input, output, segments, num_segments, count, src, dst);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
+// The interval's own start (src or dst of gather / scatter).
+struct interval_own_t {
+  __device__ int operator()(int, int a) const { return a; }
+};
+// A descriptor's entry for the interval.
+struct interval_at_t {
+  const int* v;
+  __device__ int operator()(int s, int) const { return v[s]; }
+};
+
+}  // namespace detail
 
 template <typename launch_arg_t = empty_t, typename input_it,
           typename segments_it, typename output_it>
@@ -34,6 +105,13 @@ void interval_gather(input_it input, int count, segments_it segments,
                      context_t& ctx) {
   using T = detail::value_of_t<input_it>;
   using G = detail::value_of_t<gather_it>;
+  if constexpr (detail::interval_warp_ok<launch_arg_t, input_it, output_it, segments_it, gather_it, gather_it>()) {
+    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+      detail::interval_warp<T>(input, output, segments, num_segments, count, detail::interval_at_t{gather},
+                               detail::interval_own_t{}, ctx);
+      return;
+    }
+  }
   detail::lbs_move<launch_arg_t, T>(
       [=] __device__(int, int, int rank, cuda::std::tuple<G> c) {
         return (T)input[cuda::std::get<0>(c) + rank];
@@ -49,6 +127,13 @@ void interval_scatter(input_it input, int count, segments_it segments,
                       context_t& ctx) {
   using T = detail::value_of_t<input_it>;
   using S = detail::value_of_t<scatter_it>;
+  if constexpr (detail::interval_warp_ok<launch_arg_t, input_it, output_it, segments_it, scatter_it, scatter_it>()) {
+    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+      detail::interval_warp<T>(input, output, segments, num_segments, count, detail::interval_own_t{},
+                               detail::interval_at_t{scatter}, ctx);
+      return;
+    }
+  }
   detail::lbs_move<launch_arg_t, T>(
       [=] __device__(int index, int, int, cuda::std::tuple<S>) { return (T)input[index]; },
       [=] __device__(int, int, int rank, cuda::std::tuple<S> c, T v) {
@@ -66,6 +151,13 @@ void interval_move(input_it input, int count, segments_it segments,
   using T = detail::value_of_t<input_it>;
   using S = detail::value_of_t<scatter_it>;
   using G = detail::value_of_t<gather_it>;
+  if constexpr (detail::interval_warp_ok<launch_arg_t, input_it, output_it, segments_it, scatter_it, gather_it>()) {
+    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+      detail::interval_warp<T>(input, output, segments, num_segments, count, detail::interval_at_t{gather},
+                               detail::interval_at_t{scatter}, ctx);
+      return;
+    }
+  }
   detail::lbs_move<launch_arg_t, T>(
       [=] __device__(int, int, int rank, cuda::std::tuple<S, G> c) {
         return (T)input[cuda::std::get<1>(c) + rank];

@@ -440,7 +440,7 @@ void segreduce(input_it input, int count, segments_it segments, int num_segments
                 std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value &&
                 std::is_same<std::remove_cv_t<std::remove_pointer_t<segments_it>>, int>::value &&
                 std::is_same<launch_arg_t, empty_t>::value && segreduce_warp_ok<op_t, T>::value) {
-    if (segreduce_warp_wanted(count, segments, num_segments, ctx)) {
+    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
       segreduce_warp<T>(input, count, segments, num_segments, output, op, init, ctx);
       return;
     }

@@ -304,7 +304,12 @@ int main() {
   });
 
   r.run("interval_expand / gather / scatter / move", [&] {
-    for (auto c : geo_cases(mnv, false)) {
+    // and the warp path's geometries (warp_segments.cuh: 1M+ items, mean
+    // 256-4096, none over 16384): half the intervals empty, and random
+    auto cases = geo_cases(mnv, false);
+    cases.push_back({2 << 20, test::geo_empty_heavy, 800});
+    cases.push_back({2 << 20, test::geo_random, 3000});
+    for (auto c : cases) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo);
       int ns = (int)segs.size();
       std::vector<int> len(ns);
