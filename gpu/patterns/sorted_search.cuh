@@ -5,13 +5,14 @@
 // The merge puts haystack element h before needle n when comp(h, n)
 // (lower) or when !comp(n, h) (upper); a needle's answer is the number of
 // haystack elements merged before it. Tiles cut the merged sequence into
-// pieces of nv; a partition kernel finds each tile's split with a merge-path
-// search; each CTA loads its needles and haystack into shared memory, each
+// pieces of nv; merge_partitions (merge_partition.cuh) finds each tile's
+// split with a merge-path search, in two levels for many tiles; each CTA loads its needles and haystack into shared memory, each
 // thread merges vt positions serially, answers go through shared memory so
 // the stores are coalesced.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
+#include "gpu/patterns/merge_partition.cuh"
 
 namespace attu {
 namespace gpu {
@@ -32,23 +33,6 @@ struct search_pred_t {
                                   : !comp(needles[a], haystack[b]);
   }
 };
-
-template <typename pred_t>
-__global__ void merge_partition_kernel(pred_t pred, int a_count, int b_count,
-                                       int nv, int num_parts, int* __restrict__ part,
-                                       bool per_warp) {
-  int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
-  if (t >= num_parts) return;
-  long long total = (long long)a_count + b_count;
-  int diag = (int)min((long long)t * nv, total);
-  if (per_warp) {
-    int b = merge_path_b_warp(a_count, b_count, diag, pred);
-    if ((threadIdx.x & 31) == 0) part[t] = b;
-  } else {
-    part[t] = merge_path_b(a_count, b_count, diag, pred);
-  }
-}
 
 template <bounds_t bounds, typename launch_t, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
@@ -138,10 +122,7 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   int num_tiles = (int)div_up(total, (long long)nv);
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
-  bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
-  detail::merge_partition_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0, ctx.stream()>>>(
-      pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), per_warp);
-  ATTU_CUDA_CHECK_LAUNCH();
+  merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
   detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
       needles, num_needles, haystack, num_haystack, indices, comp, part.data());
   ATTU_CUDA_CHECK_LAUNCH();

@@ -32,7 +32,10 @@ int main() {
       {0, 0, 10}, {0, 5, 10}, {5, 0, 10}, {1, 1, 3}, {nv - 1, 1, 100}, {1, nv - 1, 100},
       {nv, nv, 1000}, {nv + 1, nv - 1, 50}, {3 * nv + 5, 2 * nv + 1, 1 << 30},
       {1 << 20, 1 << 20, 1 << 19}, {1 << 20, 1000, 1 << 20}, {1000, 1 << 20, 1 << 20},
-      {1 << 20, 1 << 20, 1 << 30}, {16 << 20, 16 << 20, 1LL << 31}};
+      {1 << 20, 1 << 20, 1 << 30}, {16 << 20, 16 << 20, 1LL << 31},
+      // past 2048 tiles: the two-level partition (merge_partition.cuh),
+      // skewed both ways and with runs of equal keys across its groups
+      {12 << 20, 100, 1 << 20}, {100, 12 << 20, 1 << 20}, {8 << 20, 8 << 20, 100}};
   auto size_of = [](const sizes_t& c) { return (long long)c.a + c.b; };
   cases = test::small_filter(cases, size_of);
 
@@ -81,6 +84,32 @@ int main() {
             }
           });
   }
+
+  r.run("merge_partitions: two levels against one (merge_partition.cuh)", [&] {
+    // the two-level form forced (two_level_min 0) against the one-level
+    // form, point for point, over skewed and duplicate-heavy inputs
+    for (auto c : std::vector<sizes_t>{{12 << 20, 100, 1 << 20}, {100, 12 << 20, 1 << 20},
+                                       {8 << 20, 8 << 20, 100}, {5 << 20, 7 << 20, 1LL << 31},
+                                       {3 * nv + 5, 2 * nv + 1, 1 << 30}}) {
+      if (test::small_filter(std::vector<sizes_t>{c}, size_of).empty()) continue;
+      auto needles = test::random_sorted<int>(c.a, -(c.range / 2), c.range / 2, c.a * 7 + 3);
+      auto hay = test::random_sorted<int>(c.b, -(c.range / 2), c.range / 2, c.b * 11 + 4);
+      mem_t<int> d_n = to_mem(needles, ctx), d_h = to_mem(hay, ctx);
+      for (int pnv : {nv, 97}) {
+        int parts = int(((long long)c.a + c.b + pnv - 1) / pnv) + 1;
+        mem_t<int> one(parts, ctx), two(parts, ctx);
+        one.memset(0xff);
+        two.memset(0xff);
+        attu::gpu::detail::search_pred_t<bounds_lower, const int*, const int*, less_t<int>> pred{
+            d_n.data(), d_h.data(), less_t<int>()};
+        merge_partitions(pred, c.a, c.b, pnv, parts, one.data(), ctx, 1 << 30);
+        merge_partitions(pred, c.a, c.b, pnv, parts, two.data(), ctx, 0);
+        test::expect_equal(r, two.to_host(), one.to_host(),
+                           ("a=" + std::to_string(c.a) + " b=" + std::to_string(c.b) + " nv=" +
+                            std::to_string(pnv)).c_str());
+      }
+    }
+  });
 
   r.run("sorted_search with descending order (greater_t) and double keys", [&] {
     auto needles = test::random_sorted<int>(50000, -5000, 5000, 1);
