@@ -659,9 +659,9 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
-        const char *qual, *names[3];
+        const char *qual, **names = NULL;
         int nnew = 0;
-        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, names, &nnew);
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &names, &nnew);
         int src = c->next_source++;
         for (int k = 0; r && k < nnew; k++)
             if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
@@ -952,9 +952,9 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     case ATTU_FROM_FUNCTION: {
         /* nothing before it to read (the first FROM item) */
         bool lateral;
-        const char *qual, *names[3];
+        const char *qual, **names = NULL;
         int nnew = 0;
-        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, names, &nnew);
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &names, &nnew);
         if (!p) return NULL;
         int src = c->next_source++;
         for (int k = 0; k < nnew; k++)
@@ -1884,9 +1884,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
             bool lateral;
-            const char *qual, *names[3];
+            const char *qual, **names = NULL;
             int nnew = 0;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, names, &nnew);
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew);
             if (!f) return NULL;
             int src = c->next_source++;
             for (int k = 0; k < nnew; k++)
