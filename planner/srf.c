@@ -456,9 +456,26 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         /* bind every argument first: 42883 lists their types */
         attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
         if (!args) { attu_error_oom(c->err); return false; }
-        for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, call->u.func.args.items[i]))) return false;
         int want = populate ? 2 : 1;
-        if ((unnest ? n < 1 : n != want) || call->u.func.star || call->u.func.distinct) {
+        bool fits = (unnest ? n >= 1 : n == want) && !call->u.func.star && !call->u.func.distinct;
+        if (populate && fits) {
+            /* the row type first: NULL::t is no value attu binds */
+            if (!populate_base(c, call, p)) return false;
+            if (!(args[0] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN)))) return false;
+        }
+        for (int i = populate && fits ? 1 : 0; i < n; i++) {
+            const attu_ast_expr *a = call->u.func.args.items[i];
+            if (populate && i == 0 && a->kind == ATTU_EXPR_CAST) {
+                /* json_populate_record(NULL::t): 42883 names t */
+                char *tn = a->u.cast.type.name;
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, call->position, "function %s(%s%s) does not exist",
+                               name, tn ? tn : "?", n > 1 ? ", ..." : "");
+                attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+                return false;
+            }
+            if (!(args[i] = bind_expr(c, sc, a))) return false;
+        }
+        if (!fits) {
             attu_no_function(c, call, args, n);
             return false;
         }
@@ -495,9 +512,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         p->kind = FP_RECORD;
         p->counter = true;
         p->set = strstr(name, "recordset") != NULL;
-        if (populate) {
-            if (!populate_base(c, call, p)) return false;
-        } else {
+        if (!populate) {
             p->ncols = defs->n;
             p->types = attu_palloc(c->pa, sizeof(attu_type) * (size_t)defs->n);
             p->names = attu_palloc(c->pa, sizeof(char *) * (size_t)defs->n);
@@ -513,6 +528,9 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
                     if (!c->err->position) c->err->position = tn->position;
                     return false;
                 }
+                p->types[i] = attu_type_array_interval_qualified(p->types[i], tn->ivrange, tn->precision);
+                /* numeric without a typmod: the scale each value is written with */
+                if (p->types[i].id == ATTU_TYPE_DECIMAL && tn->precision < 0) p->types[i] = attu_type_make(ATTU_TYPE_NUMERIC);
                 p->names[i] = defs->names[i];
             }
         }
@@ -652,7 +670,10 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     for (int i = 0, o = 0; i < ncalls; i++)
         for (int j = 0; j < parts[i].ncols; j++, o++) names[o] = part_column_name(&parts[i], j);
     if (ord) names[ncols] = "ordinality";
-    if (ncalls == 1 && ncols == 1 && parts[0].kind != FP_JSON && parts[0].kind != FP_RECORD && f->alias) names[0] = f->alias;
+    if (ncalls == 1 && ncols == 1 && f->alias &&
+        (parts[0].kind == FP_SERIES || parts[0].kind == FP_UNNEST ||
+         (parts[0].kind == FP_JSON && strstr(parts[0].fname, "object_keys"))))
+        names[0] = f->alias;
     for (int i = 0; i < f->column_aliases.n; i++) names[i] = f->column_aliases.items[i];
     *lateral = lat;
     *qual = f->alias ? f->alias : fname0;
