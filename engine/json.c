@@ -1196,7 +1196,8 @@ static int pga_scalar(jbuf *b, const jnode *x, const pga_state *st) {
     if (x->kind == J_NULL) { jb_str(b, "NULL"); return 0; }
     jbuf t = { 0 };
     bool nul;
-    if (put_node(&t, x, st->jsonb, !st->json_elems, &nul, st->err)) { free(t.p); return -1; }
+    if (st->json_elems && !st->jsonb && x->kind == J_STR) put_escaped(&t, x->s, x->slen);   /* as above */
+    else if (put_node(&t, x, st->jsonb, !st->json_elems, &nul, st->err)) { free(t.p); return -1; }
     jb_ch(b, '"');
     for (size_t i = 0; i < t.len; i++) {
         if (t.p[i] == '"' || t.p[i] == '\\') jb_ch(b, '\\');
@@ -1603,6 +1604,13 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
                 char hint[256];
                 snprintf(hint, sizeof hint, "See the value of key \"%s\".", B[r].v.s);
                 attu_error_set_hint(err, hint);
+                break;
+            }
+            if (mode == 0 && !a_jsonb && x->kind == J_STR) {
+                /* a json string is quoted again from its value, as
+                 * PostgreSQL's populate_scalar does ("\u0041" is "A") */
+                put_escaped(&out, x->s, x->slen);
+                res_null = false;
                 break;
             }
             if (put_node(&out, x, a_jsonb, mode != 0, &nul, err)) { rc = -1; break; }

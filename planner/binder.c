@@ -820,13 +820,15 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         j = r;
         if (jt == ATTU_JOIN_LEFT && f->u.join.right->kind == ATTU_FROM_FUNCTION && r->kind == LP_PROJECT &&
             r->left && r->left->kind == LP_SRF) {
-            /* unnest: the series of subscripts pads the left rows without
-             * elements, the projection above (srf.c) reads the element,
+            /* unnest, the json functions, ROWS FROM: the series pads the
+             * left rows without elements, the projection above (srf.c)
+             * reads the element,
              * NULL for a padded row; an ON reading the element would need
              * it below the projection */
             if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i)) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                               "LEFT JOIN LATERAL unnest(...) takes only ON true");
+                               "LEFT JOIN LATERAL %s(...) takes only ON true",
+                               f->u.join.right->u.function.call->u.func.name);
                 return NULL;
             }
             r->left->srf_outer = true;

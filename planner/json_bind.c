@@ -493,7 +493,8 @@ attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, at
     if (attu_type_is_array(t)) {
         bool json_elems = attu_type_is_json_any(attu_type_array_elem(t));
         attu_bexpr *v = js_call_imm(c, ATTU_JS_REC_FIELD, txt, pos, 2, obj, kc, 2 + (json_elems ? 4 : 0));
-        return v ? coerce(c, v, t, true, pos) : NULL;
+        /* the elements' modifier as their input applies it (varchar(2)[]: 22001) */
+        return v ? attu_array_assign(c, v, t, pos) : NULL;
     }
     attu_bexpr *v = js_call_imm(c, ATTU_JS_REC_FIELD, txt, pos, 2, obj, kc, 1);
     if (!v) return NULL;
