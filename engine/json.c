@@ -1271,6 +1271,16 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
     jbuf out = { 0 };
     int rc = 0;
     size_t total = 0;
+    /* The read-only functions of a set-returning function's rows read one
+     * value many times over (json_to_recordset's NTH: every row its whole
+     * array): its tree is kept while a is the same text, so a series of n
+     * elements parses the value once, not n times. */
+    attu_json_fn fn0 = (attu_json_fn)in->aux;
+    bool cacheable = fn0 == ATTU_JS_NTH || fn0 == ATTU_JS_COUNT || fn0 == ATTU_JS_REC_FIELD || fn0 == ATTU_JS_GET;
+    jarena cache_ar = { 0 };
+    jnode *cache_j = NULL;
+    const char *cache_s = NULL;
+    size_t cache_len = 0;
     for (size_t r = 0; r < n && !rc; r++) {
         attu_slot *o = &D[r];
         memset(o, 0, sizeof *o);
@@ -1290,7 +1300,16 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         bool parse_a = f != ATTU_JS_IN && f != ATTU_JS_QUOTE && f != ATTU_JS_SCALAR && f != ATTU_JS_FROM_ARRAY &&
                        f != ATTU_JS_OBJ_ADD && f != ATTU_JS_ARR_ADD && f != ATTU_JS_WRAP_OBJ && f != ATTU_JS_WRAP_ARR &&
                        f != ATTU_JS_OBJECT;
-        if (parse_a && !(ja = parse(&ar, A[r].v.s, A[r].len, a_jsonb, err))) { rc = -1; ja_free(&ar); break; }
+        if (parse_a && cacheable) {
+            if (!cache_j || A[r].len != cache_len || (A[r].v.s != cache_s && memcmp(A[r].v.s, cache_s, cache_len))) {
+                ja_free(&cache_ar);
+                cache_j = parse(&cache_ar, A[r].v.s, A[r].len, a_jsonb, err);
+                if (!cache_j) { rc = -1; ja_free(&ar); break; }
+                cache_s = A[r].v.s;
+                cache_len = A[r].len;
+            }
+            ja = cache_j;
+        } else if (parse_a && !(ja = parse(&ar, A[r].v.s, A[r].len, a_jsonb, err))) { rc = -1; ja_free(&ar); break; }
         switch (f) {
         case ATTU_JS_IN:
             if (d_jsonb) {
@@ -1644,5 +1663,6 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         if (!res_null) rc = emit(o, out.p ? out.p : "", out.len, alloc, ctx, err);
     }
     free(out.p);
+    ja_free(&cache_ar);
     return rc;
 }
