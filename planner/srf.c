@@ -360,7 +360,6 @@ typedef struct from_part {
     attu_type            *types;     /* records: the definition list's types */
     const char          **names;     /* records: its names (the json keys) */
     bool                  set;       /* json_to_recordset: a row an element */
-    bool                  counter;   /* its series counts 1, 2, ... (ordinality) */
 } from_part;
 
 static bool one_series(bctx *c, from_part *p, attu_bexpr *x) {
@@ -484,7 +483,6 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
             /* unnest(a): the series of a's subscripts, then a[k]
              * (array_bind.c); unnest(a, b, ...): one series an array */
             p->kind = FP_UNNEST;
-            p->counter = true;
             p->ncols = n;
             p->nser = n;
             p->ser = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
@@ -503,14 +501,12 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
             attu_bexpr *x = attu_json_srf_series(c, call, args[0], &cols);
             if (!x) return false;
             p->kind = FP_JSON;
-            p->counter = true;
             p->ncols = cols;
             args[0] = x->args[1]->args[0];   /* the json argument as bound (an untyped literal made json) */
             return one_series(c, p, x);
         }
         /* json(b)_to_record(set) / json(b)_populate_record(set) */
         p->kind = FP_RECORD;
-        p->counter = true;
         p->set = strstr(name, "recordset") != NULL;
         if (!populate) {
             p->ncols = defs->n;
@@ -544,7 +540,6 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
     if (!x) return false;
     p->kind = FP_SERIES;
     p->ncols = 1;
-    p->counter = attu_type_is_int(x->type.id);   /* (k - start) / step + 1 */
     return one_series(c, p, x);
 }
 
@@ -630,13 +625,6 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     else if (ok && c->npending) { attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, f->position, "correlated subquery without its rows"); ok = false; }
     c->pending = save_pending; c->npending = save_npending;
     if (!ok || c->err->set) return NULL;
-    bool counters = true;
-    for (int i = 0; i < ncalls; i++) counters &= parts[i].counter;
-    if (ord && !counters) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "WITH ORDINALITY is supported for unnest, the json functions and integer generate_series only");
-        return NULL;
-    }
     int avail = ncols + ord;
     const char *fname0 = parts[0].fname;
     if (f->column_aliases.n > avail) {
@@ -644,8 +632,8 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
                        f->alias ? f->alias : fname0, avail, f->column_aliases.n);
         return NULL;
     }
-    /* every series of every part, in order */
-    attu_bexpr **ser = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nser);
+    /* every series of every part, in order, then WITH ORDINALITY's */
+    attu_bexpr **ser = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nser + 1));
     const char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)(avail + 1));
     if (!ser || !names) OOM_NULL(c);
     bool lat = false;
@@ -679,17 +667,27 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     *qual = f->alias ? f->alias : fname0;
     *colnames = names;
     *nnew = avail;
-    attu_lplan *p = srf_node(c, in, ser, nser, (char **)names);
+    if (ord) {
+        /* the ordinal: a series the executor numbers 1, 2, ... as long as
+         * the longest of the others (its arguments unread) */
+        attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+        attu_bexpr *o = attu_bx_new(c->pa, BX_SRF, i8, f->position);
+        if (!o) OOM_NULL(c);
+        o->nargs = 3;
+        for (int a = 0; a < 3; a++) if (!(o->args[a] = mk_const_int(c, i8, 1))) return NULL;
+        ser[nser] = o;
+    }
+    attu_lplan *p = srf_node(c, in, ser, nser + ord, (char **)names);
     if (!p) return NULL;
+    if (ord) p->srfs[nser].ordinal = true;
     if (ncalls == 1 && parts[0].kind == FP_SERIES && !ord) return p;   /* the series is the column */
     /* the columns read from the series: a projection over them, the
      * input's columns passed through (the arguments may read them) */
     attu_lplan *pr = project_over_series(c, p, in->ncols + avail, avail);
     if (!pr) return NULL;
-    attu_bexpr **k = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nser);
+    attu_bexpr **k = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nser + 1));
     if (!k) OOM_NULL(c);
-    for (int s = 0; s < nser; s++) k[s] = pr->exprs[in->ncols + s];
-    attu_bexpr *ordinal = NULL;
+    for (int s = 0; s < nser + ord; s++) k[s] = pr->exprs[in->ncols + s];
     for (int i = 0, s = 0, o = in->ncols; i < ncalls; s += parts[i].nser, i++) {
         for (int j = 0; j < parts[i].ncols; j++, o++) {
             attu_bexpr *el = part_column(c, &parts[i], k + s, j);
@@ -700,31 +698,8 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         }
     }
     if (ord) {
-        /* every series counts its rows in lockstep: the ordinal is the
-         * count of any not yet past its end, as a bigint (an integer
-         * generate_series counts (k - start) / step + 1) */
-        attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
-        int pos = f->position;
-        for (int i = ncalls - 1, s = nser; i >= 0; i--)
-            for (int q = parts[i].nser - 1; q >= 0; q--) {
-                s--;
-                attu_bexpr *n = mk_call(c, ATTU_OP_CAST_I_I, i8, pos, 1, k[s], NULL, NULL, NULL);
-                if (n && parts[i].kind == FP_SERIES) {
-                    const attu_bexpr *x = ser[s];
-                    attu_bexpr *a = mk_call(c, ATTU_OP_CAST_I_I, i8, pos, 1, x->args[0], NULL, NULL, NULL);
-                    attu_bexpr *st = a ? mk_call(c, ATTU_OP_CAST_I_I, i8, pos, 1, x->args[2], NULL, NULL, NULL) : NULL;
-                    attu_bexpr *one = st ? mk_const_int(c, i8, 1) : NULL;
-                    n = one ? mk_call(c, ATTU_OP_SUB_I, i8, pos, 2, n, a, NULL, NULL) : NULL;
-                    n = n ? mk_call(c, ATTU_OP_DIV_I, i8, pos, 2, n, st, NULL, NULL) : NULL;
-                    n = n ? mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, n, one, NULL, NULL) : NULL;
-                }
-                if (!n) return NULL;
-                ordinal = ordinal ? mk_call(c, ATTU_OP_COALESCE, i8, pos, 2, n, ordinal, NULL, NULL) : n;
-            }
-        attu_bexpr *o = ordinal;
-        if (!o) return NULL;
-        pr->exprs[in->ncols + ncols] = o;
-        pr->types[in->ncols + ncols] = i8;
+        pr->exprs[in->ncols + ncols] = k[nser];
+        pr->types[in->ncols + ncols] = k[nser]->type;
         pr->names[in->ncols + ncols] = (char *)names[ncols];
     }
     pr->est_rows = p->est_rows;
