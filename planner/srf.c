@@ -1,6 +1,6 @@
 /*
- * srf.c - binding set-returning functions (generate_series) in FROM and in
- * the select list, as PostgreSQL 15 does.
+ * srf.c - binding set-returning functions (generate_series, unnest, the
+ * json functions) in FROM and in the select list, as PostgreSQL 15 does.
  *
  * Both places become one logical node, LP_SRF (logical_plan.h): for each
  * row of its input, the rows of its series side by side. In FROM the input
@@ -10,6 +10,13 @@
  * and windows), as PostgreSQL's ProjectSet: several functions run in
  * lockstep, the shorter series padded with NULLs, and a function nested in
  * another's arguments runs in a node below it (attu_extract_srfs).
+ *
+ * In FROM an item may hold several functions (ROWS FROM (f(), g()), and
+ * unnest(a, b), which PostgreSQL expands so): each adds its series to the
+ * one LP_SRF node, which runs them in lockstep, and a projection above
+ * reads each function's columns from its series (unnest's elements, the
+ * json functions' values, json_to_record's converted keys); WITH
+ * ORDINALITY is one more series numbering the rows.
  *
  * The executor (engine/executor_srf.c) counts and produces the series.
  */
