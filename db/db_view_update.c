@@ -123,7 +123,19 @@ static attu_ast_from *rewrite_from(subst *s, const attu_ast_from *f) {
     *x = *f;
     switch (f->kind) {
     case ATTU_FROM_SUBQUERY: x->u.subquery.query = rewrite_query(s, f->u.subquery.query); break;
-    case ATTU_FROM_FUNCTION: x->u.function.call = rewrite(s, f->u.function.call); break;
+    case ATTU_FROM_FUNCTION:
+        x->u.function.call = rewrite(s, f->u.function.call);
+        if (f->u.function.ncalls) {
+            /* ROWS FROM: every function (call is the first's) */
+            attu_ast_from_call *calls = attu_ast_alloc(s->a, sizeof *calls * (size_t)f->u.function.ncalls);
+            if (!calls) { s->oom = true; break; }
+            for (int i = 0; i < f->u.function.ncalls; i++) {
+                calls[i] = f->u.function.calls[i];
+                calls[i].call = i ? rewrite(s, f->u.function.calls[i].call) : x->u.function.call;
+            }
+            x->u.function.calls = calls;
+        }
+        break;
     case ATTU_FROM_JOIN:
         x->u.join.left = rewrite_from(s, f->u.join.left);
         x->u.join.right = rewrite_from(s, f->u.join.right);

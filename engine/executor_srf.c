@@ -13,6 +13,9 @@
  * arithmetic (Jan 31 + 1 month = Feb 28, + 1 month = Mar 28) come out as
  * PostgreSQL's.
  *
+ * WITH ORDINALITY is one more series (attu_stage_srf.ordinal) numbering
+ * each input row's lockstep rows 1, 2, ... as long as the longest.
+ *
  * A LEFT JOIN (outer) keeps the rows passing its ON condition and pads
  * the input rows left without one (left_join_rows).
  *
@@ -168,6 +171,7 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
         for (int i = 0; i < s->nsrfs; i++) {
             srf_args *a = &f[i];
             __int128 c = 0;
+            if (s->srfs[i].ordinal) continue;   /* as long as the others: below */
             if (is_valid(a->vstart, r) && is_valid(a->vstop, r) && is_valid(a->vstep, r)) {
                 switch (a->t) {
                 case ATTU_TYPE_INT32: {
@@ -215,6 +219,7 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
             if (c > most) most = (int64_t)c;
         }
         if (over) return too_many_rows(x, cap, row_bytes);
+        for (int i = 0; i < s->nsrfs; i++) if (s->srfs[i].ordinal) f[i].count[r] = most;
         for (int i = 0; i < s->nsrfs; i++) if (f[i].count[r] < most) f[i].padded = true;
         rows[r] = most;
         sum += most;
@@ -276,6 +281,7 @@ static int produce(xctx *x, const attu_stage *s, srf_args *f, srf_out *o, const 
                 char *slot = o[i].buf + k * o[i].width;
                 if (!have) { memset(slot, 0, o[i].width); continue; }
                 bool last = j + 1 == a->count[r];
+                if (s->srfs[i].ordinal) { *(int64_t *)slot = j + 1; continue; }
                 switch (a->t) {
                 case ATTU_TYPE_INT32:
                     *(int32_t *)slot = (int32_t)o[i].cur_i;

@@ -1178,6 +1178,89 @@ static bool has_key(const jnode *a, const char *k, size_t kl) {
     return a->kind == J_STR && a->slen == kl && !memcmp(a->s, k, kl);
 }
 
+/* ---- JSON arrays as PostgreSQL array literals (json_to_record) ---------------------- */
+
+enum { PGA_MAXDIM = 6 };   /* PostgreSQL's MAXDIM */
+
+typedef struct pga_state {
+    bool jsonb;             /* the source is jsonb (its canonical text) */
+    bool json_elems;        /* the column's elements are json: every value as JSON text */
+    int ndims;              /* 0 until the first scalar fixes it */
+    long dims[PGA_MAXDIM + 1];   /* 1-based: each dimension's length, -1 unknown */
+    const char *key;        /* for the hints */
+    attu_error *err;
+} pga_state;
+
+/* a scalar of the literal, double-quoted (NULL bare) */
+static int pga_scalar(jbuf *b, const jnode *x, const pga_state *st) {
+    if (x->kind == J_NULL) { jb_str(b, "NULL"); return 0; }
+    jbuf t = { 0 };
+    bool nul;
+    if (st->json_elems && !st->jsonb && x->kind == J_STR) put_escaped(&t, x->s, x->slen);   /* as above */
+    else if (put_node(&t, x, st->jsonb, !st->json_elems, &nul, st->err)) { free(t.p); return -1; }
+    jb_ch(b, '"');
+    for (size_t i = 0; i < t.len; i++) {
+        if (t.p[i] == '"' || t.p[i] == '\\') jb_ch(b, '\\');
+        jb_ch(b, t.p[i]);
+    }
+    jb_ch(b, '"');
+    free(t.p);
+    return t.oom ? attu_error_oom(st->err) : 0;
+}
+
+/* The hint of an element that is no array where the dimensions want one:
+ * its subscripts from the top (0-based), as PostgreSQL's. */
+static int pga_expected(pga_state *st, const long *path, int depth) {
+    char where[128];
+    size_t at = 0;
+    where[0] = 0;
+    for (int i = 0; i < depth && at + 24 < sizeof where; i++) at += (size_t)snprintf(where + at, sizeof where - at, "[%ld]", path[i]);
+    attu_error_set(st->err, "22P02", 0, "expected JSON array");
+    char hint[256];
+    snprintf(hint, sizeof hint, "See the array element %s of key \"%s\".", where, st->key);
+    attu_error_set_hint(st->err, hint);
+    return -1;
+}
+
+/* Array x filling dimension level + 1 (path: the subscripts leading to it):
+ * PostgreSQL's populate_array_json, the dimensions fixed by the first
+ * scalar met; a deeper array past them is a scalar (its JSON text). */
+static int pga_walk(jbuf *b, const jnode *x, int level, long *path, pga_state *st) {
+    int dim = level + 1;
+    if (dim > PGA_MAXDIM) {
+        return attu_error_set(st->err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)", dim,
+                              PGA_MAXDIM);
+    }
+    if (st->dims[dim] < 0) st->dims[dim] = (long)x->n;
+    else if (st->dims[dim] != (long)x->n) {
+        attu_error_set(st->err, "22P02", 0, "malformed JSON array");
+        attu_error_set_detail(st->err, "Multidimensional arrays must have sub-arrays with matching dimensions.");
+        return -1;
+    }
+    jb_ch(b, '{');
+    for (size_t i = 0; i < x->n; i++) {
+        const jnode *e = x->kids[i];
+        path[level] = (long)i;
+        if (i) jb_ch(b, ',');
+        if (st->ndims == 0 && e->kind != J_ARR) st->ndims = dim;
+        if (st->ndims == 0 || dim < st->ndims) {
+            if (e->kind != J_ARR) return pga_expected(st, path, dim);
+            if (pga_walk(b, e, level + 1, path, st)) return -1;
+        } else if (pga_scalar(b, e, st)) return -1;
+    }
+    jb_ch(b, '}');
+    return 0;
+}
+
+static int pga_from_json(jbuf *b, const jnode *x, int level, pga_state *st) {
+    long path[PGA_MAXDIM + 1];
+    for (int i = 0; i <= PGA_MAXDIM; i++) st->dims[i] = -1;
+    size_t at = b->len;
+    if (pga_walk(b, x, level, path, st)) return -1;
+    if (st->ndims == 0) { b->len = at; jb_str(b, "{}"); }   /* no element anywhere: '{}' */
+    return 0;
+}
+
 int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_slot *A, const attu_slot *B,
                   const attu_slot *C, const attu_slot *Dd, const attu_slot *G, attu_slot *D, size_t n,
                   char *(*alloc)(void *ctx, size_t n), void *ctx, attu_error *err) {
@@ -1188,6 +1271,16 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
     jbuf out = { 0 };
     int rc = 0;
     size_t total = 0;
+    /* The read-only functions of a set-returning function's rows read one
+     * value many times over (json_to_recordset's NTH: every row its whole
+     * array): its tree is kept while a is the same text, so a series of n
+     * elements parses the value once, not n times. */
+    attu_json_fn fn0 = (attu_json_fn)in->aux;
+    bool cacheable = fn0 == ATTU_JS_NTH || fn0 == ATTU_JS_COUNT || fn0 == ATTU_JS_REC_FIELD || fn0 == ATTU_JS_GET;
+    jarena cache_ar = { 0 };
+    jnode *cache_j = NULL;
+    const char *cache_s = NULL;
+    size_t cache_len = 0;
     for (size_t r = 0; r < n && !rc; r++) {
         attu_slot *o = &D[r];
         memset(o, 0, sizeof *o);
@@ -1207,7 +1300,16 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         bool parse_a = f != ATTU_JS_IN && f != ATTU_JS_QUOTE && f != ATTU_JS_SCALAR && f != ATTU_JS_FROM_ARRAY &&
                        f != ATTU_JS_OBJ_ADD && f != ATTU_JS_ARR_ADD && f != ATTU_JS_WRAP_OBJ && f != ATTU_JS_WRAP_ARR &&
                        f != ATTU_JS_OBJECT;
-        if (parse_a && !(ja = parse(&ar, A[r].v.s, A[r].len, a_jsonb, err))) { rc = -1; ja_free(&ar); break; }
+        if (parse_a && cacheable) {
+            if (!cache_j || A[r].len != cache_len || (A[r].v.s != cache_s && memcmp(A[r].v.s, cache_s, cache_len))) {
+                ja_free(&cache_ar);
+                cache_j = parse(&cache_ar, A[r].v.s, A[r].len, a_jsonb, err);
+                if (!cache_j) { rc = -1; ja_free(&ar); break; }
+                cache_s = A[r].v.s;
+                cache_len = A[r].len;
+            }
+            ja = cache_j;
+        } else if (parse_a && !(ja = parse(&ar, A[r].v.s, A[r].len, a_jsonb, err))) { rc = -1; ja_free(&ar); break; }
         switch (f) {
         case ATTU_JS_IN:
             if (d_jsonb) {
@@ -1469,6 +1571,22 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         case ATTU_JS_COUNT: {
             const char *fn = (B && !bn) ? B[r].v.s : "json_array_elements";
             bool want_obj = in->imm_i == 1;
+            if (in->imm_i == 2) {
+                /* json(b)_to_recordset / json(b)_populate_recordset: an
+                 * array of objects, PostgreSQL's messages of each type */
+                if (ja->kind != J_ARR) {
+                    if (a_jsonb) rc = attu_error_set(err, "22023", 0, "cannot call %s on a non-array", fn);
+                    else rc = attu_error_set(err, "22023", 0, "cannot call %s on %s", fn, ja->kind == J_OBJ ? "an object" : "a scalar");
+                    break;
+                }
+                for (size_t i = 0; i < ja->n && !rc; i++)
+                    if (ja->kids[i]->kind != J_OBJ)
+                        rc = attu_error_set(err, "22023", 0, "argument of %s must be an array of objects", fn);
+                if (rc) break;
+                o->null = 0;
+                o->v.i = (int64_t)ja->n;
+                break;
+            }
             if (want_obj && ja->kind != J_OBJ) {
                 if (strstr(fn, "object_keys"))
                     rc = attu_error_set(err, "22023", 0, "cannot call %s on %s", fn, ja->kind == J_ARR ? "an array" : "a scalar");
@@ -1483,6 +1601,39 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
             }
             o->null = 0;
             o->v.i = (int64_t)ja->n;
+            break;
+        }
+        case ATTU_JS_REC_FIELD: {
+            if (ja->kind != J_OBJ) {
+                rc = attu_error_set(err, "22023", 0, "cannot call populate_composite on %s", ja->kind == J_ARR ? "an array" : "a scalar");
+                break;
+            }
+            const jnode *x = obj_get(ja, B[r].v.s, B[r].len);
+            if (!x || x->kind == J_NULL) break;
+            int mode = (int)(in->imm_i & 3);
+            bool nul = false;
+            if (mode == 2 && x->kind == J_ARR) {
+                pga_state st = { a_jsonb, (in->imm_i & 4) != 0, 0, { 0 }, B[r].v.s, err };
+                rc = pga_from_json(&out, x, 0, &st);
+                if (!rc) res_null = false;
+                break;
+            }
+            if (mode == 2 && x->kind != J_STR) {
+                rc = attu_error_set(err, "22P02", 0, "expected JSON array");
+                char hint[256];
+                snprintf(hint, sizeof hint, "See the value of key \"%s\".", B[r].v.s);
+                attu_error_set_hint(err, hint);
+                break;
+            }
+            if (mode == 0 && !a_jsonb && x->kind == J_STR) {
+                /* a json string is quoted again from its value, as
+                 * PostgreSQL's populate_scalar does ("\u0041" is "A") */
+                put_escaped(&out, x->s, x->slen);
+                res_null = false;
+                break;
+            }
+            if (put_node(&out, x, a_jsonb, mode != 0, &nul, err)) { rc = -1; break; }
+            res_null = nul;
             break;
         }
         case ATTU_JS_NTH: {
@@ -1512,5 +1663,6 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         if (!res_null) rc = emit(o, out.p ? out.p : "", out.len, alloc, ctx, err);
     }
     free(out.p);
+    ja_free(&cache_ar);
     return rc;
 }

@@ -86,12 +86,21 @@ typedef enum attu_json_fn {
                               a its b-th value (imm_i 0), key (imm_i 1);
                               imm_i + 2: as text (_text functions) */
     ATTU_JS_COUNT,         /* the rows an SRF gives: a's elements (imm_i 0 arrays,
-                              1 objects: pairs / keys); errors as PostgreSQL's
+                              1 objects: pairs / keys, 2 the objects of
+                              json_to_recordset); errors as PostgreSQL's
                               (aux of the error's function name in b, a text) */
     ATTU_JS_EXTRACT_PATH,  /* json(b)_extract_path(_text): a, the path as text[] b */
-    ATTU_JS_CAST           /* jsonb a -> the text of its scalar for a cast to a
+    ATTU_JS_CAST,          /* jsonb a -> the text of its scalar for a cast to a
                               number (imm_i 0) or boolean (1); b the target
                               type's name: 22023 for another kind of value */
+    ATTU_JS_REC_FIELD      /* the value of key b of object a for a column of a
+                              json_to_record / json_populate_record row, as
+                              PostgreSQL's populate_record_field: imm_i 0 the
+                              json(b) value, 1 its text (a string unquoted),
+                              2 an array literal of a JSON array (a string as
+                              it is), + 4: the array's elements json; JSON
+                              null and a missing key are NULL; a not an
+                              object: 22023 (populate_composite) */
 } attu_json_fn;
 
 /* ATTU_JS_FROM_ARRAY's element classes. */

@@ -149,6 +149,8 @@ typedef struct attu_stage_srf {
     int32_t   step_months, step_days;
     int64_t   step_usec;
     int       zone;       /* the timestamptz form: the session zone's id (engine/timezone.h) */
+    bool      ordinal;    /* WITH ORDINALITY's column: 1, 2, ... up to the row's
+                             longest series (a bigint; its arguments unread) */
 } attu_stage_srf;
 
 typedef struct attu_stage attu_stage;

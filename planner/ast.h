@@ -398,6 +398,21 @@ typedef enum attu_ast_join_type {
     ATTU_JOIN_CROSS            /* CROSS JOIN (no ON / USING) */
 } attu_ast_join_type;
 
+/* A column definition list of a function in FROM returning records:
+ * AS [alias] (a int, b text) (json_to_record). */
+typedef struct attu_ast_coldefs {
+    int                n;           /* 0: none written */
+    char             **names;
+    attu_ast_typename *types;
+    int               *positions;
+} attu_ast_coldefs;
+
+/* One function of ROWS FROM (f(...) [AS (defs)], g(...), ...). */
+typedef struct attu_ast_from_call {
+    attu_ast_expr   *call;
+    attu_ast_coldefs coldefs;
+} attu_ast_from_call;
+
 struct attu_ast_from {
     attu_ast_from_kind kind;
     int                position;
@@ -422,6 +437,11 @@ struct attu_ast_from {
             bool           ordinality; /* WITH ORDINALITY: a bigint column
                                           numbering the rows, after the
                                           function's */
+            attu_ast_coldefs coldefs;  /* the alias's column definition list */
+            attu_ast_from_call *calls; /* ROWS FROM: ncalls functions in
+                                          lockstep (call is calls[0].call);
+                                          NULL for a single function */
+            int            ncalls;
         } function;
         struct {
             attu_ast_join_type type;

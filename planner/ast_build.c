@@ -175,7 +175,10 @@ void ab_from_finish(attu_parse_ctx *c, attu_ast_from *f) {
     switch (f->kind) {
     case ATTU_FROM_TABLE: break;
     case ATTU_FROM_SUBQUERY: d = qdepth(f->u.subquery.query); break;
-    case ATTU_FROM_FUNCTION: d = edepth(f->u.function.call); break;
+    case ATTU_FROM_FUNCTION:
+        d = edepth(f->u.function.call);
+        for (int i = 1; i < f->u.function.ncalls; i++) d = maxi(d, edepth(f->u.function.calls[i].call));
+        break;
     case ATTU_FROM_JOIN:
         d = maxi(from_depth(f->u.join.left), from_depth(f->u.join.right));
         d = maxi(d, edepth(f->u.join.on));

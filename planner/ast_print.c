@@ -339,6 +339,7 @@ static void pr_from(out *o, const attu_ast_from *f) {
     case ATTU_FROM_FUNCTION:
         puts_(o, f->u.function.lateral ? "(lateral-function " : "(function ");
         pr_expr(o, f->u.function.call);
+        for (int i = 1; i < f->u.function.ncalls; i++) { puts_(o, " "); pr_expr(o, f->u.function.calls[i].call); }
         pr_alias(o, f);
         puts_(o, ")");
         break;

@@ -659,9 +659,9 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
-        const char *qual, *names[3];
+        const char *qual, **names = NULL;
         int nnew = 0;
-        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, names, &nnew);
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &names, &nnew);
         int src = c->next_source++;
         for (int k = 0; r && k < nnew; k++)
             if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
@@ -820,13 +820,15 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         j = r;
         if (jt == ATTU_JOIN_LEFT && f->u.join.right->kind == ATTU_FROM_FUNCTION && r->kind == LP_PROJECT &&
             r->left && r->left->kind == LP_SRF) {
-            /* unnest: the series of subscripts pads the left rows without
-             * elements, the projection above (srf.c) reads the element,
+            /* unnest, the json functions, ROWS FROM: the series pads the
+             * left rows without elements, the projection above (srf.c)
+             * reads the element,
              * NULL for a padded row; an ON reading the element would need
              * it below the projection */
             if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i)) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                               "LEFT JOIN LATERAL unnest(...) takes only ON true");
+                               "LEFT JOIN LATERAL %s(...) takes only ON true",
+                               f->u.join.right->u.function.call->u.func.name);
                 return NULL;
             }
             r->left->srf_outer = true;
@@ -952,9 +954,9 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     case ATTU_FROM_FUNCTION: {
         /* nothing before it to read (the first FROM item) */
         bool lateral;
-        const char *qual, *names[3];
+        const char *qual, **names = NULL;
         int nnew = 0;
-        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, names, &nnew);
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &names, &nnew);
         if (!p) return NULL;
         int src = c->next_source++;
         for (int k = 0; k < nnew; k++)
@@ -1884,9 +1886,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
             bool lateral;
-            const char *qual, *names[3];
+            const char *qual, **names = NULL;
             int nnew = 0;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, names, &nnew);
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew);
             if (!f) return NULL;
             int src = c->next_source++;
             for (int k = 0; k < nnew; k++)

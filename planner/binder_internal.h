@@ -273,6 +273,12 @@ bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos, c
 attu_bexpr *attu_json_agg_finish(bctx *c, int kind, attu_bexpr *res, int pos);
 bool attu_json_function_name(const char *name);
 bool attu_json_srf_name(const char *name);
+/* json(b)_to_record(set) and json(b)_populate_record(set) in FROM */
+bool attu_json_record_name(const char *name);
+attu_bexpr *attu_json_record_arg(bctx *c, const struct attu_ast_expr *call, attu_bexpr **args, int n, int i);
+attu_bexpr *attu_json_record_series(bctx *c, const struct attu_ast_expr *call, attu_bexpr *j, bool set);
+attu_bexpr *attu_json_record_object(bctx *c, attu_bexpr *j, attu_bexpr *k, bool set, int pos);
+attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, int pos);
 attu_bexpr *attu_json_srf_series(bctx *c, const struct attu_ast_expr *call, attu_bexpr *arg, int *ncols);
 attu_bexpr *attu_json_srf_column(bctx *c, const char *name, attu_bexpr *j, attu_bexpr *k, int col, int pos);
 attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const struct attu_ast_expr *e);
@@ -444,7 +450,7 @@ attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_e
  * its arguments read those items (*lateral), else over one empty row; its
  * column's qualifier and name for the scope. */
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char **colnames, int *nnew);
+                                    bool *lateral, const char **qual, const char ***colnames, int *nnew);
 /* The select list's set-returning functions (items[0..n), over p's
  * columns) moved into LP_SRF nodes over p, innermost calls first, each
  * replaced by a reference to its column; returns the new input of the

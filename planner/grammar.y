@@ -849,53 +849,48 @@ table_ref(A) ::= LATERAL select_with_parens(Q) opt_alias_clause(L).
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);
 }
-/* Functions in FROM (generate_series): bound by planner/srf.c, which
- * refuses any other function. A function in FROM is lateral whether or not
- * LATERAL is written (PostgreSQL's rule for functions). */
-table_ref(A) ::= func_application(F) opt_alias_clause(L).
-{
-    A = ab_alloc(ctx, sizeof *A);
-    A->kind = ATTU_FROM_FUNCTION;
-    A->position = F->position;
-    A->u.function.call = F;
-    A->alias = (char *)L.name;
-    A->column_aliases = ab_names(L.cols);
-    ab_from_finish(ctx, A);
-}
-table_ref(A) ::= func_application(F) WITH_LA ORDINALITY opt_alias_clause(L).
-{
-    A = ab_alloc(ctx, sizeof *A);
-    A->kind = ATTU_FROM_FUNCTION;
-    A->position = F->position;
-    A->u.function.call = F;
-    A->u.function.ordinality = true;
-    A->alias = (char *)L.name;
-    A->column_aliases = ab_names(L.cols);
-    ab_from_finish(ctx, A);
-}
-table_ref(A) ::= LATERAL func_application(F) WITH_LA ORDINALITY opt_alias_clause(L).
-{
-    A = ab_alloc(ctx, sizeof *A);
-    A->kind = ATTU_FROM_FUNCTION;
-    A->position = F->position;
-    A->u.function.call = F;
-    A->u.function.lateral = true;
-    A->u.function.ordinality = true;
-    A->alias = (char *)L.name;
-    A->column_aliases = ab_names(L.cols);
-    ab_from_finish(ctx, A);
-}
-table_ref(A) ::= LATERAL func_application(F) opt_alias_clause(L).
-{
-    A = ab_alloc(ctx, sizeof *A);
-    A->kind = ATTU_FROM_FUNCTION;
-    A->position = F->position;
-    A->u.function.call = F;
-    A->u.function.lateral = true;
-    A->alias = (char *)L.name;
-    A->column_aliases = ab_names(L.cols);
-    ab_from_finish(ctx, A);
-}
+/* Functions in FROM (generate_series, unnest, json_to_record ...): bound by
+ * planner/srf.c, which refuses any other function. A function in FROM is
+ * lateral whether or not LATERAL is written (PostgreSQL's rule for
+ * functions). A function returning records takes a column definition list
+ * (AS x(a int, b text)); ROWS FROM (f(), g() ...) runs several in lockstep. */
+table_ref(A) ::= func_application(F) func_alias_clause(L).
+    { A = func_ref(ctx, F, NULL, false, false, &L); }
+table_ref(A) ::= func_application(F) WITH_LA ORDINALITY func_alias_clause(L).
+    { A = func_ref(ctx, F, NULL, false, true, &L); }
+table_ref(A) ::= LATERAL func_application(F) WITH_LA ORDINALITY func_alias_clause(L).
+    { A = func_ref(ctx, F, NULL, true, true, &L); }
+table_ref(A) ::= LATERAL func_application(F) func_alias_clause(L).
+    { A = func_ref(ctx, F, NULL, true, false, &L); }
+table_ref(A) ::= ROWS FROM LP rows_from_list(R) RP func_alias_clause(L).
+    { A = func_ref(ctx, NULL, R, false, false, &L); }
+table_ref(A) ::= ROWS FROM LP rows_from_list(R) RP WITH_LA ORDINALITY func_alias_clause(L).
+    { A = func_ref(ctx, NULL, R, false, true, &L); }
+table_ref(A) ::= LATERAL ROWS FROM LP rows_from_list(R) RP func_alias_clause(L).
+    { A = func_ref(ctx, NULL, R, true, false, &L); }
+table_ref(A) ::= LATERAL ROWS FROM LP rows_from_list(R) RP WITH_LA ORDINALITY func_alias_clause(L).
+    { A = func_ref(ctx, NULL, R, true, true, &L); }
+
+%type rows_from_list {attu_vec *}
+%type rows_from_item {attu_ast_from_call}
+rows_from_list(A) ::= rows_from_item(I).                         { A = vec_new(ctx); ab_vec_push(ctx, A, &I, sizeof I); }
+rows_from_list(A) ::= rows_from_list(L) COMMA rows_from_item(I). { A = L; ab_vec_push(ctx, A, &I, sizeof I); }
+rows_from_item(A) ::= func_application(F).                       { memset(&A, 0, sizeof A); A.call = F; }
+rows_from_item(A) ::= func_application(F) AS LP coldef_list(D) RP.
+    { memset(&A, 0, sizeof A); A.call = F; A.coldefs = coldefs_of(ctx, D); }
+
+%type func_alias_clause {ab_falias}
+func_alias_clause(A) ::= opt_alias_clause(L).        { A.name = L.name; A.cols = L.cols; A.defs = NULL; }
+func_alias_clause(A) ::= AS LP coldef_list(D) RP.    { A.name = NULL; A.cols = NULL; A.defs = D; }
+func_alias_clause(A) ::= AS colid(N) LP coldef_list(D) RP.  { A.name = ab_tokstr(&N); A.cols = NULL; A.defs = D; }
+func_alias_clause(A) ::= colid(N) LP coldef_list(D) RP.     { A.name = ab_tokstr(&N); A.cols = NULL; A.defs = D; }
+
+%type coldef_list {attu_vec *}
+%type coldef {ab_coldef}
+coldef_list(A) ::= coldef(D).                         { A = vec_new(ctx); ab_vec_push(ctx, A, &D, sizeof D); }
+coldef_list(A) ::= coldef_list(L) COMMA coldef(D).    { A = L; ab_vec_push(ctx, A, &D, sizeof D); }
+coldef(A) ::= colid(N) typename(T).                   { A.name = (char *)ab_tokstr(&N); A.pos = N.pos; A.type = T; }
+
 table_ref(A) ::= joined_table(J).                   { A = J; }
 table_ref(A) ::= LP joined_table(J) RP alias_clause(L).
 {
@@ -952,6 +947,45 @@ joined_table(A) ::= table_ref(L) NATURAL(K) JOIN table_ref(R).
 typedef struct ab_jointype { attu_ast_join_type type; int pos; } ab_jointype;
 typedef struct ab_joinqual { attu_ast_expr *on; attu_names *using_; } ab_joinqual;
 typedef struct ab_alias { const char *name; attu_names *cols; } ab_alias;
+typedef struct ab_falias { const char *name; attu_names *cols; attu_vec *defs; } ab_falias;
+typedef struct ab_coldef { char *name; int pos; attu_ast_typename type; } ab_coldef;
+
+static attu_ast_coldefs coldefs_of(attu_parse_ctx *ctx, attu_vec *v) {
+    attu_ast_coldefs d = { 0, NULL, NULL, NULL };
+    if (!v || !v->n) return d;
+    d.names = ab_alloc(ctx, sizeof(char *) * (size_t)v->n);
+    d.types = ab_alloc(ctx, sizeof(attu_ast_typename) * (size_t)v->n);
+    d.positions = ab_alloc(ctx, sizeof(int) * (size_t)v->n);
+    if (!d.names || !d.types || !d.positions) return d;
+    for (int i = 0; i < v->n; i++) {
+        const ab_coldef *c = &((const ab_coldef *)v->items)[i];
+        d.names[i] = c->name; d.types[i] = c->type; d.positions[i] = c->pos;
+    }
+    d.n = v->n;
+    return d;
+}
+
+/* A function (F) or ROWS FROM (R, a vector of attu_ast_from_call) in FROM. */
+static attu_ast_from *func_ref(attu_parse_ctx *ctx, attu_ast_expr *F, attu_vec *R, bool lateral, bool ord,
+                               const ab_falias *L) {
+    attu_ast_from *A = ab_alloc(ctx, sizeof *A);
+    if (!A) return NULL;
+    A->kind = ATTU_FROM_FUNCTION;
+    if (R && R->n) {
+        A->u.function.calls = R->items;
+        A->u.function.ncalls = R->n;
+        F = A->u.function.calls[0].call;
+    }
+    A->position = F ? F->position : 0;
+    A->u.function.call = F;
+    A->u.function.lateral = lateral;
+    A->u.function.ordinality = ord;
+    A->alias = (char *)L->name;
+    A->column_aliases = ab_names(L->cols);
+    A->u.function.coldefs = coldefs_of(ctx, L->defs);
+    ab_from_finish(ctx, A);
+    return A;
+}
 }
 %type join_type {ab_jointype}
 join_type(A) ::= FULL(K) opt_outer.     { A.type = ATTU_JOIN_FULL; A.pos = K.pos; }

@@ -335,7 +335,8 @@ static const char *const json_names[] = {
     "jsonb_extract_path_text", "json_strip_nulls", "jsonb_strip_nulls", "jsonb_set", "jsonb_insert", "jsonb_pretty",
     "json_array_elements", "json_array_elements_text", "jsonb_array_elements", "jsonb_array_elements_text",
     "json_each", "json_each_text", "jsonb_each", "jsonb_each_text", "json_object_keys", "jsonb_object_keys",
-    "row_to_json",
+    "row_to_json", "json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset",
+    "json_populate_record", "jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset",
 };
 
 bool attu_json_function_name(const char *name) {
@@ -412,19 +413,24 @@ static attu_bexpr *build(bctx *c, const scope *sc, const attu_ast_expr *e, attu_
     return js_call(c, obj ? ATTU_JS_WRAP_OBJ : ATTU_JS_WRAP_ARR, attu_type_json(binary), pos, 1, acc, NULL, NULL, NULL);
 }
 
-/* the parts of a set-returning json function: the series of its rows */
-static attu_bexpr *srf_series(bctx *c, attu_bexpr *j, bool objects, const char *fname, int pos) {
+/* the parts of a set-returning json function: the series of its rows
+ * (mode: ATTU_JS_COUNT's imm_i) */
+static attu_bexpr *srf_series_mode(bctx *c, attu_bexpr *j, int mode, const char *fname, int pos) {
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
     if (!x) { attu_error_oom(c->err); return NULL; }
     attu_bexpr *fn = text_const(c, fname, pos);
-    attu_bexpr *cnt = fn ? js_call_imm(c, ATTU_JS_COUNT, i4, pos, 2, j, fn, objects) : NULL;
+    attu_bexpr *cnt = fn ? js_call_imm(c, ATTU_JS_COUNT, i4, pos, 2, j, fn, mode) : NULL;
     x->nargs = 3;
     x->args[0] = mk_const_int(c, i4, 1);
     x->args[1] = cnt;
     x->args[2] = mk_const_int(c, i4, 1);
     if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
     return x;
+}
+
+static attu_bexpr *srf_series(bctx *c, attu_bexpr *j, bool objects, const char *fname, int pos) {
+    return srf_series_mode(c, j, objects ? 1 : 0, fname, pos);
 }
 
 /* What a set-returning json function gives for the series' k: column 0
@@ -436,6 +442,67 @@ attu_bexpr *attu_json_srf_column(bctx *c, const char *name, attu_bexpr *j, attu_
     attu_type rt = as_text ? attu_type_make(ATTU_TYPE_TEXT) : attu_type_json(binary);
     if (keys || (each && col == 0)) return js_call_imm(c, ATTU_JS_NTH, attu_type_make(ATTU_TYPE_TEXT), pos, 2, j, k, 1);
     return js_call_imm(c, ATTU_JS_NTH, rt, pos, 2, j, k, as_text ? 2 : 0);
+}
+
+/* ---- json_to_record and json_populate_record (FROM, planner/srf.c) -------------------- */
+
+bool attu_json_record_name(const char *name) {
+    return attu_json_function_name(name) && strstr(name, "_record") != NULL;
+}
+
+/* The json argument of a record function (call), an untyped literal read
+ * as json (jsonb for the jsonb_ functions). */
+attu_bexpr *attu_json_record_arg(bctx *c, const attu_ast_expr *call, attu_bexpr **args, int n, int i) {
+    return json_arg(c, call, args, n, i, !strncmp(call->u.func.name, "jsonb", 5));
+}
+
+/* The rows of json_to_recordset(j): its elements, every one an object
+ * (PostgreSQL's 22023 otherwise); of json_to_record(j): one. */
+attu_bexpr *attu_json_record_series(bctx *c, const attu_ast_expr *call, attu_bexpr *j, bool set) {
+    int pos = call->position;
+    if (set) return srf_series_mode(c, j, 2, call->u.func.name, pos);
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    x->nargs = 3;
+    x->args[0] = mk_const_int(c, i4, 1);
+    x->args[1] = mk_const_int(c, i4, 1);
+    x->args[2] = mk_const_int(c, i4, 1);
+    if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
+    return x;
+}
+
+/* The object of row k of json_to_recordset(j) (j itself for json_to_record). */
+attu_bexpr *attu_json_record_object(bctx *c, attu_bexpr *j, attu_bexpr *k, bool set, int pos) {
+    return set ? js_call_imm(c, ATTU_JS_NTH, j->type, pos, 2, j, k, 0) : j;
+}
+
+/* Column key of type t from obj, converted as PostgreSQL's
+ * populate_record_field: json and jsonb columns take the value itself,
+ * array columns a JSON array element by element (a string through the
+ * array's input), any other type the value's text through its input
+ * function (a string unquoted): 22P02 and the like for bad values. */
+attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, int pos) {
+    attu_bexpr *kc = text_const(c, key, pos);
+    if (!kc) return NULL;
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_json_any(t)) {
+        attu_bexpr *v = js_call_imm(c, ATTU_JS_REC_FIELD, obj->type, pos, 2, obj, kc, 0);
+        return v ? coerce(c, v, t, true, pos) : NULL;
+    }
+    if (attu_type_is_array(t)) {
+        bool json_elems = attu_type_is_json_any(attu_type_array_elem(t));
+        attu_bexpr *v = js_call_imm(c, ATTU_JS_REC_FIELD, txt, pos, 2, obj, kc, 2 + (json_elems ? 4 : 0));
+        /* the elements' modifier as their input applies it (varchar(2)[]: 22001) */
+        return v ? attu_array_assign(c, v, t, pos) : NULL;
+    }
+    attu_bexpr *v = js_call_imm(c, ATTU_JS_REC_FIELD, txt, pos, 2, obj, kc, 1);
+    if (!v) return NULL;
+    if (t.id == ATTU_TYPE_TEXT && !attu_type_is_record(t) && !attu_type_is_typed_text(t)) {
+        /* varchar(n) / char(n): the input function's 22001, not a cast's cut */
+        return attu_bind_coerce_assign(c->pa, v, t, key, c->err);
+    }
+    return coerce(c, v, t, true, pos);
 }
 
 /* the series of a json SRF in FROM (planner/srf.c), its argument bound */
@@ -594,6 +661,17 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
         if (!v) return NULL;
         if (n == 4 && !(f = bool_arg(c, e, args, n, 3))) return NULL;
         return js_call(c, name[6] == 's' ? ATTU_JS_SET : ATTU_JS_INSERT, attu_type_json(1), pos, n, j, p, v, f);
+    }
+    if (attu_json_record_name(name)) {
+        if (strstr(name, "populate")) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "%s in the select list is not supported in attu (call it in FROM)", name);
+            return NULL;
+        }
+        /* PostgreSQL's: no row type without a column definition list */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "could not determine row type for result of %s", name);
+        attu_error_set_hint(c->err, "Provide a non-null record argument, or call the function in the FROM clause using a column definition list.");
+        return NULL;
     }
     if (attu_json_srf_name(name)) {
         if (n != 1) return attu_no_function(c, e, args, n);

@@ -203,6 +203,8 @@ typedef struct attu_srf_spec {
     int32_t     step_months, step_days;
     int64_t     step_usec;
     int         zone;        /* timestamptz: the session zone's id, which steps by days and months */
+    bool        ordinal;     /* WITH ORDINALITY: the row's number in the lockstep
+                                (bigint), as long as the longest series */
 } attu_srf_spec;
 
 typedef struct attu_lplan attu_lplan;

@@ -861,7 +861,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!args) goto oom;
         for (int i = 0; i < p->nsrfs; i++) {
             const attu_srf_spec *f = &p->srfs[i];
-            s->srfs[i] = (attu_stage_srf){ f->type, f->step_months, f->step_days, f->step_usec, f->zone };
+            s->srfs[i] = (attu_stage_srf){ f->type, f->step_months, f->step_days, f->step_usec, f->zone, f->ordinal };
             args[3 * i] = f->start; args[3 * i + 1] = f->stop; args[3 * i + 2] = f->step;
         }
         int rc = compile_child(args, 3 * p->nsrfs, p->left, &s->args, err);

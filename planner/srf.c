@@ -1,6 +1,6 @@
 /*
- * srf.c - binding set-returning functions (generate_series) in FROM and in
- * the select list, as PostgreSQL 15 does.
+ * srf.c - binding set-returning functions (generate_series, unnest, the
+ * json functions) in FROM and in the select list, as PostgreSQL 15 does.
  *
  * Both places become one logical node, LP_SRF (logical_plan.h): for each
  * row of its input, the rows of its series side by side. In FROM the input
@@ -10,6 +10,13 @@
  * and windows), as PostgreSQL's ProjectSet: several functions run in
  * lockstep, the shorter series padded with NULLs, and a function nested in
  * another's arguments runs in a node below it (attu_extract_srfs).
+ *
+ * In FROM an item may hold several functions (ROWS FROM (f(), g()), and
+ * unnest(a, b), which PostgreSQL expands so): each adds its series to the
+ * one LP_SRF node, which runs them in lockstep, and a projection above
+ * reads each function's columns from its series (unnest's elements, the
+ * json functions' values, json_to_record's converted keys); WITH
+ * ORDINALITY is one more series numbering the rows.
  *
  * The executor (engine/executor_srf.c) counts and produces the series.
  */
@@ -343,37 +350,261 @@ static bool reads_input(const attu_bexpr *e) {
     return reads_input(e->else_);
 }
 
-attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char **colnames, int *nnew) {
-    const attu_ast_expr *call = f->u.function.call;
-    *lateral = false;
-    if (!strcmp(call->u.func.name, "pg_partition_ancestors") &&
-        (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1 &&
-        !(call = syscat_no_ancestors(c)))
-        return NULL;
-    bool unnest = !strcmp(call->u.func.name, "unnest"), subs = !strcmp(call->u.func.name, "generate_subscripts");
-    bool json = attu_json_srf_name(call->u.func.name);   /* json_each ... (planner/json_bind.c) */
-    int json_cols = 1;
-    if ((strcmp(call->u.func.name, "generate_series") && !unnest && !subs && !json) ||
+/* One function of a FROM item (ROWS FROM and unnest(a, b, ...) have
+ * several): the series it adds to the item's LP_SRF node, which runs them
+ * all in lockstep (the shorter padded with NULLs), and how its columns are
+ * read from them in the projection above. */
+typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD } fp_kind;
+
+typedef struct from_part {
+    fp_kind               kind;
+    const attu_ast_expr  *call;
+    const char           *fname;
+    int                   nser;      /* series (unnest: one an array) */
+    attu_bexpr          **ser;
+    attu_bexpr          **args;      /* unnest: the arrays; json: [0] the json value */
+    int                   ncols;
+    attu_type            *types;     /* records: the definition list's types */
+    const char          **names;     /* records: its names (the json keys) */
+    bool                  set;       /* json_to_recordset: a row an element */
+} from_part;
+
+static bool one_series(bctx *c, from_part *p, attu_bexpr *x) {
+    p->ser = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    if (!p->ser) { attu_error_oom(c->err); return false; }
+    p->ser[0] = x;
+    p->nser = 1;
+    return true;
+}
+
+/* "function pg_catalog.unnest(integer) does not exist": PostgreSQL splits
+ * unnest(a, b, ...) into one call an array, and names the failing one */
+static void unnest_arg_error(bctx *c, const attu_ast_expr *call, attu_bexpr *a) {
+    char tb[64];
+    if (a->type.id == ATTU_TYPE_UNKNOWN) {
+        attu_error_set(c->err, "42725", call->position, "function pg_catalog.unnest(unknown) is not unique");
+        attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+        return;
+    }
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, call->position, "function pg_catalog.unnest(%s) does not exist",
+                   tname(a->type, tb));
+    attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+}
+
+/* The row type of json_populate_record's first argument: NULL::t of a
+ * table t (attu has no other composite values). */
+static bool populate_base(bctx *c, const attu_ast_expr *call, from_part *p) {
+    const attu_ast_expr *b = call->u.func.args.items[0];
+    if (b->kind == ATTU_EXPR_CAST && b->u.cast.type.name && b->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
+        b->u.cast.arg->u.literal.kind == ATTU_LIT_NULL) {
+        attu_type t;
+        attu_error scratch = { 0 };
+        const attu_table *tab = attu_type_from_name(b->u.cast.type.name, b->u.cast.type.precision, b->u.cast.type.scale, &t,
+                                                    &scratch) && c->cat
+                                    ? attu_catalog_lookup(c->cat, b->u.cast.type.name) : NULL;
+        if (tab) {
+            p->ncols = tab->ncols;
+            p->types = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(tab->ncols + 1));
+            p->names = attu_palloc(c->pa, sizeof(char *) * (size_t)(tab->ncols + 1));
+            if (!p->types || !p->names) { attu_error_oom(c->err); return false; }
+            for (int i = 0; i < tab->ncols; i++) {
+                p->types[i] = tab->defs[i].type;
+                if (!(p->names[i] = attu_pstrdup(c->pa, tab->defs[i].name, strlen(tab->defs[i].name)))) {
+                    attu_error_oom(c->err);
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (!scratch.set) {
+            attu_error_set(c->err, "22023", b->position, "first argument of %s must be a row type", call->u.func.name);
+            return false;
+        }
+        attu_error_set(c->err, "42704", b->u.cast.type.position ? b->u.cast.type.position : b->position,
+                       "type \"%s\" does not exist", b->u.cast.type.name);
+        return false;
+    }
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, b->position ? b->position : call->position,
+                   "%s takes only NULL::table as its first argument in attu", call->u.func.name);
+    return false;
+}
+
+/* Binds one function of a FROM item (call, with its column definition
+ * list defs) over scope sc into p. */
+static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const attu_ast_coldefs *defs, from_part *p) {
+    memset(p, 0, sizeof *p);
+    p->call = call;
+    const char *name = call->u.func.name;
+    bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
+    bool json = attu_json_srf_name(name);   /* json_each ... (planner/json_bind.c) */
+    bool rec = attu_json_record_name(name); /* json_to_record ... */
+    if ((strcmp(name, "generate_series") && !unnest && !subs && !json && !rec) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "function %s in FROM is not supported (attu has generate_series, generate_subscripts and unnest only)",
-                       call->u.func.name);
-        return NULL;
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, call->position,
+                       "function %s in FROM is not supported (attu has generate_series, generate_subscripts, unnest "
+                       "and the json functions only)", name);
+        return false;
     }
-    const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : json ? call->u.func.name : "generate_series";
+    p->fname = name;
+    bool populate = rec && strstr(name, "populate");
+    if (defs && defs->n && (!rec || populate)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, defs->positions[0],
+                       "a column definition list is only allowed for functions returning \"record\"");
+        return false;
+    }
+    if (rec && !populate && !(defs && defs->n)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, call->position,
+                       "a column definition list is required for functions returning \"record\"");
+        return false;
+    }
+    int n = call->u.func.args.n;
+    if (unnest || json || rec) {
+        /* bind every argument first: 42883 lists their types */
+        attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+        if (!args) { attu_error_oom(c->err); return false; }
+        int want = populate ? 2 : 1;
+        bool fits = (unnest ? n >= 1 : n == want) && !call->u.func.star && !call->u.func.distinct;
+        if (populate && fits) {
+            /* the row type first: NULL::t is no value attu binds */
+            if (!populate_base(c, call, p)) return false;
+            if (!(args[0] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN)))) return false;
+        }
+        for (int i = populate && fits ? 1 : 0; i < n; i++) {
+            const attu_ast_expr *a = call->u.func.args.items[i];
+            if (populate && i == 0 && a->kind == ATTU_EXPR_CAST) {
+                /* json_populate_record(NULL::t): 42883 names t */
+                char *tn = a->u.cast.type.name;
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, call->position, "function %s(%s%s) does not exist",
+                               name, tn ? tn : "?", n > 1 ? ", ..." : "");
+                attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+                return false;
+            }
+            if (!(args[i] = bind_expr(c, sc, a))) return false;
+        }
+        if (!fits) {
+            attu_no_function(c, call, args, n);
+            return false;
+        }
+        p->args = args;
+        if (unnest) {
+            /* unnest(a): the series of a's subscripts, then a[k]
+             * (array_bind.c); unnest(a, b, ...): one series an array */
+            p->kind = FP_UNNEST;
+            p->ncols = n;
+            p->nser = n;
+            p->ser = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
+            if (!p->ser) { attu_error_oom(c->err); return false; }
+            for (int i = 0; i < n; i++) {
+                attu_bexpr *a = args[i];
+                if (n == 1 && a->type.id == ATTU_TYPE_UNKNOWN) { attu_param_not_unique(c, "unnest", &a, 1, call->position); return false; }
+                if (n == 1 && !attu_type_is_array(a->type)) { attu_no_function(c, call, &a, 1); return false; }
+                if (!attu_type_is_array(a->type)) { unnest_arg_error(c, call, a); return false; }
+                if (!(p->ser[i] = attu_unnest_series(c, a, call->position))) return false;
+            }
+            return true;
+        }
+        if (json) {
+            int cols = 1;
+            attu_bexpr *x = attu_json_srf_series(c, call, args[0], &cols);
+            if (!x) return false;
+            p->kind = FP_JSON;
+            p->ncols = cols;
+            args[0] = x->args[1]->args[0];   /* the json argument as bound (an untyped literal made json) */
+            return one_series(c, p, x);
+        }
+        /* json(b)_to_record(set) / json(b)_populate_record(set) */
+        p->kind = FP_RECORD;
+        p->set = strstr(name, "recordset") != NULL;
+        if (!populate) {
+            p->ncols = defs->n;
+            p->types = attu_palloc(c->pa, sizeof(attu_type) * (size_t)defs->n);
+            p->names = attu_palloc(c->pa, sizeof(char *) * (size_t)defs->n);
+            if (!p->types || !p->names) { attu_error_oom(c->err); return false; }
+            for (int i = 0; i < defs->n; i++) {
+                for (int k = 0; k < i; k++)
+                    if (!strcmp(defs->names[k], defs->names[i])) {
+                        attu_error_set(c->err, "42701", 0, "column name \"%s\" specified more than once", defs->names[i]);
+                        return false;
+                    }
+                const attu_ast_typename *tn = &defs->types[i];
+                if (attu_type_from_name(tn->name, tn->precision, tn->scale, &p->types[i], c->err)) {
+                    if (!c->err->position) c->err->position = tn->position;
+                    return false;
+                }
+                p->types[i] = attu_type_array_interval_qualified(p->types[i], tn->ivrange, tn->precision);
+                /* numeric without a typmod: the scale each value is written with */
+                if (p->types[i].id == ATTU_TYPE_DECIMAL && tn->precision < 0) p->types[i] = attu_type_make(ATTU_TYPE_NUMERIC);
+                p->names[i] = defs->names[i];
+            }
+        }
+        attu_bexpr *j = attu_json_record_arg(c, call, args, n, populate ? 1 : 0);
+        if (!j) return false;
+        args[0] = j;
+        attu_bexpr *x = attu_json_record_series(c, call, j, p->set);
+        return x && one_series(c, p, x);
+    }
+    attu_bexpr *x = subs ? attu_bind_generate_subscripts(c, sc, call, true) : bind_series_call(c, sc, call);
+    if (!x) return false;
+    p->kind = FP_SERIES;
+    p->ncols = 1;
+    return one_series(c, p, x);
+}
+
+/* Part p's column j, its series' columns k[0..p->nser). */
+static attu_bexpr *part_column(bctx *c, const from_part *p, attu_bexpr **k, int j) {
+    int pos = p->call->position;
+    switch (p->kind) {
+    case FP_SERIES: return k[0];
+    case FP_UNNEST: return attu_unnest_element(c, p->args[j], k[j], pos);
+    case FP_JSON: return attu_json_srf_column(c, p->fname, p->args[0], k[0], j, pos);
+    case FP_RECORD: {
+        attu_bexpr *obj = attu_json_record_object(c, p->args[0], k[0], p->set, pos);
+        if (obj && !p->set) {
+            /* json_to_record's one row: NULL past it in ROWS FROM's lockstep */
+            attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, k[0], NULL, NULL, NULL);
+            attu_bexpr *nl = nn ? mk_const_null(c, obj->type) : NULL;
+            obj = nl ? mk_call(c, ATTU_OP_SELECT, obj->type, pos, 3, obj, nl, nn, NULL) : NULL;
+        }
+        return obj ? attu_json_record_field(c, obj, p->names[j], p->types[j], pos) : NULL;
+    }
+    }
+    return NULL;
+}
+
+/* PostgreSQL's name of part p's column j (before the aliases). */
+static const char *part_column_name(const from_part *p, int j) {
+    switch (p->kind) {
+    case FP_JSON:
+        if (p->ncols == 2) return j == 0 ? "key" : "value";
+        return strstr(p->fname, "object_keys") ? p->fname : "value";
+    case FP_RECORD: return p->names[j];
+    default: return p->fname;
+    }
+}
+
+attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
+                                    bool *lateral, const char **qual, const char ***colnames, int *nnew) {
+    *lateral = false;
+    const attu_ast_from_call one = { f->u.function.call, f->u.function.coldefs };
+    const attu_ast_from_call *calls = f->u.function.ncalls ? f->u.function.calls : &one;
+    int ncalls = f->u.function.ncalls ? f->u.function.ncalls : 1;
+    bool rows_from = f->u.function.ncalls > 0;
     bool ord = f->u.function.ordinality;
-    if (ord && !unnest && !json) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "WITH ORDINALITY is supported for unnest and the json functions only");
+    if (rows_from && f->u.function.coldefs.n) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, f->u.function.coldefs.positions[0],
+                       ncalls > 1 ? "ROWS FROM() with multiple functions cannot have a column definition list"
+                                  : "a column definition list is only allowed for functions returning \"record\"");
+        if (ncalls > 1) attu_error_set_hint(c->err, "Put a separate column definition list for each function inside ROWS FROM().");
         return NULL;
     }
-    int avail = 1 + ord + (json && strstr(fname, "_each"));
-    if (f->column_aliases.n > avail) {
-        attu_error_set(c->err, "42P10", f->position, "table \"%s\" has %d columns available but %d columns specified",
-                       f->alias ? f->alias : fname, avail, f->column_aliases.n);
+    if (!rows_from && ord && f->u.function.coldefs.n) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, f->u.function.coldefs.positions[0],
+                       "WITH ORDINALITY cannot be used with a column definition list");
+        attu_error_set_hint(c->err, "Put the column definition list inside ROWS FROM().");
         return NULL;
     }
+    from_part *parts = attu_palloc(c->pa, sizeof(from_part) * (size_t)ncalls);
+    if (!parts) OOM_NULL(c);
     scope none = { 0, NULL, 0 };
     const char *save_clause = c->clause;
     bool sa = c->allow_agg, sw = c->allow_window, ss = c->allow_srf;
@@ -385,42 +616,42 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     c->pending = NULL; c->npending = 0;
     c->clause = "functions in FROM";
     c->allow_agg = false; c->allow_window = false; c->allow_srf = false;
-    attu_bexpr *x, *arr = NULL;
-    if (unnest) {
-        /* unnest(a): the series of a's subscripts, then a[k] (array_bind.c) */
-        x = NULL;
-        int n = call->u.func.args.n;
-        if (n != 1 || call->u.func.star || call->u.func.distinct) {
-            attu_bexpr *args[1] = { NULL };
-            if (n >= 1) args[0] = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]);
-            if (!c->err->set) attu_no_function(c, call, args, n > 1 ? 1 : n);
-        } else if ((arr = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]))) {
-            if (arr->type.id == ATTU_TYPE_UNKNOWN) attu_param_not_unique(c, "unnest", &arr, 1, call->position);
-            else if (!attu_type_is_array(arr->type)) attu_no_function(c, call, &arr, 1);
-            else x = attu_unnest_series(c, arr, call->position);
-        }
-    } else if (json) {
-        x = NULL;
-        if (call->u.func.args.n != 1 || call->u.func.star || call->u.func.distinct) {
-            attu_bexpr *args[1] = { NULL };
-            if (call->u.func.args.n >= 1) args[0] = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]);
-            if (!c->err->set) attu_no_function(c, call, args, call->u.func.args.n > 1 ? 1 : call->u.func.args.n);
-        } else if ((arr = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]))) {
-            x = attu_json_srf_series(c, call, arr, &json_cols);
-            /* the json argument as bound (an untyped literal made json) */
-            if (x) arr = x->args[1]->args[0];
-        }
-    } else if (subs) {
-        x = attu_bind_generate_subscripts(c, left_sc ? left_sc : &none, call, true);
-    } else {
-        x = bind_series_call(c, left_sc ? left_sc : &none, call);
+    bool ok = true;
+    int nser = 0, ncols = 0;
+    for (int i = 0; i < ncalls && ok; i++) {
+        const attu_ast_expr *call = calls[i].call;
+        if (!strcmp(call->u.func.name, "pg_partition_ancestors") &&
+            (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1 &&
+            !(call = syscat_no_ancestors(c)))
+            ok = false;
+        ok = ok && bind_part(c, left_sc ? left_sc : &none, call, &calls[i].coldefs, &parts[i]);
+        if (ok) { nser += parts[i].nser; ncols += parts[i].ncols; }
     }
     c->clause = save_clause; c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;
-    if (x && c->npending && left) left = attu_apply_pending(c, left);
-    else if (x && c->npending) { attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, f->position, "correlated subquery without its rows"); x = NULL; }
+    if (ok && !c->err->set && c->npending && left) left = attu_apply_pending(c, left);
+    else if (ok && c->npending) { attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, f->position, "correlated subquery without its rows"); ok = false; }
     c->pending = save_pending; c->npending = save_npending;
-    if (!x || c->err->set) return NULL;
-    bool lat = left && (reads_input(x->args[0]) || reads_input(x->args[1]) || reads_input(x->args[2]));
+    if (!ok || c->err->set) return NULL;
+    int avail = ncols + ord;
+    const char *fname0 = parts[0].fname;
+    if (f->column_aliases.n > avail) {
+        attu_error_set(c->err, "42P10", f->position, "table \"%s\" has %d columns available but %d columns specified",
+                       f->alias ? f->alias : fname0, avail, f->column_aliases.n);
+        return NULL;
+    }
+    /* every series of every part, in order, then WITH ORDINALITY's */
+    attu_bexpr **ser = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nser + 1));
+    const char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)(avail + 1));
+    if (!ser || !names) OOM_NULL(c);
+    bool lat = false;
+    for (int i = 0, s = 0; i < ncalls; i++)
+        for (int k = 0; k < parts[i].nser; k++, s++) {
+            attu_bexpr *x = ser[s] = parts[i].ser[k];
+            lat |= reads_input(x->args[0]) || reads_input(x->args[1]) || reads_input(x->args[2]);
+        }
+    for (int i = 0; i < ncalls; i++)
+        if (parts[i].kind == FP_RECORD || parts[i].kind == FP_JSON) lat |= reads_input(parts[i].args[0]);
+    lat = lat && left;
     attu_lplan *in = left;
     if (!lat) {
         /* no argument reads the rows before it: one evaluation */
@@ -429,79 +660,57 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         in->nrows = 1;
         in->est_rows = 1;
     }
-    /* PostgreSQL names the column after the alias when only the table
-     * alias is written (a function returning a scalar) */
-    const char *name = f->column_aliases.n ? f->column_aliases.items[0] : f->alias ? f->alias : fname;
-    if (json) {
-        /* PostgreSQL's column names: value, key and value, or the function's */
-        const char *def0 = json_cols == 2 ? "key" : strstr(fname, "object_keys") ? fname : "value";
-        name = f->column_aliases.n ? f->column_aliases.items[0] : def0;
-    }
-    attu_lplan *p = srf_node(c, in, &x, 1, (char **)&name);
-    if (!p) return NULL;
-    if (json) {
-        /* the element (key, value) of each position: a projection over the
-         * series, the input's columns passed through */
-        attu_lplan *pr = project_over_series(c, p, p->ncols + json_cols - 1 + ord, 3);
-        if (!pr) return NULL;
-        attu_bexpr *k = pr->exprs[p->ncols - 1];
-        if (ord) {
-            /* the ordinal is the position, as a bigint */
-            attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
-            attu_bexpr *o = mk_call(c, ATTU_OP_CAST_I_I, i8, call->position, 1, k, NULL, NULL, NULL);
-            if (!o) return NULL;
-            pr->exprs[p->ncols - 1 + json_cols] = o;
-            pr->types[p->ncols - 1 + json_cols] = i8;
-            pr->names[p->ncols - 1 + json_cols] = "ordinality";
-        }
-        for (int j = 0; j < json_cols; j++) {
-            attu_bexpr *el = attu_json_srf_column(c, fname, arr, k, j, call->position);
-            if (!el) return NULL;
-            pr->exprs[p->ncols - 1 + j] = el;
-            pr->types[p->ncols - 1 + j] = el->type;
-        }
-        if (json_cols == 2) pr->names[p->ncols] = f->column_aliases.n > 1 ? f->column_aliases.items[1] : "value";
-        pr->est_rows = p->est_rows;
-        *lateral = lat;
-        *qual = f->alias ? f->alias : fname;
-        colnames[0] = name;
-        colnames[1] = json_cols == 2 ? pr->names[p->ncols] : NULL;
-        if (ord) {
-            char *oname = f->column_aliases.n > json_cols ? f->column_aliases.items[json_cols] : (char *)"ordinality";
-            pr->names[p->ncols - 1 + json_cols] = oname;
-            colnames[json_cols] = oname;
-        }
-        *nnew = json_cols + ord;
-        return pr;
-    }
-    if (unnest) {
-        /* the element of each subscript: a projection over the series,
-         * the input's columns passed through (a reads them, lateral) */
-        attu_lplan *pr = project_over_series(c, p, p->ncols + ord, 2);
-        if (!pr) return NULL;
-        attu_bexpr *k = pr->exprs[p->ncols - 1];
-        attu_bexpr *el = attu_unnest_element(c, arr, k, call->position);
-        if (!el) return NULL;
-        pr->exprs[p->ncols - 1] = el;
-        pr->types[p->ncols - 1] = el->type;
-        if (ord) {
-            /* the ordinal is the subscript, as a bigint */
-            attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
-            attu_bexpr *o = mk_call(c, ATTU_OP_CAST_I_I, i8, call->position, 1, k, NULL, NULL, NULL);
-            if (!o) return NULL;
-            pr->exprs[p->ncols] = o;
-            pr->types[p->ncols] = i8;
-            pr->names[p->ncols] = "ordinality";
-        }
-        pr->est_rows = p->est_rows;
-        p = pr;
-    }
+    /* the columns' names: PostgreSQL names a scalar function's column
+     * after the alias when only the table alias is written */
+    for (int i = 0, o = 0; i < ncalls; i++)
+        for (int j = 0; j < parts[i].ncols; j++, o++) names[o] = part_column_name(&parts[i], j);
+    if (ord) names[ncols] = "ordinality";
+    if (ncalls == 1 && ncols == 1 && f->alias &&
+        (parts[0].kind == FP_SERIES || parts[0].kind == FP_UNNEST ||
+         (parts[0].kind == FP_JSON && strstr(parts[0].fname, "object_keys"))))
+        names[0] = f->alias;
+    for (int i = 0; i < f->column_aliases.n; i++) names[i] = f->column_aliases.items[i];
     *lateral = lat;
-    *qual = f->alias ? f->alias : fname;
-    colnames[0] = name;
-    colnames[1] = f->column_aliases.n > 1 ? f->column_aliases.items[1] : "ordinality";
-    *nnew = 1 + ord;
-    return p;
+    *qual = f->alias ? f->alias : fname0;
+    *colnames = names;
+    *nnew = avail;
+    if (ord) {
+        /* the ordinal: a series the executor numbers 1, 2, ... as long as
+         * the longest of the others (its arguments unread) */
+        attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+        attu_bexpr *o = attu_bx_new(c->pa, BX_SRF, i8, f->position);
+        if (!o) OOM_NULL(c);
+        o->nargs = 3;
+        for (int a = 0; a < 3; a++) if (!(o->args[a] = mk_const_int(c, i8, 1))) return NULL;
+        ser[nser] = o;
+    }
+    attu_lplan *p = srf_node(c, in, ser, nser + ord, (char **)names);
+    if (!p) return NULL;
+    if (ord) p->srfs[nser].ordinal = true;
+    if (ncalls == 1 && parts[0].kind == FP_SERIES && !ord) return p;   /* the series is the column */
+    /* the columns read from the series: a projection over them, the
+     * input's columns passed through (the arguments may read them) */
+    attu_lplan *pr = project_over_series(c, p, in->ncols + avail, avail);
+    if (!pr) return NULL;
+    attu_bexpr **k = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nser + 1));
+    if (!k) OOM_NULL(c);
+    for (int s = 0; s < nser + ord; s++) k[s] = pr->exprs[in->ncols + s];
+    for (int i = 0, s = 0, o = in->ncols; i < ncalls; s += parts[i].nser, i++) {
+        for (int j = 0; j < parts[i].ncols; j++, o++) {
+            attu_bexpr *el = part_column(c, &parts[i], k + s, j);
+            if (!el) return NULL;
+            pr->exprs[o] = el;
+            pr->types[o] = el->type;
+            pr->names[o] = (char *)names[o - in->ncols];
+        }
+    }
+    if (ord) {
+        pr->exprs[in->ncols + ncols] = k[nser];
+        pr->types[in->ncols + ncols] = k[nser]->type;
+        pr->names[in->ncols + ncols] = (char *)names[ncols];
+    }
+    pr->est_rows = p->est_rows;
+    return pr;
 }
 
 /* ---- the select list -------------------------------------------------------------- */

@@ -51,6 +51,20 @@ check("jsonb param bad version", bind_run("SELECT $1", [JSONB], [b"\x02" + OBJ],
 check("jsonb param bad text", bind_run("SELECT $1", [JSONB], [b"{bad"], [0], 0)[0], "22P02")
 check("json param bad text", bind_run("SELECT $1", [JSON], [b"[1,"], [0], 0)[0], "22P02")
 
+# the set-returning functions of the drivers' bulk idioms: unnest of
+# array parameters side by side, json_to_recordset of a json parameter
+check("unnest of two array params", bind_run("SELECT * FROM unnest($1::int[], $2::text[]) AS u(a, b)", [0, 0],
+                                              [b"{1,2,3}", b"{a,b}"], [0, 0], 0),
+      (None, [1007, 1009], [23, 25], [(b"1", b"a"), (b"2", b"b"), (b"3", None)]))
+check("jsonb_to_recordset of a param", bind_run("SELECT * FROM jsonb_to_recordset($1) AS x(a int, b text)", [JSONB],
+                                                 [b'[{"a":1,"b":"x"},{"a":2}]'], [0], 0),
+      (None, [JSONB], [23, 25], [(b"1", b"x"), (b"2", None)]))
+check("json_to_record of an untyped param", bind_run("SELECT * FROM json_to_record($1) AS x(a int[], j jsonb)", [0],
+                                                     [b'{"a":[1,2],"j":{"y":1,"x":2}}'], [0], 0),
+      (None, [JSON], [1007, JSONB], [(b"{1,2}", b'{"x": 2, "y": 1}')]))
+check("json_to_record of a bad value", bind_run("SELECT * FROM json_to_record($1) AS x(a int)", [JSON], [b'{"a":"z"}'],
+                                                [0], 0)[0], "22P02")
+
 c.close()
 if failures:
     sys.exit(1)
