@@ -864,6 +864,12 @@ static void parse_chunk(void *ctx, size_t ci) {
             bool is_null = o->text_format
                 ? f.raw_end - f.raw_start == job->null_len && memcmp(in->data + f.raw_start, job->null_string, job->null_len) == 0
                 : !f.quoted && f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0;
+            /* FORCE_NOT_NULL first, as PostgreSQL's NextCopyFrom: an
+             * unquoted NULL string is that text; else FORCE_NULL makes a
+             * quoted one NULL */
+            if (!o->text_format && is_null && o->force_not_null && o->force_not_null[col]) is_null = false;
+            else if (!o->text_format && !is_null && o->force_null && o->force_null[col] &&
+                     f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0) is_null = true;
             if (is_null) {
                 if (def->not_null) {
                     csv_error(&c->err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, in->name, f.line,
