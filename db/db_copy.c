@@ -102,6 +102,7 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
             if (h == 2 && !is_from)
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "cannot use \"match\" with HEADER in COPY TO");
             o->csv.header = h != 0;
+            o->csv.header_match = h == 2;
             if (!h) header_opt = NULL;    /* HEADER false is no header, even in binary mode */
         } else if (!strcmp(op->name, "delimiter")) {
             if (!v || strlen(v) != 1) continue;    /* refused below, after the BINARY check */
@@ -393,8 +394,20 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         topts.text_format = true;
         topts.delimiter = '\t';
         topts.null_string = "\\N";
-        if (!read_all(&src, &raw, err) &&
-            !db_copy_binary_to_text(scratch ? scratch : base, base->name, cb, raw.p ? raw.p : "", raw.n, &text, err)) {
+        if (read_all(&src, &raw, err)) {
+            /* the client's CopyFail (or a cancel): PostgreSQL, reading as
+             * the data comes, names the tuple it was waiting for */
+            attu_error scratch_err;
+            memset(&scratch_err, 0, sizeof scratch_err);
+            if (!db_copy_binary_to_text(loaded, base->name, cb, raw.p ? raw.p : "", raw.n, &text, &scratch_err) ||
+                scratch_err.context[0]) {    /* past the header (whose errors have no CONTEXT) */
+                size_t lines = 1;
+                for (size_t k = 0; k < text.n; k++) lines += text.p[k] == '\n';
+                char ctx[256];
+                snprintf(ctx, sizeof ctx, "COPY %s, line %zu", base->name, lines);
+                attu_error_set_context(err, ctx);
+            }
+        } else if (!db_copy_binary_to_text(loaded, base->name, cb, raw.p ? raw.p : "", raw.n, &text, err)) {
             text_ctx tc = { text.p ? text.p : "", text.n, 0 };
             attu_csv_source tsrc = { .read = read_text, .ctx = &tc, .display_name = src.display_name };
             t = attu_csv_load(scratch ? scratch : base, &topts, &tsrc, &rows, err);

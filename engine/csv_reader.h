@@ -40,6 +40,9 @@ typedef struct attu_csv_options {
      * not NULL; a quoted one equal to it is NULL. */
     const bool   *force_not_null;
     const bool   *force_null;
+    /* HEADER MATCH: the header's fields must be the columns' names, in
+     * order (22P04 otherwise); header must be set too */
+    bool          header_match;
 } attu_csv_options;
 
 void attu_csv_options_default(attu_csv_options *o);
