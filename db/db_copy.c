@@ -127,10 +127,10 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
         } else if (!strcmp(op->name, "force_quote")) {
             if (v && !strcmp(v, "*")) o->force_quote_all = true;
             else if (!op->list.n)
-                return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "argument to option \"%s\" must be a list of column names", op->name);
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->position, "argument to option \"%s\" must be a list of column names", op->name);
         } else if (!strcmp(op->name, "force_not_null") || !strcmp(op->name, "force_null")) {
             if (!op->list.n)
-                return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "argument to option \"%s\" must be a list of column names", op->name);
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->position, "argument to option \"%s\" must be a list of column names", op->name);
         }
         /* freeze: accepted, no effect */
     }
