@@ -39,8 +39,9 @@ static int header_choice(const char *v) {
 }
 
 /* PostgreSQL's encoding names (pg_enc2name_tbl and its aliases, compared
- * as pg_char_to_encoding does: case and punctuation aside). */
-static bool pg_encoding_name(const char *v) {
+ * as pg_char_to_encoding does: case and punctuation aside); k gets the
+ * name so cleaned. */
+static bool pg_encoding_name(const char *v, char k[32]) {
     static const char *const names[] = {
         "sqlascii", "eucjp", "euccn", "euckr", "euctw", "eucjis2004", "utf8", "unicode", "muleinternal",
         "latin1", "latin2", "latin3", "latin4", "latin5", "latin6", "latin7", "latin8", "latin9", "latin10",
@@ -52,9 +53,8 @@ static bool pg_encoding_name(const char *v) {
         "iso88591", "iso88592", "iso88593", "iso88594", "iso88599", "iso885910", "iso885913", "iso885914",
         "iso885915", "iso885916", "cp866", "cp874", "cp936", "cp949", "cp950", "cp1250", "cp1251", "cp1252",
         "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", NULL };
-    char k[32];
     size_t n = 0;
-    for (const char *p = v; *p && n + 1 < sizeof k; p++)
+    for (const char *p = v; *p && n + 1 < 32; p++)
         if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) k[n++] = *p;
         else if (*p >= 'A' && *p <= 'Z') k[n++] = (char)(*p - 'A' + 'a');
     k[n] = 0;
@@ -116,14 +116,15 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
             if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY escape must be a single one-byte character");
             o->csv.escape = v[0];
         } else if (!strcmp(op->name, "encoding")) {
-            if (!v || !pg_encoding_name(v))
+            char k[32];
+            if (!v || !pg_encoding_name(v, k))
                 return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->position,
                                       "argument to option \"encoding\" must be a valid encoding name");
-            if (!strcasecmp(v, "utf8") || !strcasecmp(v, "utf-8") || !strcasecmp(v, "unicode")) o->csv.encoding = ATTU_ENCODING_UTF8;
-            else if (!strcasecmp(v, "latin1") || !strcasecmp(v, "iso-8859-1") || !strcasecmp(v, "iso88591") || !strcasecmp(v, "iso_8859_1"))
-                o->csv.encoding = ATTU_ENCODING_LATIN1;
+            if (!strcmp(k, "utf8") || !strcmp(k, "unicode")) o->csv.encoding = ATTU_ENCODING_UTF8;
+            /* LATIN1 is converted on the way in only: TO writes UTF-8 */
+            else if ((!strcmp(k, "latin1") || !strcmp(k, "iso88591")) && is_from) o->csv.encoding = ATTU_ENCODING_LATIN1;
             else return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->value_position ? op->value_position : op->position,
-                                       "COPY ENCODING \"%s\" is not supported (attu reads UTF8 and LATIN1)", v);
+                                       "COPY ENCODING \"%s\" is not supported (attu reads UTF8 and LATIN1, writes UTF8)", v);
         } else if (!strcmp(op->name, "force_quote")) {
             if (v && !strcmp(v, "*")) o->force_quote_all = true;
             else if (!op->list.n)
