@@ -98,13 +98,25 @@ typedef struct attu_exec_callbacks {
      * outside a transaction block, 25001 for BEGIN inside one, 25P01 for
      * SET LOCAL outside one). NULL: it goes to on_notice instead. */
     void (*on_warning)(void *ctx, const char *sqlstate, const char *message);
-    /* COPY ... FROM STDIN: start (ncols = columns expected) then pull bytes;
+    /* COPY ... FROM STDIN: start (ncols = columns expected; binary: FORMAT
+     * binary, whose CopyInResponse says format 1) then pull bytes;
      * copy_in_read returns >0 bytes, 0 at CopyDone, -1 with err (CopyFail). */
-    int     (*copy_in_begin)(void *ctx, int ncols);
+    int     (*copy_in_begin)(void *ctx, int ncols, bool binary);
     ssize_t (*copy_in_read)(void *ctx, char *buf, size_t cap, attu_error *err);
-    /* COPY ... TO STDOUT: begin, then data chunks (CSV text). */
-    int  (*copy_out_begin)(void *ctx, int ncols);
+    /* COPY ... TO STDOUT: begin, then data chunks (text, CSV, or the
+     * binary format's header and trailer). */
+    int  (*copy_out_begin)(void *ctx, int ncols, bool binary);
     int  (*copy_out_data)(void *ctx, const char *buf, size_t len);
+    /* FORMAT binary: the values' binary forms are the wire protocol's
+     * (the server's send/recv code serves Bind, binary results and COPY
+     * alike); without these two, COPY's binary format is refused (0A000).
+     * copy_binary_recv: one field's value v[0..len) of type OID oid as the
+     * malloc'd text its type's input reads, NULL with err set when it is
+     * malformed. copy_binary_send_row: result row `row` goes out as one
+     * tuple (int16 field count, per field int32 length, -1 for NULL, and
+     * the type's send form); nonzero when the client went away. */
+    char *(*copy_binary_recv)(void *ctx, uint32_t oid, const char *v, int32_t len, attu_error *err);
+    int   (*copy_binary_send_row)(void *ctx, const attu_result *res, size_t row);
 } attu_exec_callbacks;
 
 /* ---- sessions ---------------------------------------------------------- */

@@ -1,9 +1,11 @@
 /*
  * db_copy.c - COPY FROM (a server file or STDIN, through the CSV reader)
- * and COPY TO STDOUT (CSV text through the copy_out callbacks).
+ * and COPY TO STDOUT (CSV or text through the copy_out callbacks); the
+ * binary format's own part is db_copy_binary.c.
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
+#include "db/db_copy_binary.h"
 #include "db/db_fkey.h"
 #include "db/db_unique.h"
 
@@ -19,55 +21,169 @@
 typedef struct copy_opts {
     attu_csv_options csv;
     bool csv_format;
+    bool binary;          /* FORMAT binary (db_copy_binary.c) */
+    /* CSV: FORCE_QUOTE (cols) or *, FORCE_NOT_NULL (cols), FORCE_NULL
+     * (cols) as written; resolved against the columns by force_columns */
+    const attu_ast_option *force_quote, *force_not_null, *force_null;
+    bool force_quote_all;
 } copy_opts;
 
-static bool truthy(const char *v) {
-    return !v || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "match") || !strcmp(v, "yes");
+/* HEADER's value, as PostgreSQL's defGetCopyHeaderChoice: 1 true, 0
+ * false, 2 match, -1 anything else. */
+static int header_choice(const char *v) {
+    if (!v) return 1;
+    if (!strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes")) return 1;
+    if (!strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no")) return 0;
+    if (!strcmp(v, "match")) return 2;
+    return -1;
+}
+
+/* PostgreSQL's encoding names (pg_enc2name_tbl and its aliases, compared
+ * as pg_char_to_encoding does: case and punctuation aside); k gets the
+ * name so cleaned. */
+static bool pg_encoding_name(const char *v, char k[32]) {
+    static const char *const names[] = {
+        "sqlascii", "eucjp", "euccn", "euckr", "euctw", "eucjis2004", "utf8", "unicode", "muleinternal",
+        "latin1", "latin2", "latin3", "latin4", "latin5", "latin6", "latin7", "latin8", "latin9", "latin10",
+        "win1256", "win1258", "win866", "win874", "koi8r", "koi8", "win1251", "win1252", "iso88595", "iso88596",
+        "iso88597", "iso88598", "win1250", "win1253", "win1254", "win1255", "win1257", "koi8u", "sjis",
+        "big5", "gbk", "uhc", "gb18030", "johab", "shiftjis2004", "alt", "win", "mskanji", "shiftjis", "tcvn",
+        "tcvn5712", "vscii", "windows866", "windows874", "windows1250", "windows1251", "windows1252",
+        "windows1253", "windows1254", "windows1255", "windows1256", "windows1257", "windows1258", "abc",
+        "iso88591", "iso88592", "iso88593", "iso88594", "iso88599", "iso885910", "iso885913", "iso885914",
+        "iso885915", "iso885916", "cp866", "cp874", "cp936", "cp949", "cp950", "cp1250", "cp1251", "cp1252",
+        "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", NULL };
+    size_t n = 0;
+    for (const char *p = v; *p && n + 1 < 32; p++)
+        if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) k[n++] = *p;
+        else if (*p >= 'A' && *p <= 'Z') k[n++] = (char)(*p - 'A' + 'a');
+    k[n] = 0;
+    for (int i = 0; names[i]; i++) if (!strcmp(k, names[i])) return true;
+    return false;
 }
 
 static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
+    memset(o, 0, sizeof *o);
     attu_csv_options_default(&o->csv);
-    o->csv_format = false;
+    bool is_from = st->u.copy.is_from;
     bool null_set = false, delim_set = false;
-    const attu_ast_option *quote_opt = NULL;    /* QUOTE or ESCAPE written: CSV only */
+    const attu_ast_option *quote_opt = NULL, *escape_opt = NULL;    /* CSV only */
+    const attu_ast_option *delim_opt = NULL, *null_opt = NULL, *header_opt = NULL;
+    const attu_ast_option *format_opt = NULL, *encoding_opt = NULL, *freeze_opt = NULL;
     for (int i = 0; i < st->u.copy.noptions; i++) {
         const attu_ast_option *op = &st->u.copy.options[i];
         const char *v = op->value;
+        const attu_ast_option **seen = !strcmp(op->name, "format") || !strcmp(op->name, "csv") ? &format_opt
+                                     : !strcmp(op->name, "header") ? &header_opt
+                                     : !strcmp(op->name, "delimiter") ? &delim_opt
+                                     : !strcmp(op->name, "null") ? &null_opt
+                                     : !strcmp(op->name, "quote") ? &quote_opt
+                                     : !strcmp(op->name, "escape") ? &escape_opt
+                                     : !strcmp(op->name, "encoding") ? &encoding_opt
+                                     : !strcmp(op->name, "freeze") ? &freeze_opt
+                                     : !strcmp(op->name, "force_quote") ? &o->force_quote
+                                     : !strcmp(op->name, "force_not_null") ? &o->force_not_null
+                                     : !strcmp(op->name, "force_null") ? &o->force_null : NULL;
+        if (!seen) return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "option \"%s\" not recognized", op->name);
+        if (*seen) return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "conflicting or redundant options");
+        *seen = op;
+        if (op->list.n && strncmp(op->name, "force_", 6))
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "syntax error at or near \"(\"");
         if (!strcmp(op->name, "format")) {
             if (v && !strcmp(v, "csv")) o->csv_format = true;
             else if (v && !strcmp(v, "text")) o->csv_format = false;
-            else return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->value_position ? op->value_position : op->position,
-                                       "COPY format \"%s\" not supported", v ? v : "");
+            else if (v && !strcmp(v, "binary")) o->binary = true;
+            else return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->value_position ? op->value_position : op->position,
+                                       "COPY format \"%s\" not recognized", v ? v : "");
         } else if (!strcmp(op->name, "csv")) o->csv_format = true;
-        else if (!strcmp(op->name, "header")) o->csv.header = truthy(v);
-        else if (!strcmp(op->name, "delimiter")) {
-            if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY delimiter must be a single one-byte character");
+        else if (!strcmp(op->name, "header")) {
+            int h = header_choice(v);
+            if (h < 0) return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "header requires a Boolean value or \"match\"");
+            if (h == 2 && !is_from)
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "cannot use \"match\" with HEADER in COPY TO");
+            o->csv.header = h != 0;
+            o->csv.header_match = h == 2;
+            if (!h) header_opt = NULL;    /* HEADER false is no header, even in binary mode */
+        } else if (!strcmp(op->name, "delimiter")) {
+            if (!v || strlen(v) != 1) continue;    /* refused below, after the BINARY check */
             o->csv.delimiter = v[0]; delim_set = true;
         } else if (!strcmp(op->name, "null")) { o->csv.null_string = v ? v : ""; null_set = true; }
         else if (!strcmp(op->name, "quote")) {
             if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY quote must be a single one-byte character");
             o->csv.quote = v[0];
-            o->csv.escape = v[0];
-            quote_opt = op;
+            if (!escape_opt) o->csv.escape = v[0];
         } else if (!strcmp(op->name, "escape")) {
             if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY escape must be a single one-byte character");
             o->csv.escape = v[0];
-            if (!quote_opt) quote_opt = op;
         } else if (!strcmp(op->name, "encoding")) {
-            if (v && (!strcasecmp(v, "utf8") || !strcasecmp(v, "utf-8"))) o->csv.encoding = ATTU_ENCODING_UTF8;
-            else if (v && (!strcasecmp(v, "latin1") || !strcasecmp(v, "iso-8859-1") || !strcasecmp(v, "iso88591"))) o->csv.encoding = ATTU_ENCODING_LATIN1;
-            else return attu_error_set(err, "22023", op->position, "\"%s\" is not a valid encoding name", v ? v : "");
-        } else if (!strcmp(op->name, "freeze") || !strcmp(op->name, "force_not_null") || !strcmp(op->name, "force_null")) {
-            /* accepted, no effect */
-        } else return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "option \"%s\" not recognized", op->name);
+            char k[32];
+            if (!v || !pg_encoding_name(v, k))
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->position,
+                                      "argument to option \"encoding\" must be a valid encoding name");
+            if (!strcmp(k, "utf8") || !strcmp(k, "unicode")) o->csv.encoding = ATTU_ENCODING_UTF8;
+            /* LATIN1 is converted on the way in only: TO writes UTF-8 */
+            else if ((!strcmp(k, "latin1") || !strcmp(k, "iso88591")) && is_from) o->csv.encoding = ATTU_ENCODING_LATIN1;
+            else return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->value_position ? op->value_position : op->position,
+                                       "COPY ENCODING \"%s\" is not supported (attu reads UTF8 and LATIN1, writes UTF8)", v);
+        } else if (!strcmp(op->name, "force_quote")) {
+            if (v && !strcmp(v, "*")) o->force_quote_all = true;
+            else if (!op->list.n)
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->position, "argument to option \"%s\" must be a list of column names", op->name);
+        } else if (!strcmp(op->name, "force_not_null") || !strcmp(op->name, "force_null")) {
+            if (!op->list.n)
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, op->position, "argument to option \"%s\" must be a list of column names", op->name);
+        }
+        /* freeze: accepted, no effect */
     }
+    /* PostgreSQL's ProcessCopyOptions, in its order */
+    if (o->binary && delim_opt) return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "cannot specify DELIMITER in BINARY mode");
+    if (o->binary && null_opt) return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "cannot specify NULL in BINARY mode");
+    if (delim_opt && !delim_set)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY delimiter must be a single one-byte character");
+    if (o->binary && header_opt) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot specify HEADER in BINARY mode");
+    if (!o->csv_format && quote_opt)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, quote_opt->position, "COPY quote available only in CSV mode");
+    if (!o->csv_format && escape_opt)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, escape_opt->position, "COPY escape available only in CSV mode");
+    if (!o->csv_format && o->force_quote)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY force quote available only in CSV mode");
+    if (o->force_quote && is_from)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY force quote only available using COPY TO");
+    if (!o->csv_format && o->force_not_null)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY force not null available only in CSV mode");
+    if (o->force_not_null && !is_from)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY force not null only available using COPY FROM");
+    if (!o->csv_format && o->force_null)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY force null available only in CSV mode");
+    if (o->force_null && !is_from)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY force null only available using COPY FROM");
     if (!o->csv_format) {
-        if (quote_opt)
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, quote_opt->position,
-                                  "COPY %s available only in CSV mode", quote_opt->name);
         o->csv.text_format = true;     /* backslash escapes, no quoting */
         if (!delim_set) o->csv.delimiter = '\t';
         if (!null_set) o->csv.null_string = "\\N";
+    }
+    return 0;
+}
+
+/* A FORCE_* option's columns among the COPY's columns (names[0..n): the
+ * listed ones, or all of the table's or query's): out[i] set for each.
+ * PostgreSQL's errors: a name the table (or query) lacks is 42703, one
+ * the column list leaves out 42P10. */
+static int force_columns(const attu_ast_option *op, const char *rel, const char *const *all, int nall,
+                         const char *const *names, int n, bool *out, attu_error *err) {
+    const char *label = !strcmp(op->name, "force_quote") ? "FORCE_QUOTE" : !strcmp(op->name, "force_null") ? "FORCE_NULL" : "FORCE_NOT_NULL";
+    for (int k = 0; k < op->list.n; k++) {
+        const char *want = op->list.items[k];
+        bool known = false;
+        for (int j = 0; j < nall && !known; j++) known = !strcmp(all[j], want);
+        if (!known) {
+            if (rel) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", want, rel);
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" does not exist", want);
+        }
+        int at = -1;
+        for (int j = 0; j < n && at < 0; j++) if (!strcmp(names[j], want)) at = j;
+        if (at < 0) return attu_error_set(err, "42P10", 0, "%s column \"%s\" not referenced by COPY", label, want);
+        out[at] = true;
     }
     return 0;
 }
@@ -93,6 +209,37 @@ typedef struct stdin_ctx { const attu_exec_callbacks *cb; } stdin_ctx;
 static ssize_t read_stdin(void *ctx, char *buf, size_t cap, attu_error *err) {
     stdin_ctx *c = ctx;
     return c->cb->copy_in_read(c->cb->ctx, buf, cap, err);
+}
+
+/* FORMAT binary's lines of text, handed to the text loader as they were a
+ * client's data. */
+typedef struct text_ctx { const char *p; size_t n, off; } text_ctx;
+static ssize_t read_text(void *ctx, char *buf, size_t cap, attu_error *err) {
+    (void)err;
+    text_ctx *t = ctx;
+    size_t k = t->n - t->off < cap ? t->n - t->off : cap;
+    memcpy(buf, t->p + t->off, k);
+    t->off += k;
+    return (ssize_t)k;
+}
+
+/* All of a source's bytes (the file, or the client's data) in *out. */
+static int read_all(const attu_csv_source *src, attu_strbuf *out, attu_error *err) {
+    FILE *f = NULL;
+    if (src->path && !(f = fopen(src->path, "rb")))
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_FILE, 0, "could not open file \"%s\" for reading", src->display_name);
+    char buf[65536];
+    for (;;) {
+        ssize_t n = f ? (ssize_t)fread(buf, 1, sizeof buf, f) : src->read(src->ctx, buf, sizeof buf, err);
+        if (n < 0 || (f && n == 0 && ferror(f))) {
+            if (f) { fclose(f); attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not read from COPY file"); }
+            return -1;
+        }
+        if (n == 0) break;
+        if (attu_strbuf_add(out, buf, (size_t)n)) { if (f) fclose(f); return attu_error_oom(err); }
+    }
+    if (f) fclose(f);
+    return 0;
 }
 
 /* Byte offset of character `nch` of UTF-8 text s (len bytes), or len. */
@@ -211,13 +358,66 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         free(defs);
         if (!scratch) { free(map); pthread_rwlock_unlock(&s->db->lock); return -1; }
     }
-    if (st->u.copy.target == ATTU_COPY_STDIN && cb->copy_in_begin && cb->copy_in_begin(cb->ctx, scratch ? scratch->ncols : base->ncols)) {
-        attu_table_free(scratch); free(map);
+    size_t rows = 0;
+    attu_table *t = NULL;
+    /* FORCE_NOT_NULL / FORCE_NULL: flags over the loaded columns */
+    attu_csv_options copts = o->csv;
+    const attu_table *loaded = scratch ? scratch : base;
+    bool *fnn = NULL, *fn = NULL;
+    if (o->force_not_null || o->force_null) {
+        const char **all = malloc(sizeof *all * ((size_t)base->ncols + 1)), **names = malloc(sizeof *names * ((size_t)loaded->ncols + 1));
+        fnn = calloc((size_t)loaded->ncols + 1, sizeof *fnn);
+        fn = calloc((size_t)loaded->ncols + 1, sizeof *fn);
+        int frc = all && names && fnn && fn ? 0 : attu_error_oom(err);
+        for (int c = 0; !frc && c < base->ncols; c++) all[c] = base->defs[c].name;
+        for (int c = 0; !frc && c < loaded->ncols; c++) names[c] = loaded->defs[c].name;
+        if (!frc && o->force_not_null) frc = force_columns(o->force_not_null, base->name, all, base->ncols, names, loaded->ncols, fnn, err);
+        if (!frc && o->force_null) frc = force_columns(o->force_null, base->name, all, base->ncols, names, loaded->ncols, fn, err);
+        free(all); free(names);
+        if (frc) {
+            free(fnn); free(fn); attu_table_free(scratch); free(map);
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
+        copts.force_not_null = fnn;
+        copts.force_null = fn;
+    }
+    if (st->u.copy.target == ATTU_COPY_STDIN && cb->copy_in_begin && cb->copy_in_begin(cb->ctx, loaded->ncols, o->binary)) {
+        free(fnn); free(fn); attu_table_free(scratch); free(map);
         pthread_rwlock_unlock(&s->db->lock);
         return -2;
     }
-    size_t rows = 0;
-    attu_table *t = attu_csv_load(scratch ? scratch : base, &o->csv, &src, &rows, err);
+    if (o->binary) {
+        /* the binary data as lines of the text format, then as text */
+        attu_strbuf raw = { 0 }, text = { 0 };
+        attu_csv_options topts;
+        attu_csv_options_default(&topts);
+        topts.text_format = true;
+        topts.delimiter = '\t';
+        topts.null_string = "\\N";
+        if (read_all(&src, &raw, err)) {
+            /* the client's CopyFail (or a cancel): PostgreSQL, reading as
+             * the data comes, names the tuple it was waiting for */
+            attu_error scratch_err;
+            memset(&scratch_err, 0, sizeof scratch_err);
+            if (!db_copy_binary_to_text(loaded, base->name, cb, raw.p ? raw.p : "", raw.n, &text, &scratch_err) ||
+                scratch_err.context[0]) {    /* past the header (whose errors have no CONTEXT) */
+                size_t lines = 1;
+                for (size_t k = 0; k < text.n; k++) lines += text.p[k] == '\n';
+                char ctx[256];
+                snprintf(ctx, sizeof ctx, "COPY %s, line %zu", base->name, lines);
+                attu_error_set_context(err, ctx);
+            }
+        } else if (!db_copy_binary_to_text(loaded, base->name, cb, raw.p ? raw.p : "", raw.n, &text, err)) {
+            text_ctx tc = { text.p ? text.p : "", text.n, 0 };
+            attu_csv_source tsrc = { .read = read_text, .ctx = &tc, .display_name = src.display_name };
+            t = attu_csv_load(scratch ? scratch : base, &topts, &tsrc, &rows, err);
+        }
+        attu_strbuf_free(&raw);
+        attu_strbuf_free(&text);
+    } else t = attu_csv_load(scratch ? scratch : base, &copts, &src, &rows, err);
+    free(fnn);
+    free(fn);
     if (t && scratch) {
         attu_result *dres = NULL;
         attu_column **src = NULL;
@@ -271,7 +471,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
  * NULL of CSV); inside quotes, quote and escape characters are preceded by
  * the escape character. In a one-column CSV a value \. is quoted too, or
  * it would read back as the end-of-data marker. */
-static int put_field(attu_strbuf *b, const copy_opts *o, const char *s, size_t n, bool single) {
+static int put_field(attu_strbuf *b, const copy_opts *o, const char *s, size_t n, bool single, bool force) {
     if (!o->csv_format) {
         for (size_t i = 0; i < n; i++) {
             char c = s[i];
@@ -283,7 +483,7 @@ static int put_field(attu_strbuf *b, const copy_opts *o, const char *s, size_t n
         }
         return 0;
     }
-    bool quote = (o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n)) ||
+    bool quote = force || (o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n)) ||
                  (single && n == 2 && s[0] == '\\' && s[1] == '.');
     for (size_t i = 0; i < n && !quote; i++)
         if (s[i] == o->csv.delimiter || s[i] == o->csv.quote || s[i] == '\n' || s[i] == '\r') quote = true;
@@ -324,7 +524,46 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     pthread_rwlock_unlock(&s->db->lock);
     if (!res) return -1;
-    if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols)) { attu_result_free(res); return -2; }
+    if (o->binary) {
+        /* a record's binary form is record_send's, which its text cannot give */
+        for (int c = 0; c < res->ncols; c++)
+            if (attu_type_is_record(res->desc[c].type)) {
+                attu_result_free(res);
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY of a record column in binary format is not supported");
+            }
+        if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, true)) { attu_result_free(res); return -2; }
+        int brc = db_copy_binary_send(res, cb, err);
+        size_t nrows = res->nrows;
+        attu_result_free(res);
+        if (brc) return brc;
+        char tag[64];
+        snprintf(tag, sizeof tag, "COPY %zu", nrows);
+        return db_deliver_tag(cb, tag, err) ? -2 : 0;
+    }
+    /* FORCE_QUOTE: the quoted columns among the result's */
+    bool *fq = NULL;
+    if (o->force_quote) {
+        fq = calloc((size_t)res->ncols + 1, sizeof *fq);
+        const char **names = malloc(sizeof *names * ((size_t)res->ncols + 1));
+        int frc = fq && names ? 0 : attu_error_oom(err);
+        for (int c = 0; !frc && c < res->ncols; c++) { names[c] = res->desc[c].name; if (o->force_quote_all) fq[c] = true; }
+        if (!frc && !o->force_quote_all) {
+            if (st->u.copy.query) frc = force_columns(o->force_quote, NULL, names, res->ncols, names, res->ncols, fq, err);
+            else {
+                pthread_rwlock_rdlock(&s->db->lock);
+                attu_table *t = attu_catalog_lookup(db_cat(s), st->u.copy.table);
+                const char **all = t ? malloc(sizeof *all * ((size_t)t->ncols + 1)) : NULL;
+                if (!all) frc = attu_error_oom(err);
+                for (int c = 0; !frc && c < t->ncols; c++) all[c] = t->defs[c].name;
+                if (!frc) frc = force_columns(o->force_quote, t->name, all, t->ncols, names, res->ncols, fq, err);
+                free(all);
+                pthread_rwlock_unlock(&s->db->lock);
+            }
+        }
+        free(names);
+        if (frc) { free(fq); attu_result_free(res); return -1; }
+    }
+    if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, false)) { free(fq); attu_result_free(res); return -2; }
     attu_strbuf b = { 0 };
     int rc = 0;
     char tmp[128];
@@ -333,7 +572,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     if (o->csv.header) {
         for (int c = 0; c < res->ncols && !rc; c++) {
             if (c && attu_strbuf_add(&b, &o->csv.delimiter, 1)) rc = -1;
-            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), res->ncols == 1)) rc = -1;
+            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), res->ncols == 1, false)) rc = -1;
         }
         if (!rc && attu_strbuf_add(&b, "\n", 1)) rc = -1;
     }
@@ -343,7 +582,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             const char *lng = NULL;
             size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
             if (n == (size_t)-1) { if (attu_strbuf_add(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
-            if (put_field(&b, o, lng ? lng : tmp, n, res->ncols == 1)) rc = -1;
+            if (put_field(&b, o, lng ? lng : tmp, n, res->ncols == 1, fq && fq[c])) rc = -1;
         }
         if (!rc && attu_strbuf_add(&b, "\n", 1)) rc = -1;
         if (!rc && b.n >= 1 << 20) {
@@ -354,6 +593,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     if (rc == -1) attu_error_oom(err);
     if (!rc && b.n && cb && cb->copy_out_data && cb->copy_out_data(cb->ctx, b.p, b.n)) rc = -2;
     free(b.p);
+    free(fq);
     size_t nrows = res->nrows;
     attu_result_free(res);
     if (rc) return rc;
@@ -364,5 +604,8 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     copy_opts o;
     if (parse_opts(st, &o, err)) return -1;
+    /* the values' binary forms are the server's (db_copy_binary.c) */
+    if (o.binary && (!cb || !cb->copy_binary_recv || !cb->copy_binary_send_row || !cb->copy_out_data))
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY in binary format is not possible here");
     return st->u.copy.is_from ? copy_from(s, st, &o, cb, err) : copy_to(s, sql, st, &o, cb, err);
 }

@@ -806,7 +806,12 @@ static void parse_chunk(void *ctx, size_t ci) {
 
     bool check_utf8;
     if (c->skip_header) {
-        /* The header record: read past it, checking only its structure. */
+        /* The header record: read past it, checking its structure and,
+         * for HEADER MATCH, the names as PostgreSQL 15 does: the field
+         * count first, then the first field that is NULL or another name */
+        int nfields = 0, bad_field = 0;
+        char got[128] = "";
+        bool got_null = false;
         do {
             int rc = next_field(o, job->crlf, &cur, &f, &check_utf8);
             if (rc) { field_error(c, in->name, &f, cur.line, 1, rc); goto out; }
@@ -814,7 +819,36 @@ static void parse_chunk(void *ctx, size_t ci) {
                 encoding_error(&c->err, in, f.line, 1, bad, bad_len);
                 goto out;
             }
+            if (o->header_match && nfields < ncols && !bad_field) {
+                bool is_null = o->text_format
+                    ? f.raw_end - f.raw_start == job->null_len && memcmp(in->data + f.raw_start, job->null_string, job->null_len) == 0
+                    : !f.quoted && f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0;
+                const char *want = base->defs[nfields].name;
+                if (is_null || f.len != strlen(want) || memcmp(f.text, want, f.len)) {
+                    bad_field = nfields + 1;
+                    got_null = is_null;
+                    snprintf(got, sizeof got, "%.*s", (int)(f.len < 127 ? f.len : 127), f.text);
+                }
+            }
+            nfields++;
         } while (f.end == CSV_END_DELIM);
+        if (o->header_match && nfields != ncols) {
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, 1, 1,
+                      "wrong number of fields in header line: got %d, expected %d", nfields, ncols);
+            goto out;
+        }
+        if (bad_field && got_null) {
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, 1, (size_t)bad_field,
+                      "column name mismatch in header line field %d: got null value (\"%s\"), expected \"%s\"",
+                      bad_field, job->null_string, base->defs[bad_field - 1].name);
+            goto out;
+        }
+        if (bad_field) {
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, 1, (size_t)bad_field,
+                      "column name mismatch in header line field %d: got \"%s\", expected \"%s\"",
+                      bad_field, got, base->defs[bad_field - 1].name);
+            goto out;
+        }
     }
 
     while (cur.pos < c->end) {
@@ -864,6 +898,12 @@ static void parse_chunk(void *ctx, size_t ci) {
             bool is_null = o->text_format
                 ? f.raw_end - f.raw_start == job->null_len && memcmp(in->data + f.raw_start, job->null_string, job->null_len) == 0
                 : !f.quoted && f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0;
+            /* FORCE_NOT_NULL first, as PostgreSQL's NextCopyFrom: an
+             * unquoted NULL string is that text; else FORCE_NULL makes a
+             * quoted one NULL */
+            if (!o->text_format && is_null && o->force_not_null && o->force_not_null[col]) is_null = false;
+            else if (!o->text_format && !is_null && o->force_null && o->force_null[col] &&
+                     f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0) is_null = true;
             if (is_null) {
                 if (def->not_null) {
                     csv_error(&c->err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, in->name, f.line,

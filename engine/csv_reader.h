@@ -35,6 +35,14 @@ typedef struct attu_csv_options {
      * \xhh, any other character itself); a field equal to null_string as
      * written is NULL; "\." ends the data. quote and escape are unused. */
     bool          text_format;
+    /* CSV's FORCE_NOT_NULL / FORCE_NULL, per column of the loaded table
+     * (NULL: none): an unquoted field equal to null_string is that text,
+     * not NULL; a quoted one equal to it is NULL. */
+    const bool   *force_not_null;
+    const bool   *force_null;
+    /* HEADER MATCH: the header's fields must be the columns' names, in
+     * order (22P04 otherwise); header must be set too */
+    bool          header_match;
 } attu_csv_options;
 
 void attu_csv_options_default(attu_csv_options *o);

@@ -63,6 +63,7 @@ typedef struct attu_error {
     char detail[1024];    /* optional second line (PostgreSQL's DETAIL: a failing row, a key) */
     int  position;        /* 1-based character offset in the SQL text, 0 = none */
     char hint[256];       /* optional suggestion (PostgreSQL's HINT) */
+    char context[256];    /* optional CONTEXT line ("COPY t, line 3, column a") */
 } attu_error;
 
 void attu_error_clear(attu_error *err);
@@ -86,6 +87,16 @@ static inline void attu_error_set_hint(attu_error *err, const char *text) {
     size_t i = 0;
     for (; text[i] && i + 1 < sizeof err->hint; i++) err->hint[i] = text[i];
     err->hint[i] = 0;
+}
+
+/* Sets the CONTEXT of the recorded error: where it happened, as
+ * PostgreSQL's error context callbacks word it (COPY's "COPY t, line N,
+ * column c"). Kept only when empty, like the error itself. */
+static inline void attu_error_set_context(attu_error *err, const char *text) {
+    if (!err || err->context[0]) return;
+    size_t i = 0;
+    for (; text[i] && i + 1 < sizeof err->context; i++) err->context[i] = text[i];
+    err->context[i] = 0;
 }
 
 /* Out-of-memory shorthand: SQLSTATE 53200. */

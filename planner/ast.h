@@ -759,6 +759,9 @@ typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
                                        (HEADER alone means true) */
     int   position;                 /* the option name */
     int   value_position;           /* 0 when value is NULL */
+    attu_ast_name_list list;        /* a parenthesized name list (COPY's
+                                       FORCE_QUOTE (a, b)); value is then
+                                       NULL, list.n > 0 */
 } attu_ast_option;
 
 typedef enum attu_ast_copy_target {

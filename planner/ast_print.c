@@ -475,6 +475,11 @@ static void pr_options(out *o, const attu_ast_option *opts, int n) {
             puts_(o, " ");
             put_quoted(o, opts[i].value, strlen(opts[i].value));
         }
+        if (opts[i].list.n) {
+            puts_(o, " (");
+            pr_names(o, opts[i].list);
+            puts_(o, ")");
+        }
         puts_(o, ")");
     }
 }

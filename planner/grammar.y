@@ -246,6 +246,7 @@ static attu_ast_option opt_make(attu_parse_ctx *c, const char *name, int pos,
     o.position = pos;
     o.value = (char *)value;
     o.value_position = value ? vpos : 0;
+    memset(&o.list, 0, sizeof o.list);
     (void)c;
     return o;
 }
@@ -3883,6 +3884,9 @@ generic_option(A) ::= col_label(N) option_value(V).
     { A = opt_make(ctx, ab_tokstr(&N), N.pos, V.text, V.pos); }
 generic_option(A) ::= col_label(N).
     { A = opt_make(ctx, ab_tokstr(&N), N.pos, NULL, 0); }
+/* COPY's FORCE_QUOTE (a, b), FORCE_NOT_NULL (a), FORCE_NULL (a) */
+generic_option(A) ::= col_label(N) LP name_list(L) RP.
+    { A = opt_make(ctx, ab_tokstr(&N), N.pos, NULL, 0); A.list = ab_names(L); }
 
 %type option_value {ab_val}
 option_value(A) ::= boolean_or_string(V).   { A = V; }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/pgwire_binary_param.h"
 #include "server/pgwire_decode.h"
 #include "server/server.h"
 
@@ -21,9 +22,9 @@ void copy_reset(conn *c) {
     c->copy_off = 0;
 }
 
-int copy_in_begin_cb(void *ctx, int ncols) {
+int copy_in_begin_cb(void *ctx, int ncols, bool binary) {
     conn *c = ctx;
-    pg_msg_copy_response(&c->out, 'G', ncols);
+    pg_msg_copy_response(&c->out, 'G', ncols, binary);
     return conn_flush(c, false) ? -1 : 0;
 }
 
@@ -124,9 +125,9 @@ ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err) {
     }
 }
 
-int copy_out_begin_cb(void *ctx, int ncols) {
+int copy_out_begin_cb(void *ctx, int ncols, bool binary) {
     conn *c = ctx;
-    pg_msg_copy_response(&c->out, 'H', ncols);
+    pg_msg_copy_response(&c->out, 'H', ncols, binary);
     c->in_copy_out = true;
     return 0;
 }
@@ -140,5 +141,26 @@ int copy_out_data_cb(void *ctx, const char *buf, size_t len) {
         len -= n;
         if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return -1;
     }
+    return 0;
+}
+
+/* FORMAT binary in: a field through the Bind parameters' reader (param 0:
+ * COPY's wording of a value longer than its layout). */
+char *copy_binary_recv_cb(void *ctx, uint32_t oid, const char *v, int32_t len, attu_error *err) {
+    (void)ctx;
+    return pg_binary_param_to_text(oid, v, len, 0, err);
+}
+
+/* FORMAT binary out: a tuple is a DataRow's body with every field binary. */
+int copy_binary_send_row_cb(void *ctx, const attu_result *res, size_t row) {
+    conn *c = ctx;
+    int16_t small[64], *formats = res->ncols <= 64 ? small : malloc(sizeof *formats * (size_t)res->ncols);
+    if (!formats) return -1;
+    for (int i = 0; i < res->ncols; i++) formats[i] = 1;
+    pgbuf_begin(&c->out, 'd');
+    pg_put_row_fields(&c->out, res, row, formats);
+    pgbuf_end(&c->out);
+    if (formats != small) free(formats);
+    if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return -1;
     return 0;
 }

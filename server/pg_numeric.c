@@ -116,7 +116,8 @@ char *pg_numeric_binary_to_text(const char *v, int32_t len, int param, int elem,
     /* bytes left over: the Bind's own check, or array_recv's for an element */
     if (len > 8 + 2 * ndigits) {
         if (elem) attu_error_set(err, "22P03", 0, "improper binary format in array element %d", elem);
-        else attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        else if (param) attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        else attu_error_set(err, "22P03", 0, "incorrect binary data format");   /* COPY FROM binary */
         return NULL;
     }
     const char *special = sign == NUMERIC_NAN ? "NaN" : sign == NUMERIC_PINF ? "Infinity"

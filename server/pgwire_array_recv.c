@@ -237,7 +237,8 @@ char *pg_array_recv_text(uint32_t array_oid, const char *v, int32_t len, int par
     }
     /* the Bind's own check: every byte of the value read */
     if (r.pos != r.len) {
-        attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        if (param) attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        else attu_error_set(err, "22P03", 0, "incorrect binary data format");   /* COPY FROM binary */
         return fail(&t);
     }
     if (t.oom) {

@@ -115,9 +115,13 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
     case ATTU_PG_OID_NUMERIC:   /* pgjdbc's setBigDecimal sends these */
         return pg_numeric_binary_to_text(v, len, param, elem, err);
     default:
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                       "binary format is not supported for parameter $%d (type OID %u)",
-                       param, oid);
+        if (param)
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "binary format is not supported for parameter $%d (type OID %u)",
+                           param, oid);
+        else
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "binary format is not supported for type OID %u", oid);
         return NULL;
     }
     /* PostgreSQL's receive functions read past a short value's end
@@ -131,7 +135,8 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
     }
     if (len > want) {
         if (elem) attu_error_set(err, "22P03", 0, "improper binary format in array element %d", elem);
-        else attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        else if (param) attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        else attu_error_set(err, "22P03", 0, "incorrect binary data format");   /* COPY FROM binary */
         return NULL;
     }
     uint64_t u64 = len == 8 ? ((uint64_t)be32(v) << 32) | be32(v + 4) : 0;

@@ -18,6 +18,9 @@
  * of type OID oid, as malloc'd text; NULL with err set when it is
  * malformed, or 0A000 for a type attu takes no binary value of. */
 char *pg_binary_param_to_text(uint32_t oid, const char *v, int32_t len, int param, attu_error *err);
+/* param 0 stands for a field of COPY FROM's binary format: a value longer
+ * than its layout is then "incorrect binary data format", as
+ * CopyReadBinaryAttribute words it. */
 
 /* One scalar value of type oid as malloc'd text: the parameter itself
  * (elem 0) or element number elem (1-based) of an array parameter, which

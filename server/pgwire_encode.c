@@ -141,6 +141,7 @@ static void put_error_fields(pgbuf *b, const char *severity, const attu_error *e
         snprintf(pos, sizeof pos, "%d", err->position);
         put_field(b, 'P', pos);
     }
+    if (err->context[0]) put_field(b, 'W', err->context);
     pgbuf_put_u8(b, 0);
 }
 
@@ -253,6 +254,18 @@ bool pg_binary_supported(attu_type t) {
 #define PG_EPOCH_DAYS 10957
 #define PG_EPOCH_USEC INT64_C(946684800000000)
 
+/* date_send / timestamp_send of attu's values: shifted to PostgreSQL's
+ * epoch, except the infinities, which both keep as the type's extremes
+ * (engine/types.h). */
+static int32_t pg_date(int64_t days) {
+    if (days == INT32_MIN || days == INT32_MAX) return (int32_t)days;
+    return (int32_t)(days - PG_EPOCH_DAYS);
+}
+static int64_t pg_timestamp(int64_t us) {
+    if (us == INT64_MIN || us == INT64_MAX) return us;
+    return (int64_t)((uint64_t)us - (uint64_t)PG_EPOCH_USEC);
+}
+
 static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
     const char *slot = (const char *)c->data + row * attu_type_width(c->type.id);
     switch (c->type.id) {
@@ -278,7 +291,7 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         int32_t v;
         memcpy(&v, slot, 4);
         pgbuf_put_i32(b, 4);
-        pgbuf_put_i32(b, (int32_t)((int64_t)v - PG_EPOCH_DAYS));
+        pgbuf_put_i32(b, pg_date(v));
         break;
     }
     case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TIME: {   /* time_send: microseconds since midnight */
@@ -292,7 +305,7 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         int64_t v;
         memcpy(&v, slot, 8);
         pgbuf_put_i32(b, 8);
-        pgbuf_put_i64(b, (int64_t)((uint64_t)v - (uint64_t)PG_EPOCH_USEC));
+        pgbuf_put_i64(b, pg_timestamp(v));
         break;
     }
     case ATTU_TYPE_TIMETZ: {   /* timetz_send: int64 microseconds, int32 seconds west */
@@ -342,7 +355,7 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
     case ATTU_TYPE_BOOL: pgbuf_put_i32(b, 1); pgbuf_put_u8(b, v->v.i ? 1 : 0); break;
     case ATTU_TYPE_INT16: pgbuf_put_i32(b, 2); pgbuf_put_i16(b, (int16_t)v->v.i); break;
     case ATTU_TYPE_INT32: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)v->v.i); break;
-    case ATTU_TYPE_DATE: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)(v->v.i - PG_EPOCH_DAYS)); break;
+    case ATTU_TYPE_DATE: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, pg_date(v->v.i)); break;
     case ATTU_TYPE_INT64: case ATTU_TYPE_TIME: pgbuf_put_i32(b, 8); pgbuf_put_i64(b, v->v.i); break;
     case ATTU_TYPE_TIMETZ: {   /* timetz_send: int64 microseconds, int32 seconds west */
         int64_t us;
@@ -355,7 +368,7 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
     }
     case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ:
         pgbuf_put_i32(b, 8);
-        pgbuf_put_i64(b, (int64_t)((uint64_t)v->v.i - (uint64_t)PG_EPOCH_USEC));
+        pgbuf_put_i64(b, pg_timestamp(v->v.i));
         break;
     case ATTU_TYPE_FLOAT32: {
         float f = (float)v->v.f;
@@ -439,6 +452,12 @@ static void put_binary_array(pgbuf *b, const attu_column *c, size_t row) {
 void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
                      const int16_t *formats) {
     pgbuf_begin(b, 'D');
+    pg_put_row_fields(b, res, row, formats);
+    pgbuf_end(b);
+}
+
+void pg_put_row_fields(pgbuf *b, const attu_result *res, size_t row,
+                       const int16_t *formats) {
     pgbuf_put_i16(b, (int16_t)res->ncols);
     for (int i = 0; i < res->ncols; i++) {
         const attu_column *c = res->cols[i];
@@ -489,14 +508,13 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
         pgbuf_put_i32(b, (int32_t)n);
         pgbuf_put(b, longp ? longp : buf, n);
     }
-    pgbuf_end(b);
 }
 
-void pg_msg_copy_response(pgbuf *b, char type, int ncols) {
+void pg_msg_copy_response(pgbuf *b, char type, int ncols, bool binary) {
     pgbuf_begin(b, type);
-    pgbuf_put_u8(b, 0);                 /* overall format: text */
+    pgbuf_put_u8(b, binary ? 1 : 0);    /* overall format */
     pgbuf_put_i16(b, (int16_t)ncols);
-    for (int i = 0; i < ncols; i++) pgbuf_put_i16(b, 0);
+    for (int i = 0; i < ncols; i++) pgbuf_put_i16(b, binary ? 1 : 0);
     pgbuf_end(b);
 }
 

@@ -73,8 +73,15 @@ bool pg_binary_supported(attu_type t);
 void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
                      const int16_t *formats);
 
-/* COPY: CopyInResponse 'G' / CopyOutResponse 'H', all columns text. */
-void pg_msg_copy_response(pgbuf *b, char type, int ncols);
+/* A DataRow's body alone: the int16 field count, then per field an int32
+ * length (-1 for NULL) and the value in its format. It is also a tuple of
+ * COPY's binary format (every format 1). */
+void pg_put_row_fields(pgbuf *b, const attu_result *res, size_t row,
+                       const int16_t *formats);
+
+/* COPY: CopyInResponse 'G' / CopyOutResponse 'H', every column text (0)
+ * or, for FORMAT binary, binary (1). */
+void pg_msg_copy_response(pgbuf *b, char type, int ncols, bool binary);
 void pg_msg_copy_data(pgbuf *b, const char *data, size_t len);
 
 #endif

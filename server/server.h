@@ -231,9 +231,11 @@ void ext_drop_unnamed(conn *c);              /* a simple Query: the unnamed stat
 void ext_sync(conn *c);                       /* outside a block: drop portals */
 
 /* copy_stream.c (worker thread) */
-int     copy_in_begin_cb(void *ctx, int ncols);
+int     copy_in_begin_cb(void *ctx, int ncols, bool binary);
 ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err);
-int     copy_out_begin_cb(void *ctx, int ncols);
+int     copy_out_begin_cb(void *ctx, int ncols, bool binary);
+char   *copy_binary_recv_cb(void *ctx, uint32_t oid, const char *v, int32_t len, attu_error *err);
+int     copy_binary_send_row_cb(void *ctx, const attu_result *res, size_t row);
 int     copy_out_data_cb(void *ctx, const char *buf, size_t len);
 void    copy_reset(conn *c);
 

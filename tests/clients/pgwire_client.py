@@ -54,6 +54,30 @@ class Conn:
         self.send("Q", sql.encode() + b"\0")
         return Reply(self.until_ready())
 
+    def copy_in(self, sql, chunks=(), fail=None):
+        """A COPY ... FROM STDIN: the query, then (once the server answered
+        CopyInResponse) each chunk as one CopyData and CopyDone, or CopyFail
+        with the message fail. The Reply holds every message, the
+        CopyInResponse ('G') and any error before it included."""
+        self.send("Q", sql.encode() + b"\0")
+        msgs = []
+        while True:
+            t = self._read(1).decode()
+            n = struct.unpack("!i", self._read(4))[0]
+            p = self._read(n - 4)
+            if t == "Z":
+                return Reply(msgs)
+            msgs.append((t, p))
+            if t == "G":
+                break
+        for ch in chunks:
+            self.send("d", ch)
+        if fail is None:
+            self.send("c")
+        else:
+            self.send("f", fail.encode() + b"\0")
+        return Reply(msgs + self.until_ready())
+
     def parse(self, name, sql, oids=()):
         self.send("P", name.encode() + b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(oids)) +
                   b"".join(struct.pack("!I", o) for o in oids))
@@ -148,6 +172,19 @@ class Reply:
     def rows(self):
         """The DataRows' values as text (None for NULL)."""
         return [tuple(None if v is None else v.decode() for v in r) for r in self.raw_rows()]
+
+    def copy_data(self):
+        """The CopyData messages' bytes joined: a COPY TO STDOUT's output."""
+        return b"".join(p for t, p in self.msgs if t == "d")
+
+    def copy_response(self):
+        """(overall format, per-column formats) of the CopyInResponse or
+        CopyOutResponse, or None."""
+        for t, p in self.msgs:
+            if t in ("G", "H"):
+                n = struct.unpack("!h", p[1:3])[0]
+                return p[0], list(struct.unpack("!%dh" % n, p[3:3 + 2 * n]))
+        return None
 
     def kinds(self):
         return "".join(t for t, _ in self.msgs)

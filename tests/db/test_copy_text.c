@@ -35,7 +35,7 @@ typedef struct copyio {
     attu_error err;
 } copyio;
 
-static int cin_begin(void *c, int n) { (void)c; (void)n; return 0; }
+static int cin_begin(void *c, int n, bool b) { (void)c; (void)n; (void)b; return 0; }
 static ssize_t cin_read(void *c, char *buf, size_t cap, attu_error *err) {
     (void)err;
     copyio *x = c;
@@ -46,7 +46,7 @@ static ssize_t cin_read(void *c, char *buf, size_t cap, attu_error *err) {
     x->pos += n;
     return (ssize_t)n;
 }
-static int cout_begin(void *c, int n) { (void)c; (void)n; return 0; }
+static int cout_begin(void *c, int n, bool b) { (void)c; (void)n; (void)b; return 0; }
 static int cout_data(void *c, const char *buf, size_t len) {
     copyio *x = c;
     char *p = realloc(x->out, x->olen + len + 1);

@@ -114,7 +114,7 @@ Test(database, ddl_ctas_drop) {
 }
 
 typedef struct copyctx { const char *data; size_t pos; char out[4096]; size_t olen; } copyctx;
-static int cin_begin(void *c, int n) { return 0; }
+static int cin_begin(void *c, int n, bool b) { (void)b; return 0; }
 static ssize_t cin_read(void *c, char *buf, size_t cap, attu_error *err) {
     copyctx *x = ((tres *)c)->text ? NULL : NULL;
     (void)x;
@@ -130,7 +130,7 @@ static ssize_t stdin_read(void *c, char *buf, size_t cap, attu_error *err) {
     g_copy->pos += n;
     return (ssize_t)n;
 }
-static int out_begin(void *c, int n) { return 0; }
+static int out_begin(void *c, int n, bool b) { (void)b; return 0; }
 static int out_data(void *c, const char *buf, size_t len) {
     memcpy(g_copy->out + g_copy->olen, buf, len);
     g_copy->olen += len;

@@ -23,7 +23,7 @@ typedef struct outctx {
     attu_error err;
 } outctx;
 
-static int out_begin(void *c, int n) { (void)c; (void)n; return 0; }
+static int out_begin(void *c, int n, bool b) { (void)c; (void)n; (void)b; return 0; }
 static int out_data(void *c, const char *buf, size_t len) {
     outctx *o = c;
     cr_assert_lt(o->len + len, sizeof o->out);

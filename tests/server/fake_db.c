@@ -370,7 +370,7 @@ static int run_copy(run_ctx *x, const char *p, attu_error *err) {
     const attu_exec_callbacks *cb = x->cb;
     char tag[64];
     if (!from) {
-        if (!cb || !cb->copy_out_begin || cb->copy_out_begin(cb->ctx, ncols))
+        if (!cb || !cb->copy_out_begin || cb->copy_out_begin(cb->ctx, ncols, false))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY TO STDOUT unavailable");
         pthread_mutex_lock(&db->mu);
         size_t n = t->nrows;
@@ -384,7 +384,7 @@ static int run_copy(run_ctx *x, const char *p, attu_error *err) {
         attu_result *r = result_new(0, 0, tag);
         return deliver(cb, r) ? -2 : 0;
     }
-    if (!cb || !cb->copy_in_begin || cb->copy_in_begin(cb->ctx, ncols))
+    if (!cb || !cb->copy_in_begin || cb->copy_in_begin(cb->ctx, ncols, false))
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY FROM STDIN unavailable");
     /* read everything first, then apply all rows or none */
     size_t cap = 1 << 16, len = 0;
