@@ -274,7 +274,7 @@ static int refuse_locked(attu_session *s, const attu_ast_stmt *st, attu_error *e
 
 int db_matview_refuse(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     switch (st->kind) {
-    case ATTU_STMT_INSERT: case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_EXPLAIN:
+    case ATTU_STMT_INSERT: case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_EXPLAIN: case ATTU_STMT_MERGE:
     case ATTU_STMT_TRUNCATE: case ATTU_STMT_COPY: case ATTU_STMT_ALTER_TABLE: break;
     default: return 0;
     }

@@ -804,6 +804,18 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         puts_(o, ")");
         break;
     }
+    case ATTU_STMT_MERGE:
+        puts_(o, "(merge ");
+        put_name(o, s->u.modify.table);
+        if (s->u.modify.alias) { puts_(o, " (as "); put_name(o, s->u.modify.alias); puts_(o, ")"); }
+        for (int i = 0; i < s->u.modify.nwhens; i++) {
+            const attu_ast_merge_when *w = &s->u.modify.whens[i];
+            puts_(o, w->matched ? " (matched " : " (not-matched ");
+            puts_(o, w->action == 'u' ? "update" : w->action == 'd' ? "delete" : w->action == 'i' ? "insert" : "nothing");
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+        break;
     case ATTU_STMT_SET_CONSTRAINTS:
         puts_(o, "(set-constraints ");
         for (int i = 0; i < s->u.set_constraints.names.n; i++) {
