@@ -371,6 +371,9 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
                   const attu_exec_callbacks *cb, attu_error *err);
 int db_explain_merge(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,
                      const attu_exec_callbacks *cb, attu_error *err);
+/* MERGE bound, not run (parameter types, db_param_infer.c) */
+int db_merge_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                      attu_error *err);
 attu_ast_expr *db_cast_to_column(attu_ast_arena *arena, const attu_table *base, const attu_ast_expr *v, int c, int pos,
                                  attu_error *err);
 int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,

@@ -385,6 +385,17 @@ static int check_not_matched(merge_ctx *m, const char *sql, const attu_bind_para
     return -1;
 }
 
+/* 42712 when the source takes the target's name (PostgreSQL sees the
+ * same name twice). */
+static int check_name(const merge_ctx *m, const attu_ast_from *f, attu_error *err) {
+    if (f->kind == ATTU_FROM_JOIN && !f->alias)
+        return check_name(m, f->u.join.left, err) || check_name(m, f->u.join.right, err);
+    const char *q = f->alias ? f->alias : f->kind == ATTU_FROM_TABLE ? f->u.table.name : NULL;
+    if (q && !strcmp(q, m->qual))
+        return attu_error_set(err, "42712", f->position, "table name \"%s\" specified more than once", q);
+    return 0;
+}
+
 /* Builds m->q: SELECT rowid, action, the clauses' values FROM source
  * [LEFT] JOIN target ON cond. */
 static int build_query(merge_ctx *m, const char *sql, const attu_bind_params *params, attu_error *err) {
@@ -394,6 +405,7 @@ static int build_query(merge_ctx *m, const char *sql, const attu_bind_params *pa
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.modify.with[i].position,
                                   "a WITH query named like the table that MERGE changes (\"%s\") is not supported",
                                   st->u.modify.table);
+    if (check_name(m, st->u.modify.from.items[0], err)) return -1;
     m->ncl = st->u.modify.nwhens;
     m->cl = alloc(m, sizeof *m->cl * (size_t)m->ncl, err);
     m->vcopies = calloc((size_t)m->ncl + 1, sizeof *m->vcopies);
@@ -774,6 +786,21 @@ out:
     char tag[64];
     snprintf(tag, sizeof tag, "MERGE %zu", count);
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
+}
+
+int db_merge_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                      attu_error *err) {
+    merge_ctx m;
+    attu_plan_arena *pa = NULL;
+    int rc = -1;
+    attu_bind_params dp;   /* described, not run: no nextval */
+    memset(&dp, 0, sizeof dp);
+    if (params) dp = *params;
+    dp.no_side_effects = true;
+    if (!merge_open(&m, s, st, false, &pa, err) && !build_query(&m, sql, &dp, err) && bind_query(&m, sql, &dp, pa, err))
+        rc = 0;
+    merge_close(&m, pa);
+    return rc;
 }
 
 /* ---- EXPLAIN [ANALYZE] MERGE ---------------------------------------------------------------- */
