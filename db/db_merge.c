@@ -391,8 +391,11 @@ static int check_name(const merge_ctx *m, const attu_ast_from *f, attu_error *er
     if (f->kind == ATTU_FROM_JOIN && !f->alias)
         return check_name(m, f->u.join.left, err) || check_name(m, f->u.join.right, err);
     const char *q = f->alias ? f->alias : f->kind == ATTU_FROM_TABLE ? f->u.table.name : NULL;
-    if (q && !strcmp(q, m->qual))
-        return attu_error_set(err, "42712", f->position, "table name \"%s\" specified more than once", q);
+    if (q && !strcmp(q, m->qual)) {
+        attu_error_set(err, "42712", 0, "name \"%s\" specified more than once", q);
+        attu_error_set_detail(err, "The name is used both as MERGE target table and data source.");
+        return -1;
+    }
     return 0;
 }
 
@@ -474,12 +477,36 @@ static int build_query(merge_ctx *m, const char *sql, const attu_bind_params *pa
     return 0;
 }
 
+/* The binder's errors as PostgreSQL's parse of MERGE words them: the
+ * target's own name under an alias, a clause's condition not boolean. */
+static void merge_error(const merge_ctx *m, attu_error *err) {
+    const attu_ast_stmt *st = m->st;
+    char want[200];
+    snprintf(want, sizeof want, "missing FROM-clause entry for table \"%s\"", st->u.modify.table);
+    if (st->u.modify.alias && strcmp(st->u.modify.alias, st->u.modify.table) && !strcmp(err->sqlstate, "42P01") &&
+        !strcmp(err->message, want)) {
+        snprintf(err->message, sizeof err->message, "invalid reference to FROM-clause entry for table \"%s\"",
+                 st->u.modify.table);
+        snprintf(err->hint, sizeof err->hint, "Perhaps you meant to reference the table alias \"%s\".", st->u.modify.alias);
+        return;
+    }
+    const char *cw = "argument of CASE/WHEN must be";
+    if (!strcmp(err->sqlstate, "42804") && !strncmp(err->message, cw, strlen(cw)))
+        for (int k = 0; k < m->ncl; k++)
+            if (m->cl[k].w->cond && m->cl[k].w->cond->position == err->position) {
+                char rest[400];
+                snprintf(rest, sizeof rest, "%s", err->message + strlen("argument of CASE/WHEN"));
+                snprintf(err->message, sizeof err->message, "argument of WHEN%s", rest);
+                return;
+            }
+}
+
 /* Binds m->q and assigns each value to its column's type. */
 static attu_lplan *bind_query(merge_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
                               attu_error *err) {
     attu_bind_params bp = db_params(m->s, params);
     attu_lplan *lp = attu_bind_query(pa, db_cat(m->s), sql, &m->q, &bp, err);
-    if (!lp) return NULL;
+    if (!lp) { merge_error(m, err); return NULL; }
     attu_lplan *p = attu_lp_new(pa, LP_PROJECT, lp->ncols);
     if (!p) { attu_error_oom(err); return NULL; }
     p->left = lp;
