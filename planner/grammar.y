@@ -441,7 +441,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
-       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT
+       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT MERGE
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
@@ -1761,6 +1761,7 @@ bare_label(A) ::= READ(T).                  { A = T; }
 bare_label(A) ::= RECURSIVE(T).             { A = T; }
 bare_label(A) ::= MATERIALIZED(T).          { A = T; }
 bare_label(A) ::= REFRESH(T).               { A = T; }
+bare_label(A) ::= MERGE(T).                 { A = T; }
 bare_label(A) ::= SAVEPOINT(T).             { A = T; }
 bare_label(A) ::= RELEASE(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
@@ -1937,6 +1938,7 @@ unreserved_keyword(A) ::= READ(T).                  { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
 unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
 unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
+unreserved_keyword(A) ::= MERGE(T).                 { A = T; }
 unreserved_keyword(A) ::= SAVEPOINT(T).             { A = T; }
 unreserved_keyword(A) ::= RELEASE(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
@@ -2378,16 +2380,15 @@ insert_stmt(A) ::= with_clause(W) insert_stmt(S).
 }
 
 /* ======================================================================== */
-/* MERGE (db/db_merge.c). MERGE, MATCHED and NOTHING are unreserved words  */
-/* in PostgreSQL: read as names here, so that no new keyword takes a name. */
+/* MERGE (db/db_merge.c). MERGE is an unreserved keyword, MATCHED and      */
+/* NOTHING are read as names (unreserved words in PostgreSQL too).         */
 /*   MERGE INTO t [[AS] x] USING source ON cond                             */
 /*     WHEN MATCHED [AND c] THEN {UPDATE SET ... | DELETE | DO NOTHING}      */
 /*     WHEN NOT MATCHED [AND c] THEN {INSERT ... | DO NOTHING} ...           */
 %type merge_stmt {attu_ast_stmt *}
 merge_stmt(A) ::= with_clause(W) merge_stmt(S).   { A = S; modify_with(ctx, A, &W); }
-merge_stmt(A) ::= ID(K) INTO dml_target(T) USING table_ref(U) ON a_expr(C) merge_when_list(L).
+merge_stmt(A) ::= MERGE(K) INTO dml_target(T) USING table_ref(U) ON a_expr(C) merge_when_list(L).
 {
-    ab_word_expect(ctx, &K, "merge");
     attu_vec *from = vec_push_ptr(ctx, NULL, U);
     A = modify_make(ctx, ATTU_STMT_MERGE, &K, &T, from, C, NULL);
     A->u.modify.whens = L->items;
