@@ -62,6 +62,8 @@ typedef struct merge_clause {
     int  *cols;         /* the table column of each value */
     int  *positions;    /* the position of each value, for coercion errors */
     int   ntarget;      /* INSERT: the columns written (map for db_append_rows) */
+    bool    *seq;       /* UPDATE: value j is DEFAULT of a serial / identity column */
+    int      nseq;
     int64_t *src_row;   /* UPDATE: per target row, the query row that sets it */
     size_t  *rows;      /* INSERT: the query rows inserted */
     size_t   nrows;
@@ -221,7 +223,8 @@ static int prepare_update(merge_ctx *m, int k, attu_ast_expr **vals, attu_error 
     c->cols = alloc(m, sizeof *c->cols * (size_t)w->nsets, err);
     c->positions = alloc(m, sizeof *c->positions * (size_t)w->nsets, err);
     attu_ast_expr **items = alloc(m, sizeof *items * (size_t)w->nsets, err);
-    if (!c->cols || !c->positions || !items) return -1;
+    c->seq = alloc(m, sizeof *c->seq * (size_t)w->nsets, err);
+    if (!c->cols || !c->positions || !items || !c->seq) return -1;
     if (db_check_dml_items(w->sets, w->nsets, NULL, 0, err)) return -1;
     int n = 0;
     for (int i = 0; i < w->nsets; i++) {
@@ -237,18 +240,27 @@ static int prepare_update(merge_ctx *m, int k, attu_ast_expr **vals, attu_error 
         if (it->value->kind != ATTU_EXPR_DEFAULT &&
             db_sequence_identity(m->s, m->base->name, m->base->defs[col].name) == 'a')
             return identity_always_error(m, col, true, err);
+        c->cols[n] = col;
+        c->positions[n] = it->value->position;
+        items[n] = it->value;
+        c->seq[n] = false;
         if (it->value->kind == ATTU_EXPR_DEFAULT) {
+            /* a serial / identity column: a NULL stand-in here, one
+             * number per updated row once the rows are known (draw_sequences) */
             char *seq = db_default_sequence(attu_catalog_default(db_cat(m->s), m->base->name, col));
             if (seq) {
                 free(seq);
-                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, it->value->position,
-                                      "MERGE ... UPDATE SET %s = DEFAULT is not supported (its DEFAULT draws from a sequence)",
-                                      m->base->defs[col].name);
+                attu_ast_expr *z = mk(m, ATTU_EXPR_LITERAL, it->value->position, 1, err);
+                if (!z) return -1;
+                z->u.literal.kind = ATTU_LIT_NULL;
+                z->u.literal.text = (char *)"null";
+                z->u.literal.len = 4;
+                items[n] = z;
+                c->seq[n] = true;
+                c->nseq++;
             }
         }
-        c->cols[n] = col;
-        c->positions[n] = it->value->position;
-        items[n++] = it->value;
+        n++;
     }
     c->nvals = n;
     /* the values as one VALUES row: its DEFAULT items become the
@@ -650,6 +662,51 @@ static int classify(merge_ctx *m, attu_column **cols, size_t n, uint8_t *keep, s
     return rc;
 }
 
+static int cmp_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* SET col = DEFAULT of serial / identity columns: one number per updated
+ * row, drawn in the join's order (db_sequence.c), written into the
+ * query's value columns at those rows. */
+static int draw_sequences(merge_ctx *m, attu_column **cols, attu_error *err) {
+    for (int k = 0; k < m->ncl; k++) {
+        merge_clause *c = &m->cl[k];
+        if (!c->nseq || !c->src_row) continue;
+        size_t n = 0;
+        size_t *rows = malloc(sizeof *rows * (m->base->nrows + 1));
+        int *which = malloc(sizeof *which * ((size_t)c->nseq + 1));
+        int *tcols = malloc(sizeof *tcols * ((size_t)c->nseq + 1));
+        attu_column **drawn = calloc((size_t)c->nseq + 1, sizeof *drawn);
+        int rc = rows && which && tcols && drawn ? 0 : attu_error_oom(err);
+        for (size_t r = 0; !rc && r < m->base->nrows; r++)
+            if (c->src_row[r] >= 0) rows[n++] = (size_t)c->src_row[r];
+        if (!rc) qsort(rows, n, sizeof *rows, cmp_size);
+        int j = 0;
+        for (int i = 0; !rc && i < c->nvals; i++)
+            if (c->seq[i]) { which[j] = i; tcols[j++] = c->cols[i]; }
+        if (!rc && db_sequence_default_columns(m->s, m->base, tcols, c->nseq, n, drawn, err)) rc = -1;
+        for (int q = 0; !rc && q < c->nseq; q++) {
+            attu_column *dst = cols[c->first + which[q]], *src = drawn[q];
+            size_t w = attu_type_width(dst->type.id);
+            if (dst->type.id != src->type.id) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "sequence DEFAULT of another type");
+                break;
+            }
+            for (size_t r = 0; r < n; r++) {
+                memcpy((char *)dst->data + rows[r] * w, (const char *)src->data + r * w, w);
+                if (dst->validity) attu_column_set_null(dst, rows[r], false);
+            }
+            attu_column_invalidate_device(dst);   /* (the host data changed) */
+        }
+        for (int q = 0; drawn && q < c->nseq; q++) attu_column_free(drawn[q]);
+        free(rows); free(which); free(tcols); free(drawn);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 /* Over cur (the base, or its version without the deleted rows: newrow
  * maps a base row to its row there, -1 gone): the UPDATE clauses, then
  * the INSERT clauses' rows appended. *changed (malloc'd, one per row of
@@ -743,7 +800,7 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     keep = malloc(base->nrows + 1);
     if (!keep) { attu_error_oom(err); goto out; }
     memset(keep, 1, base->nrows + 1);
-    if (classify(&m, cols, n, keep, &ndel, &count, err)) goto out;
+    if (classify(&m, cols, n, keep, &ndel, &count, err) || draw_sequences(&m, cols, err)) goto out;
     bool rest = false;   /* updates or inserts */
     for (int k = 0; k < m.ncl; k++) rest |= m.cl[k].src_row != NULL || m.cl[k].nrows > 0;
     const attu_table *cur = base;
