@@ -826,7 +826,16 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         if (!newrow) { attu_error_oom(err); goto out; }
         int64_t j = 0;
         for (size_t r = 0; r < base->nrows; r++) newrow[r] = keep[r] ? j++ : -1;
-        if (rep) {   /* (a self-referencing key changed the kept rows again: their order stands) */ }
+        bool updates = false;
+        for (int k = 0; k < m.ncl; k++) updates |= m.cl[k].src_row != NULL;
+        if (rep && updates && td->nrows != base->nrows - ndel) {
+            /* a foreign key of the table to itself deleted more of its
+             * rows: the rows to update moved (not followed here) */
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "MERGE that deletes and updates rows is not supported when a foreign key of \"%s\" to itself cascades the deletion",
+                           base->name);
+            goto out;
+        }
         attu_catalog_replace(db_cat(s), td);
         base_out = true;
         cur = td;
