@@ -793,6 +793,7 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     attu_table *td = NULL, *tu = NULL;
     db_fkey_txn *fxd = NULL, *fxu = NULL;
     bool base_out = false;   /* the catalog holds td in place of the base */
+    bool rep_d = false;      /* the deletions' foreign keys changed the table again */
     int rc = -1;
     if (merge_open(&m, s, st, true, &pa, err)) goto out;
     if (build_query(&m, sql, params, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
@@ -808,12 +809,11 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         /* the deletions: a version of their own, its foreign key actions
          * run, put in the catalog (not saved) for the rest to build on */
         if (!(td = attu_table_keep_rows(base, keep, err))) goto out;
-        bool rep = false;
-        if (db_fkey_statement(s, &td, base->nrows, NULL, keep, &rep, &fxd, err)) goto out;
+        if (db_fkey_statement(s, &td, base->nrows, NULL, keep, &rep_d, &fxd, err)) goto out;
         if (!rest) {
             if (db_save_table(s, td, err)) goto out;
             attu_table *old = attu_catalog_replace(db_cat(s), td);
-            if (!rep) { db_unique_follow_delete(old, td, keep); db_cursors_follow(s, old, td, keep); }
+            if (!rep_d) { db_unique_follow_delete(old, td, keep); db_cursors_follow(s, old, td, keep); }
             attu_table_free(old);
             td = NULL;
             db_fkey_txn *x = fxd;
@@ -828,7 +828,7 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         for (size_t r = 0; r < base->nrows; r++) newrow[r] = keep[r] ? j++ : -1;
         bool updates = false;
         for (int k = 0; k < m.ncl; k++) updates |= m.cl[k].src_row != NULL;
-        if (rep && updates && td->nrows != base->nrows - ndel) {
+        if (rep_d && updates && td->nrows != base->nrows - ndel) {
             /* a foreign key of the table to itself deleted more of its
              * rows: the rows to update moved (not followed here) */
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
@@ -847,6 +847,10 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         if (db_fkey_statement(s, &tu, cur->nrows, changed, NULL, &rep, &fxu, err)) goto out;
         if (db_save_table(s, tu, err)) goto out;
         attu_table *old = attu_catalog_replace(db_cat(s), tu);   /* (cur) */
+        if (base_out && !rep_d) {   /* (the base's indexes and cursors follow it to td first) */
+            db_unique_follow_delete((attu_table *)base, td, keep);
+            db_cursors_follow(s, base, td, keep);
+        }
         if (!rep) { db_unique_follow(old, tu, changed); db_cursors_follow(s, old, tu, NULL); }
         tu = NULL;
         if (base_out) {
