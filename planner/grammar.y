@@ -2424,23 +2424,23 @@ merge_matched(A) ::= DELETE.          { memset(&A, 0, sizeof A); A.action = 'd';
 merge_matched(A) ::= DO ID(N).        { memset(&A, 0, sizeof A); A.action = 'n'; ab_word_expect(ctx, &N, "nothing"); }
 %type merge_not_matched {attu_ast_merge_when}
 merge_not_matched(A) ::= DO ID(N).    { memset(&A, 0, sizeof A); A.action = 'n'; ab_word_expect(ctx, &N, "nothing"); }
-merge_not_matched(A) ::= INSERT merge_insert_cols(C) merge_overriding(O) merge_values(V).
+/* INSERT [(cols)] [OVERRIDING ...] VALUES (...) | INSERT DEFAULT VALUES
+ * (no column list or OVERRIDING before DEFAULT VALUES, as in PostgreSQL) */
+merge_not_matched(A) ::= INSERT merge_insert_cols(C) merge_overriding(O) VALUES LP expr_list(V) RP.
 {
     memset(&A, 0, sizeof A);
     A.action = 'i';
     if (C) A.columns = ab_names(C);
     A.overriding = O;
-    if (V) A.values = ab_expr_list(V);
+    A.values = ab_expr_list(V);
 }
+merge_not_matched(A) ::= INSERT DEFAULT VALUES.  { memset(&A, 0, sizeof A); A.action = 'i'; }
 %type merge_insert_cols {attu_names *}
 merge_insert_cols(A) ::= .                           { A = NULL; }
 merge_insert_cols(A) ::= LP name_list(L) RP.        { A = L; }
 %type merge_overriding {char}
 merge_overriding(A) ::= .                            { A = 0; }
 merge_overriding(A) ::= overriding(O).               { A = O; }
-%type merge_values {attu_vec *}
-merge_values(A) ::= VALUES LP expr_list(L) RP.       { A = L; }
-merge_values(A) ::= DEFAULT VALUES.                  { A = NULL; }
 
 %type delete_stmt {attu_ast_stmt *}
 delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) modify_where(W) returning_clause(R).
