@@ -502,6 +502,15 @@ static void merge_error(const merge_ctx *m, attu_error *err) {
         snprintf(err->hint, sizeof err->hint, "Perhaps you meant to reference the table alias \"%s\".", st->u.modify.alias);
         return;
     }
+    /* the target's name from inside the source (a LATERAL subquery): the
+     * target is there, but not for the source to read */
+    snprintf(want, sizeof want, "missing FROM-clause entry for table \"%s\"", m->qual);
+    if (!strcmp(err->sqlstate, "42P01") && !strcmp(err->message, want)) {
+        snprintf(err->message, sizeof err->message, "invalid reference to FROM-clause entry for table \"%s\"", m->qual);
+        snprintf(err->hint, sizeof err->hint,
+                 "There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", m->qual);
+        return;
+    }
     const char *cw = "argument of CASE/WHEN must be";
     if (!strcmp(err->sqlstate, "42804") && !strncmp(err->message, cw, strlen(cw)))
         for (int k = 0; k < m->ncl; k++)
