@@ -693,6 +693,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         }
         if (st->u.explain.stmt->kind == ATTU_STMT_DELETE || st->u.explain.stmt->kind == ATTU_STMT_UPDATE)
             return db_explain_modify(s, sql, st, params, cb, err);
+        if (st->u.explain.stmt->kind == ATTU_STMT_MERGE) return db_explain_merge(s, sql, st, params, cb, err);
         return exec_explain(s, sql, st, params, cb, err);
     case ATTU_STMT_PREPARE: return db_exec_prepare(s, sql, st, cb, err);
     case ATTU_STMT_EXECUTE: return db_exec_execute(s, sql, st, NULL, cb, err);
@@ -713,6 +714,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
         if (db_updates_pg_settings(s, st)) return db_exec_update_pg_settings(s, sql, st, params, cb, err);
         return db_exec_modify(s, sql, st, params, cb, err);
+    case ATTU_STMT_MERGE: return db_exec_merge(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
     case ATTU_STMT_DROP_SEQUENCE: return db_exec_drop_sequence(s, st, cb, err);

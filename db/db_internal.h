@@ -365,6 +365,17 @@ int db_check_dml_items(const attu_ast_set_item *sets, int nsets, const attu_ast_
 int db_check_transform_expr(const attu_ast_expr *e, attu_error *err);
 /* EXPLAIN [ANALYZE] of a DELETE / UPDATE (ex): the plan of its rowid
  * query under "Delete on t" / "Update on t"; ANALYZE runs it first. */
+/* MERGE (db_merge.c): the statement, its EXPLAIN [ANALYZE] (ex is the
+ * EXPLAIN statement), and the cast db_modify.c types untyped values by */
+int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                  const attu_exec_callbacks *cb, attu_error *err);
+int db_explain_merge(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,
+                     const attu_exec_callbacks *cb, attu_error *err);
+/* MERGE bound, not run (parameter types, db_param_infer.c) */
+int db_merge_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                      attu_error *err);
+attu_ast_expr *db_cast_to_column(attu_ast_arena *arena, const attu_table *base, const attu_ast_expr *v, int c, int pos,
+                                 attu_error *err);
 int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,
                       const attu_exec_callbacks *cb, attu_error *err);
 /* The columns a DELETE / UPDATE ... RETURNING answers (for Describe),

@@ -235,6 +235,12 @@ static int refuse_locked(attu_session *s, const attu_ast_stmt *st, attu_error *e
             return attu_error_set(err, "42809", 0, "cannot change materialized view \"%s\"", name);
         return 0;
     }
+    case ATTU_STMT_MERGE:
+        if (!db_is_matview(s, st->u.modify.table)) return 0;
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot execute MERGE on relation \"%s\"",
+                       st->u.modify.table);
+        attu_error_set_detail(err, "This operation is not supported for materialized views.");
+        return -1;
     case ATTU_STMT_EXPLAIN: return st->u.explain.stmt ? refuse_locked(s, st->u.explain.stmt, err) : 0;
     case ATTU_STMT_TRUNCATE:
         for (int i = 0; i < st->u.truncate.tables.n; i++) {
@@ -274,7 +280,7 @@ static int refuse_locked(attu_session *s, const attu_ast_stmt *st, attu_error *e
 
 int db_matview_refuse(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     switch (st->kind) {
-    case ATTU_STMT_INSERT: case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_EXPLAIN:
+    case ATTU_STMT_INSERT: case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_EXPLAIN: case ATTU_STMT_MERGE:
     case ATTU_STMT_TRUNCATE: case ATTU_STMT_COPY: case ATTU_STMT_ALTER_TABLE: break;
     default: return 0;
     }

@@ -127,6 +127,17 @@ static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c,
     return e;
 }
 
+/* CAST(v AS the type of column c of base): MERGE's typing of an untyped
+ * value by its target column (db_merge.c), as UPDATE's SET types one. */
+attu_ast_expr *db_cast_to_column(attu_ast_arena *arena, const attu_table *base, const attu_ast_expr *v, int c, int pos,
+                                 attu_error *err) {
+    modify_ctx m;
+    memset(&m, 0, sizeof m);
+    m.arena = arena;
+    m.base = base;
+    return new_value_of(&m, v, c, pos, err);
+}
+
 /* The value column c takes: its SET value cast to its type. */
 static attu_ast_expr *new_value(modify_ctx *m, int c, int pos, attu_error *err) {
     return new_value_of(m, m->values[set_of(m, c)], c, pos, err);

@@ -176,6 +176,28 @@ static int infer_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
     return r;
 }
 
+/* MERGE: a bare SET or INSERT value takes its column's type; then the
+ * statement's join query is bound as it runs (db_merge.c). */
+static int infer_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, attu_bind_params *bp,
+                       attu_error *err) {
+    pthread_rwlock_rdlock(&s->db->lock);
+    const attu_table *base = attu_catalog_lookup(db_cat(s), st->u.modify.table);
+    for (int k = 0; base && k < st->u.modify.nwhens; k++) {
+        const attu_ast_merge_when *w = &st->u.modify.whens[k];
+        for (int i = 0; i < w->nsets; i++) {
+            int c = attu_table_find_column(base, w->sets[i].column);
+            if (c >= 0) assign_bare(w->sets[i].value, base->defs[c].type, bp->n, bp->inferred);
+        }
+        for (int i = 0; i < w->values.n; i++) {
+            int c = w->columns.n ? (i < w->columns.n ? attu_table_find_column(base, w->columns.items[i]) : -1)
+                                 : (i < base->ncols ? i : -1);
+            if (c >= 0) assign_bare(w->values.items[i], base->defs[c].type, bp->n, bp->inferred);
+        }
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    return db_merge_describe(s, sql, st, bp, err);
+}
+
 int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, int np, const attu_type *declared,
                     attu_type *inferred, int *open_uses, int *undetermined_uses, attu_error *err) {
     attu_bind_params bp;
@@ -199,6 +221,7 @@ int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, i
     case ATTU_STMT_SELECT: return infer_query(s, sql, st->u.select.query, &bp, err);
     case ATTU_STMT_INSERT: return infer_insert(s, sql, st, &bp, err);
     case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: return infer_modify(s, sql, st, &bp, err);
+    case ATTU_STMT_MERGE: return infer_merge(s, sql, st, &bp, err);
     case ATTU_STMT_CREATE_TABLE_AS:   /* its query's list makes the columns */
         return st->u.create_table_as.query ? infer_query(s, sql, st->u.create_table_as.query, &bp, err) : 1;
     case ATTU_STMT_EXPLAIN:

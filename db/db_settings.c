@@ -115,6 +115,7 @@ const char *db_writing_command(attu_session *s, const attu_ast_stmt *st) {
     case ATTU_STMT_INSERT: return "INSERT";
     case ATTU_STMT_UPDATE: return db_updates_pg_settings(s, st) ? "SELECT" : "UPDATE";
     case ATTU_STMT_DELETE: return "DELETE";
+    case ATTU_STMT_MERGE: return "MERGE";
     case ATTU_STMT_CREATE_TABLE: return "CREATE TABLE";
     case ATTU_STMT_CREATE_TABLE_AS: return "CREATE TABLE AS";
     case ATTU_STMT_DROP_TABLE: return "DROP TABLE";

@@ -499,7 +499,7 @@ static int written_tables(const attu_ast_stmt *st, const char **names, int cap) 
     int n = 0;
     switch (st->kind) {
     case ATTU_STMT_INSERT: names[n++] = st->u.insert.table; break;
-    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: names[n++] = st->u.modify.table; break;
+    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE: names[n++] = st->u.modify.table; break;
     case ATTU_STMT_COPY: if (st->u.copy.is_from && st->u.copy.table) names[n++] = st->u.copy.table; break;
     case ATTU_STMT_ALTER_TABLE: names[n++] = st->u.alter_table.table; break;
     case ATTU_STMT_TRUNCATE:

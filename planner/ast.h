@@ -589,7 +589,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_DECLARE_CURSOR,  /* u.cursor: DECLARE name ... CURSOR ... FOR query (db/db_cursor.c) */
     ATTU_STMT_FETCH,           /* u.fetch: FETCH / MOVE [direction] [FROM | IN] name */
     ATTU_STMT_CLOSE_CURSOR,    /* u.close_cursor: CLOSE {name | ALL} */
-    ATTU_STMT_SET_CONSTRAINTS  /* u.set_constraints: SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE} */
+    ATTU_STMT_SET_CONSTRAINTS, /* u.set_constraints: SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE} */
+    ATTU_STMT_MERGE            /* u.modify: MERGE INTO t USING src ON cond WHEN ... (db/db_merge.c) */
 } attu_ast_stmt_kind;
 
 /* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
@@ -624,6 +625,22 @@ typedef struct attu_ast_set_item {
     int            position;        /* the column name */
     attu_ast_expr *value;           /* may be ATTU_EXPR_DEFAULT */
 } attu_ast_set_item;
+
+/* One WHEN clause of MERGE (db/db_merge.c): WHEN [NOT] MATCHED [AND
+ * cond] THEN action, action 'u' UPDATE SET sets, 'd' DELETE, 'n' DO
+ * NOTHING, 'i' INSERT [(columns)] [OVERRIDING ...] {VALUES (values) |
+ * DEFAULT VALUES}. */
+typedef struct attu_ast_merge_when {
+    bool               matched;
+    char               action;
+    int                position;        /* WHEN */
+    attu_ast_expr     *cond;            /* NULL: none */
+    attu_ast_set_item *sets;
+    int                nsets;
+    attu_ast_name_list columns;         /* n == 0: all, in table order */
+    attu_ast_expr_list values;          /* n == 0: DEFAULT VALUES */
+    char               overriding;      /* 's' SYSTEM, 'u' USER, 0 none */
+} attu_ast_merge_when;
 
 typedef enum attu_ast_discard_kind {
     ATTU_DISCARD_ALL = 1, ATTU_DISCARD_PLANS, ATTU_DISCARD_SEQUENCES, ATTU_DISCARD_TEMP
@@ -966,6 +983,10 @@ struct attu_ast_stmt {
             /* WHERE CURRENT OF cursor (db/db_cursor.c; where NULL then) */
             char                 *current_of;
             int                   current_of_position;
+            /* MERGE: from holds the USING source (one item), where the
+             * ON condition; its WHEN clauses in order */
+            attu_ast_merge_when  *whens;
+            int                   nwhens;
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */

@@ -810,6 +810,50 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         puts_(o, ")");
         break;
     }
+    case ATTU_STMT_MERGE:
+        puts_(o, "(merge ");
+        put_name(o, s->u.modify.table);
+        if (s->u.modify.alias) { puts_(o, " (as "); put_name(o, s->u.modify.alias); puts_(o, ")"); }
+        puts_(o, " (using ");
+        pr_from(o, s->u.modify.from.items[0]);
+        puts_(o, ") (on ");
+        pr_expr(o, s->u.modify.where);
+        puts_(o, ")");
+        for (int i = 0; i < s->u.modify.nwhens; i++) {
+            const attu_ast_merge_when *w = &s->u.modify.whens[i];
+            puts_(o, w->matched ? " (matched" : " (not-matched");
+            if (w->cond) { puts_(o, " (and "); pr_expr(o, w->cond); puts_(o, ")"); }
+            switch (w->action) {
+            case 'u':
+                puts_(o, " (update");
+                for (int k = 0; k < w->nsets; k++) {
+                    puts_(o, " (");
+                    put_name(o, w->sets[k].column);
+                    puts_(o, " ");
+                    pr_expr(o, w->sets[k].value);
+                    puts_(o, ")");
+                }
+                puts_(o, ")");
+                break;
+            case 'd': puts_(o, " delete"); break;
+            case 'i':
+                puts_(o, " (insert");
+                if (w->columns.n) {
+                    puts_(o, " (columns");
+                    for (int k = 0; k < w->columns.n; k++) { puts_(o, " "); put_name(o, w->columns.items[k]); }
+                    puts_(o, ")");
+                }
+                if (w->overriding) puts_(o, w->overriding == 's' ? " (overriding system)" : " (overriding user)");
+                if (!w->values.n) puts_(o, " default-values");
+                for (int k = 0; k < w->values.n; k++) { puts_(o, " "); pr_expr(o, w->values.items[k]); }
+                puts_(o, ")");
+                break;
+            default: puts_(o, " nothing"); break;
+            }
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+        break;
     case ATTU_STMT_SET_CONSTRAINTS:
         puts_(o, "(set-constraints ");
         for (int i = 0; i < s->u.set_constraints.names.n; i++) {

@@ -442,7 +442,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
-       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT
+       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT MERGE
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
@@ -513,6 +513,7 @@ stmt(A) ::= select_stmt(Q).
 stmt(A) ::= insert_stmt(S).            { A = S; }
 stmt(A) ::= delete_stmt(S).            { A = S; }
 stmt(A) ::= update_stmt(S).            { A = S; }
+stmt(A) ::= merge_stmt(S).             { A = S; }
 stmt(A) ::= truncate_stmt(S).          { A = S; }
 stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
@@ -1795,6 +1796,7 @@ bare_label(A) ::= READ(T).                  { A = T; }
 bare_label(A) ::= RECURSIVE(T).             { A = T; }
 bare_label(A) ::= MATERIALIZED(T).          { A = T; }
 bare_label(A) ::= REFRESH(T).               { A = T; }
+bare_label(A) ::= MERGE(T).                 { A = T; }
 bare_label(A) ::= SAVEPOINT(T).             { A = T; }
 bare_label(A) ::= RELEASE(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
@@ -1971,6 +1973,7 @@ unreserved_keyword(A) ::= READ(T).                  { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
 unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
 unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
+unreserved_keyword(A) ::= MERGE(T).                 { A = T; }
 unreserved_keyword(A) ::= SAVEPOINT(T).             { A = T; }
 unreserved_keyword(A) ::= RELEASE(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
@@ -2410,6 +2413,69 @@ insert_stmt(A) ::= with_clause(W) insert_stmt(S).
         q->with.recursive = W.recursive;
     }
 }
+
+/* ======================================================================== */
+/* MERGE (db/db_merge.c). MERGE is an unreserved keyword, MATCHED and      */
+/* NOTHING are read as names (unreserved words in PostgreSQL too).         */
+/*   MERGE INTO t [[AS] x] USING source ON cond                             */
+/*     WHEN MATCHED [AND c] THEN {UPDATE SET ... | DELETE | DO NOTHING}      */
+/*     WHEN NOT MATCHED [AND c] THEN {INSERT ... | DO NOTHING} ...           */
+%type merge_stmt {attu_ast_stmt *}
+merge_stmt(A) ::= with_clause(W) merge_stmt(S).   { A = S; modify_with(ctx, A, &W); }
+merge_stmt(A) ::= MERGE(K) INTO dml_target(T) USING table_ref(U) ON a_expr(C) merge_when_list(L).
+{
+    attu_vec *from = vec_push_ptr(ctx, NULL, U);
+    A = modify_make(ctx, ATTU_STMT_MERGE, &K, &T, from, C, NULL);
+    A->u.modify.whens = L->items;
+    A->u.modify.nwhens = L->n;
+}
+%type merge_when_list {attu_vec *}
+merge_when_list(A) ::= merge_when(W).                    { A = vec_new(ctx); ab_vec_push(ctx, A, &W, sizeof W); }
+merge_when_list(A) ::= merge_when_list(L) merge_when(W). { A = L; ab_vec_push(ctx, A, &W, sizeof W); }
+%type merge_when {attu_ast_merge_when}
+merge_when(A) ::= WHEN(K) ID(M) merge_cond(C) THEN merge_matched(X).
+{
+    ab_word_expect(ctx, &M, "matched");
+    A = X;
+    A.matched = true;
+    A.position = K.pos;
+    A.cond = C;
+}
+merge_when(A) ::= WHEN(K) NOT ID(M) merge_cond(C) THEN merge_not_matched(X).
+{
+    ab_word_expect(ctx, &M, "matched");
+    A = X;
+    A.matched = false;
+    A.position = K.pos;
+    A.cond = C;
+}
+%type merge_cond {attu_ast_expr *}
+merge_cond(A) ::= .                 { A = NULL; }
+merge_cond(A) ::= AND a_expr(E).    { A = E; }
+%type merge_matched {attu_ast_merge_when}
+merge_matched(A) ::= UPDATE SET set_clause_list(S).
+    { memset(&A, 0, sizeof A); A.action = 'u'; A.sets = S->items; A.nsets = S->n; }
+merge_matched(A) ::= DELETE.          { memset(&A, 0, sizeof A); A.action = 'd'; }
+merge_matched(A) ::= DO ID(N).        { memset(&A, 0, sizeof A); A.action = 'n'; ab_word_expect(ctx, &N, "nothing"); }
+%type merge_not_matched {attu_ast_merge_when}
+merge_not_matched(A) ::= DO ID(N).    { memset(&A, 0, sizeof A); A.action = 'n'; ab_word_expect(ctx, &N, "nothing"); }
+/* INSERT [(cols)] [OVERRIDING ...] VALUES (...) | INSERT DEFAULT VALUES
+ * (no column list or OVERRIDING before DEFAULT VALUES, as in PostgreSQL) */
+merge_not_matched(A) ::= INSERT merge_insert_cols(C) merge_overriding(O) VALUES LP expr_list(V) RP.
+{
+    memset(&A, 0, sizeof A);
+    A.action = 'i';
+    if (C) A.columns = ab_names(C);
+    A.overriding = O;
+    A.values = ab_expr_list(V);
+}
+merge_not_matched(A) ::= INSERT DEFAULT VALUES.  { memset(&A, 0, sizeof A); A.action = 'i'; }
+%type merge_insert_cols {attu_names *}
+merge_insert_cols(A) ::= .                           { A = NULL; }
+merge_insert_cols(A) ::= LP name_list(L) RP.        { A = L; }
+%type merge_overriding {char}
+merge_overriding(A) ::= .                            { A = 0; }
+merge_overriding(A) ::= overriding(O).               { A = O; }
 
 %type delete_stmt {attu_ast_stmt *}
 delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) modify_where(W) returning_clause(R).
@@ -3957,6 +4023,7 @@ explainable_stmt(A) ::= select_stmt(Q).
 explainable_stmt(A) ::= insert_stmt(S).     { A = S; }
 explainable_stmt(A) ::= delete_stmt(S).     { A = S; }
 explainable_stmt(A) ::= update_stmt(S).     { A = S; }
+explainable_stmt(A) ::= merge_stmt(S).      { A = S; }
 explainable_stmt(A) ::= create_as_stmt(S).  { A = S; }
 explainable_stmt(A) ::= execute_stmt(S).    { A = S; }
 
@@ -4183,6 +4250,7 @@ preparable_stmt(A) ::= select_stmt(Q).
 preparable_stmt(A) ::= insert_stmt(S).  { A = S; }
 preparable_stmt(A) ::= delete_stmt(S).  { A = S; }
 preparable_stmt(A) ::= update_stmt(S).  { A = S; }
+preparable_stmt(A) ::= merge_stmt(S).   { A = S; }
 
 %type execute_stmt {attu_ast_stmt *}
 execute_stmt(A) ::= EXECUTE(K) colid(N).

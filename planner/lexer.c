@@ -160,6 +160,7 @@ static const kw keywords[] = {
     {"localtime", TK_LOCALTIME},
     {"localtimestamp", TK_LOCALTIMESTAMP},
     {"materialized", TK_MATERIALIZED},
+    {"merge", TK_MERGE},
     {"minute", TK_NOBARE_ID},
     {"month", TK_NOBARE_ID},
     {"names", TK_NAMES},

@@ -193,6 +193,10 @@ DESCRIBED = [
     ("DELETE FROM pt WHERE dt = ANY ($1)", [DATEARR]),
     ("INSERT INTO pt (i, x) SELECT i, x FROM pt WHERE (i, x) = ($1, $2)", [INT4, TEXT]),
     ("INSERT INTO pt (i) SELECT i FROM pt WHERE i = ANY ($1)", [INT4ARR]),
+    ("MERGE INTO pt USING (SELECT 1 AS one) s ON pt.i = $1 WHEN MATCHED THEN UPDATE SET x = $2, dt = $3 "
+     "WHEN NOT MATCHED THEN INSERT (i, x, dt) VALUES ($1, $2, $3)", [INT4, TEXT, DATE]),
+    ("MERGE INTO pt USING (VALUES ($1::integer, $2)) s(i, w) ON pt.i = s.i WHEN MATCHED AND pt.n > $3 THEN DELETE "
+     "WHEN NOT MATCHED THEN INSERT (i, v, c) VALUES (s.i, $4, $5)", [INT4, TEXT, NUMERIC, VARCHAR, BPCHAR]),
 ]
 for sql, want in DESCRIBED:
     r = describe(sql)
@@ -426,6 +430,18 @@ check("upd row", c.query("SELECT n, x FROM pt WHERE i = 4").rows(), [("5.07", "f
 r = c.run("upd", ["1", "five", "4x"])
 check("upd with a bad key", r.error(), ("22P02", 'invalid input syntax for type integer: "4x"'))
 check("nothing updated", c.query("SELECT n, x FROM pt WHERE i = 4").rows(), [("5.07", "four")])
+c.parse("mrg", "MERGE INTO pt USING (SELECT 1 AS one) s ON pt.i = $1 WHEN MATCHED THEN UPDATE SET n = $2 "
+        "WHEN NOT MATCHED THEN INSERT (i, n, dt) VALUES ($1, $2, $3)")
+c.describe("S", "mrg")
+check("Describe mrg", (lambda r: (r.kinds(), r.param_oids()))(c.sync()), ("1tn", [INT4, NUMERIC, DATE]))
+check("run mrg (update)", c.run("mrg", ["4", "7.125", "2024-01-01"]).tags(), ["MERGE 1"])
+check("run mrg (insert)", c.run("mrg", ["8", "8", "2024-08-08"]).tags(), ["MERGE 1"])
+check("mrg rows", c.query("SELECT i, n, dt FROM pt WHERE i IN (4, 8) ORDER BY i").rows(),
+      [("4", "7.13", "2024-04-30"), ("8", "8.00", "2024-08-08")])
+r = c.run("mrg", ["9", "9", "2024-13-01"])
+check("mrg with a bad date", r.error(), ("22008", 'date/time field value out of range: "2024-13-01"'))
+check("nothing merged", c.query("SELECT count(*) FROM pt WHERE i = 9").rows(), [("0",)])
+check("mrg cleanup", c.query("DELETE FROM pt WHERE i = 8").tags(), ["DELETE 1"])
 c.parse("del", "DELETE FROM pt WHERE dt >= $1 RETURNING i")
 check("Describe del", (lambda r: (r.param_oids(), r.columns()))(
     (c.describe("S", "del"), c.sync())[1]), ([DATE], [("i", INT4)]))

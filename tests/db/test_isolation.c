@@ -108,6 +108,8 @@ Test(isolation, conflicts_at_the_statement) {
         "UPDATE t SET v = 0", "DELETE FROM t", "INSERT INTO t VALUES (3, 3)",
         "INSERT INTO t VALUES (1, 0) ON CONFLICT (k) DO UPDATE SET v = 0", "TRUNCATE t",
         "ALTER TABLE t ADD COLUMN w INTEGER", "DROP TABLE t", "COPY t FROM STDIN",
+        "MERGE INTO t USING (VALUES (1)) s(k) ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = 0",
+        "MERGE INTO t USING (VALUES (7)) s(k) ON t.k = s.k WHEN NOT MATCHED THEN INSERT VALUES (s.k, 7)",
     };
     for (size_t i = 0; i < sizeof writes / sizeof *writes; i++) {
         tdb_exec_ok(a, "BEGIN ISOLATION LEVEL REPEATABLE READ");

@@ -320,6 +320,42 @@ Test(parser_forms, delete_update_truncate) {
     cr_assert_str_eq(err.message, "number of columns does not match number of values");
 }
 
+Test(parser_forms, merge) {
+    char buf[1024];
+    attu_parse_result *r = must_parse(
+        "WITH s AS (SELECT 1 AS a) MERGE INTO t AS x USING s ON x.a = s.a "
+        "WHEN MATCHED AND s.a > 0 THEN UPDATE SET b = s.a, (c, d) = (1, DEFAULT) WHEN MATCHED THEN DELETE "
+        "WHEN NOT MATCHED AND s.a < 0 THEN DO NOTHING WHEN NOT MATCHED THEN INSERT (a, b) OVERRIDING USER VALUE VALUES (s.a, DEFAULT) "
+        "WHEN NOT MATCHED THEN INSERT DEFAULT VALUES; SELECT merge, matched FROM merge");
+    cr_assert_eq(r->n, 2);
+    cr_assert_eq(r->stmts[0].stmt->kind, ATTU_STMT_MERGE);
+    cr_assert_eq(r->stmts[0].stmt->u.modify.nwith, 1);
+    attu_ast_print_stmt(r->stmts[0].stmt, buf, sizeof buf);
+    cr_assert_str_eq(buf, "(merge t (as x) (using (table s)) (on (= x.a s.a)) "
+                          "(matched (and (> s.a 0)) (update (b s.a) (c 1) (d default))) (matched delete) "
+                          "(not-matched (and (< s.a 0)) nothing) "
+                          "(not-matched (insert (columns a b) (overriding user) s.a default)) "
+                          "(not-matched (insert default-values)))");
+    cr_assert_eq(r->stmts[1].stmt->u.select.query->u.select.nitems, 2);
+    attu_parse_free(r);
+    /* what PostgreSQL 15's grammar refuses */
+    const char *bad[] = {
+        "MERGE INTO t USING s ON true",
+        "MERGE INTO t USING s ON true WHEN MATCHED THEN INSERT VALUES (1)",
+        "MERGE INTO t USING s ON true WHEN NOT MATCHED THEN DELETE",
+        "MERGE INTO t USING s ON true WHEN NOT MATCHED THEN INSERT (a) DEFAULT VALUES",
+        "MERGE INTO t USING s ON true WHEN MATCHED THEN DELETE RETURNING *",
+        "MERGE INTO t USING s ON true WHEN MATCHES THEN DELETE",
+        "MERGE INTO t USING s ON true WHEN MATCHED THEN DO SOMETHING",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        attu_error err;
+        attu_error_clear(&err);
+        cr_assert_null(attu_parse(bad[i], &err), "%s", bad[i]);
+        cr_assert_str_eq(err.sqlstate, "42601", "%s", bad[i]);
+    }
+}
+
 Test(parser_forms, deep_nesting_is_refused_not_crashed) {
     /* 5000 terms of a+a+a...: a left-deep tree deeper than the limit */
     size_t n = 5000;
