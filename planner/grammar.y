@@ -4621,3 +4621,83 @@ close_stmt(A) ::= CLOSE(K) colid(N).
     { A = ab_stmt(ctx, ATTU_STMT_CLOSE_CURSOR, K.pos); A->u.close_cursor.name = (char *)ab_tokstr(&N); }
 close_stmt(A) ::= CLOSE(K) ALL.
     { A = ab_stmt(ctx, ATTU_STMT_CLOSE_CURSOR, K.pos); A->u.close_cursor.name = NULL; }
+
+/* ======================================================================== */
+/* Enum types: CREATE TYPE name AS ENUM (...), DROP TYPE, ALTER TYPE       */
+/* (db/db_type.c)                                                          */
+
+%type type_stmt {attu_ast_stmt *}
+%type enum_labels {attu_names *}
+%type enum_place {ab_enum_place}
+%include {
+typedef struct ab_enum_place { int where; const char *nbr; } ab_enum_place;
+static attu_ast_stmt *ab_type_stmt(attu_parse_ctx *ctx, int pos, char action, const ab_qname *n) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_TYPE, pos);
+    if (!st) return NULL;
+    st->u.type_stmt.action = action;
+    if (n) {
+        if (n->schema && strcmp(n->schema, "public") && strcmp(n->schema, "pg_catalog"))
+            ab_defer_error(ctx, "3F000", n->pos, "schema \"%s\" does not exist", n->schema);
+        st->u.type_stmt.name = (char *)n->name;
+        st->u.type_stmt.name_position = n->pos;
+    }
+    return st;
+}
+}
+stmt(A) ::= type_stmt(S).                      { A = S; }
+type_stmt(A) ::= CREATE(K) TYPE qualified_name(N) AS ID(E) LP enum_labels(L) RP.
+{
+    ab_word_expect(ctx, &E, "enum");
+    A = ab_type_stmt(ctx, K.pos, 'c', &N);
+    if (A) A->u.type_stmt.labels = ab_names(L);
+}
+type_stmt(A) ::= CREATE(K) TYPE qualified_name(N) AS ID(E) LP RP.
+{
+    ab_word_expect(ctx, &E, "enum");
+    A = ab_type_stmt(ctx, K.pos, 'c', &N);
+}
+enum_labels(A) ::= SCONST(S).                        { A = ab_names_push(ctx, NULL, ab_tokstr(&S), S.pos); }
+enum_labels(A) ::= enum_labels(L) COMMA SCONST(S).   { A = ab_names_push(ctx, L, ab_tokstr(&S), S.pos); }
+type_stmt(A) ::= DROP(K) TYPE name_list(L) opt_drop_behavior(B).
+{
+    A = ab_type_stmt(ctx, K.pos, 'd', NULL);
+    if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; }
+}
+type_stmt(A) ::= DROP(K) TYPE IF EXISTS name_list(L) opt_drop_behavior(B).
+{
+    A = ab_type_stmt(ctx, K.pos, 'd', NULL);
+    if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) ADD ID(V) SCONST(L) enum_place(P).
+{
+    ab_word_expect(ctx, &V, "value");
+    A = ab_type_stmt(ctx, K.pos, 'a', &N);
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&L); A->u.type_stmt.where = P.where; A->u.type_stmt.nbr = (char *)P.nbr; }
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) ADD ID(V) IF NOT EXISTS SCONST(L) enum_place(P).
+{
+    ab_word_expect(ctx, &V, "value");
+    A = ab_type_stmt(ctx, K.pos, 'a', &N);
+    if (A) {
+        A->u.type_stmt.label = (char *)ab_tokstr(&L); A->u.type_stmt.where = P.where; A->u.type_stmt.nbr = (char *)P.nbr;
+        A->u.type_stmt.if_exists = true;
+    }
+}
+enum_place(A) ::= .                  { A.where = 0; A.nbr = NULL; }
+enum_place(A) ::= ID(W) SCONST(S).
+{
+    A.where = ab_word_is(ctx, &W, "before") ? -1 : 1;
+    if (A.where > 0) ab_word_expect(ctx, &W, "after");
+    A.nbr = ab_tokstr(&S);
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME ID(V) SCONST(F) TO SCONST(T).
+{
+    ab_word_expect(ctx, &V, "value");
+    A = ab_type_stmt(ctx, K.pos, 'v', &N);
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&F); A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME TO colid(T).
+{
+    A = ab_type_stmt(ctx, K.pos, 'r', &N);
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
