@@ -7,15 +7,19 @@
  * working catalog's store under the write lock and marks the comments
  * file for COMMIT (db_txn_touch_comments), so a ROLLBACK forgets it and a
  * COMMIT keeps it in the data directory. Columns refer to a type by its
- * id (the type's precision), which RENAME TO keeps.
+ * id (attu_type_enum_id), which RENAME TO keeps; RENAME VALUE rewrites
+ * the stored values of the label, whose images hold it.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/comments.h"
+#include "engine/dictionary.h"
+#include "engine/table_rewrite.h"
 #include "engine/enum_type.h"
 #include "engine/view.h"
 
@@ -214,28 +218,93 @@ static int add_value(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     return rc;
 }
 
+/* The stored values of label k of d, in every table column of d's type,
+ * rewritten to the image of label k as d now has it (RENAME VALUE: a
+ * value's image holds its label, engine/enum_type.h). from: the old
+ * label. Each table changed gets a new version, as UPDATE makes one. */
+static int rewrite_label(attu_session *s, const attu_enum_def *d, int k, const char *from, attu_error *err) {
+    attu_catalog *cat = db_cat(s);
+    size_t il;
+    char *img = attu_enum_image(d, k, &il);
+    if (!img) return attu_error_oom(err);
+    int rc = 0;
+    size_t fl = strlen(from);
+    for (size_t i = 0; !rc && i < attu_catalog_count(cat); i++) {
+        /* (each column's rewrite replaces the table: its name is kept
+         * and the latest version looked up) */
+        char name[ATTU_NAME_MAX + 1];
+        snprintf(name, sizeof name, "%s", attu_catalog_at(cat, i)->name);
+        int ncols = attu_catalog_at(cat, i)->ncols;
+        for (int c = 0; !rc && c < ncols; c++) {
+            const attu_table *t = attu_catalog_lookup(cat, name);
+            if (!t || !attu_type_is_enum(t->defs[c].type) || attu_type_enum_id(t->defs[c].type) != d->id) continue;
+            const attu_column *col = t->cols[c];
+            int64_t *src = malloc((t->nrows ? t->nrows : 1) * sizeof *src);
+            uint8_t *changed = malloc(t->nrows ? t->nrows : 1);
+            attu_column *v = attu_column_new(t->defs[c].type, 1, err);
+            int32_t code = 0, moved = 0, *remap = NULL;
+            const char *sp = img;
+            attu_dictionary *dict = v ? attu_dictionary_add(NULL, &sp, &il, 1, &code, &moved, &remap, err) : NULL;
+            free(remap);
+            if (!src || !changed || !v || !dict) {
+                if (!err->set) attu_error_oom(err);
+                free(src); free(changed); attu_column_free(v); if (dict) attu_dictionary_unref(dict);
+                rc = -1;
+                break;
+            }
+            v->dict = dict;
+            ((int32_t *)v->data)[0] = code;
+            v->length = 1;
+            size_t hits = 0;
+            for (size_t r = 0; r < t->nrows; r++) {
+                size_t len = 0, ll;
+                bool hit = false;
+                if (!attu_column_is_null(col, r) && col->dict) {
+                    const char *sv = attu_dictionary_get(col->dict, ((const int32_t *)col->data)[r], &len);
+                    const char *lab = attu_enum_image_label(sv, len, &ll);
+                    hit = ll == fl && !memcmp(lab, from, fl);
+                }
+                src[r] = hit ? 0 : -1;
+                changed[r] = hit;
+                hits += hit;
+            }
+            if (hits) {
+                int cols[1] = { c };
+                attu_table *nt = attu_table_update_rows(t, src, 1, cols, &v, err);
+                if (!nt || db_save_table(s, nt, err)) { attu_table_free(nt); rc = -1; }
+                else {
+                    attu_table *old = attu_catalog_replace(cat, nt);
+                    db_unique_follow(old, nt, changed);
+                    db_cursors_follow(s, old, nt, NULL);
+                    attu_table_free(old);
+                }
+            }
+            free(src); free(changed); attu_column_free(v);
+        }
+    }
+    free(img);
+    return rc;
+}
+
 static int rename_value(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     const char *from = st->u.type_stmt.label, *to = st->u.type_stmt.nbr;
     attu_enum_def *d = attu_enum_find_in(cs, st->u.type_stmt.name);
     if (!d) return no_type(st->u.type_stmt.name, st->u.type_stmt.name_position, err);
     int rc = 0, k = attu_enum_label_index(d, from, strlen(from));
-    char what[200];
     if (check_label(to, err)) rc = -1;
     else if (k < 0) rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "\"%s\" is not an existing enum label", from);
-    else if (attu_enum_label_index(d, to, strlen(to)) >= 0 && strcmp(from, to))
+    else if (attu_enum_label_index(d, to, strlen(to)) >= 0)
         rc = attu_error_set(err, "42710", 0, "enum label \"%s\" already exists", to);
-    else if (first_user(s, d->id, what, sizeof what))
-        /* the label is part of every stored value's image (enum_type.h) */
-        rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                            "ALTER TYPE ... RENAME VALUE of a type in use is not supported (%s uses type %s)", what, d->name);
     else {
         char *lab = strdup(to);
         if (!lab) rc = attu_error_oom(err);
         else {
             free(d->labels[k].label);
             d->labels[k].label = lab;
-            if (attu_enum_store(cs, d)) rc = attu_error_oom(err);
+            /* the stored values follow (their images hold the label) */
+            if (rewrite_label(s, d, k, from, err)) rc = -1;
+            else if (attu_enum_store(cs, d)) rc = attu_error_oom(err);
         }
     }
     attu_enum_def_free(d);

@@ -2,7 +2,7 @@
  * enum_type.h - PostgreSQL's enum types (CREATE TYPE name AS ENUM).
  *
  * Storage. A value of an enum type lives in a TEXT slot (types.h:
- * attu_type_enum, scale ATTU_ENUM_SCALE, precision the type's id) as its
+ * attu_type_enum, scale ATTU_ENUM_SCALE, precision minus the type's id) as its
  * image: the label's sort key, a byte 0x01, then the label:
  *
  *     <key> \x01 <label>
@@ -22,7 +22,7 @@
  * way (substr / strpos, ordinary string opcodes).
  *
  * The label in the image means RENAME VALUE must rewrite the stored
- * values of that label (db/db_type.c does, table by table).
+ * values of that label (db/db_type.c does, table by table, as UPDATE).
  *
  * Catalog. A type's definition (its id, and per label its key, PostgreSQL's
  * float4 enumsortorder and the label) is kept as text in the catalog's

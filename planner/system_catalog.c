@@ -502,7 +502,7 @@ static void column_layout(attu_type t, const pg_type_row *pt, int *len, bool *by
 
 static int column_collation(attu_type t) {
     attu_type e = attu_type_is_array(t) ? attu_type_array_elem(t) : t;
-    return e.id == ATTU_TYPE_TEXT ? 100 : 0;
+    return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
 }
 
 /* One pg_attribute row. */
@@ -596,8 +596,11 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
     }
     if (!literal || attu_type_is_array(t)) return d;
     const char *cast;
+    char en[80];
     switch (t.id) {
-    case ATTU_TYPE_TEXT: cast = attu_type_is_bpchar_any(t) ? "bpchar" : attu_type_is_varchar_any(t) ? "character varying" : "text"; break;
+    case ATTU_TYPE_TEXT:
+        if (attu_type_is_enum(t)) { cast = attu_type_name(t, en, sizeof en); break; }
+        cast = attu_type_is_bpchar_any(t) ? "bpchar" : attu_type_is_varchar_any(t) ? "character varying" : "text"; break;
     case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME:
     case ATTU_TYPE_TIMETZ: case ATTU_TYPE_INTERVAL: {
         const pg_type_row *pt = column_pg_type(t);
