@@ -133,7 +133,7 @@ static int drop_types(attu_session *s, const attu_ast_stmt *st, const attu_exec_
         char what[200];
         int used = first_user(s, d->id, what, sizeof what);
         if (used) {
-            if (st->u.type_stmt.cascade)
+            if (st->u.type_stmt.cascade)   /* (columns are gone by now: cascade_columns; a view's is left) */
                 attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                "DROP TYPE ... CASCADE of a type in use is not supported (%s depends on type %s)", what, d->name);
             else {
@@ -333,7 +333,70 @@ static int rename_type(attu_session *s, const attu_ast_stmt *st, attu_error *err
     return rc;
 }
 
+/* DROP TYPE ... CASCADE: the table columns of the types go first, each
+ * by ALTER TABLE t DROP COLUMN c CASCADE (which takes the views on it
+ * along), as PostgreSQL drops the dependent columns; a NOTICE names them. */
+static int swallow_result(void *ctx, attu_result *res) { (void)ctx; (void)res; return 0; }
+
+static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    typedef struct { char table[ATTU_NAME_MAX + 1], column[ATTU_NAME_MAX + 1]; } victim;
+    victim *v = NULL;
+    int n = 0, cap = 0, rc = 0;
+    db_write_lock(s);
+    attu_catalog *cat = db_cat(s);
+    const attu_ast_name_list *l = &st->u.type_stmt.labels;
+    for (int i = 0; i < l->n && !rc; i++) {
+        attu_enum_def *d = attu_enum_find_in(attu_catalog_comments(cat), l->items[i]);
+        if (!d && !st->u.type_stmt.if_exists) { rc = no_type(l->items[i], 0, err); break; }   /* (nothing dropped yet) */
+        if (!d) continue;
+        for (size_t k = 0; k < attu_catalog_count(cat) && !rc; k++) {
+            const attu_table *t = attu_catalog_at(cat, k);
+            for (int c = 0; c < t->ncols; c++) {
+                if (!attu_type_is_enum(t->defs[c].type) || attu_type_enum_id(t->defs[c].type) != d->id) continue;
+                if (n == cap) {
+                    victim *nv = realloc(v, (size_t)(cap = cap ? cap * 2 : 4) * sizeof *nv);
+                    if (!nv) { rc = attu_error_oom(err); break; }
+                    v = nv;
+                }
+                snprintf(v[n].table, sizeof v[n].table, "%s", t->name);
+                snprintf(v[n].column, sizeof v[n].column, "%s", t->defs[c].name);
+                n++;
+            }
+        }
+        attu_enum_def_free(d);
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    if (!rc && n && cb && cb->on_notice) {
+        char msg[300];
+        if (n == 1) snprintf(msg, sizeof msg, "drop cascades to column %s of table %s", v[0].column, v[0].table);
+        else snprintf(msg, sizeof msg, "drop cascades to %d other objects", n);
+        cb->on_notice(cb->ctx, "00000", msg);
+    }
+    attu_exec_callbacks quiet = { 0 };
+    if (cb) quiet = *cb;
+    quiet.on_result = swallow_result;
+    quiet.on_notice = NULL;   /* (the NOTICE above says it) */
+    for (int i = 0; i < n && !rc; i++) {
+        attu_ast_alter_cmd cmd;
+        memset(&cmd, 0, sizeof cmd);
+        cmd.kind = ATTU_ALTER_DROP_COLUMN;
+        cmd.column = v[i].column;
+        cmd.cascade = true;
+        attu_ast_stmt alt;
+        memset(&alt, 0, sizeof alt);
+        alt.kind = ATTU_STMT_ALTER_TABLE;
+        alt.position = st->position;
+        alt.u.alter_table.table = v[i].table;
+        alt.u.alter_table.cmds = &cmd;
+        alt.u.alter_table.ncmds = 1;
+        if (db_exec_alter(s, "", &alt, &quiet, err) < 0) rc = -1;
+    }
+    free(v);
+    return rc;
+}
+
 int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    if (st->u.type_stmt.action == 'd' && st->u.type_stmt.cascade && cascade_columns(s, st, cb, err)) return -1;
     db_write_lock(s);
     int rc;
     bool skipped = false;
