@@ -177,7 +177,7 @@ static int add_value(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     const char *label = st->u.type_stmt.label, *nbr = st->u.type_stmt.nbr;
     attu_enum_def *d = attu_enum_find_in(cs, st->u.type_stmt.name);
-    if (!d) return no_type(st->u.type_stmt.name, st->u.type_stmt.name_position, err);
+    if (!d) return no_type(st->u.type_stmt.name, 0, err);   /* (PostgreSQL gives no position) */
     int rc = 0;
     if (attu_enum_label_index(d, label, strlen(label)) >= 0) {
         if (st->u.type_stmt.if_exists) {
@@ -290,7 +290,7 @@ static int rename_value(attu_session *s, const attu_ast_stmt *st, attu_error *er
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     const char *from = st->u.type_stmt.label, *to = st->u.type_stmt.nbr;
     attu_enum_def *d = attu_enum_find_in(cs, st->u.type_stmt.name);
-    if (!d) return no_type(st->u.type_stmt.name, st->u.type_stmt.name_position, err);
+    if (!d) return no_type(st->u.type_stmt.name, 0, err);   /* (PostgreSQL gives no position) */
     int rc = 0, k = attu_enum_label_index(d, from, strlen(from));
     if (check_label(to, err)) rc = -1;
     else if (k < 0) rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "\"%s\" is not an existing enum label", from);
@@ -314,7 +314,7 @@ static int rename_value(attu_session *s, const attu_ast_stmt *st, attu_error *er
 static int rename_type(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     attu_enum_def *d = attu_enum_find_in(cs, st->u.type_stmt.name);
-    if (!d) return no_type(st->u.type_stmt.name, st->u.type_stmt.name_position, err);
+    if (!d) return no_type(st->u.type_stmt.name, 0, err);   /* (PostgreSQL gives no position) */
     int rc = 0;
     if (!strcmp(st->u.type_stmt.nbr, d->name) || name_taken(s, st->u.type_stmt.nbr, 0, err)) {
         if (!err->set) attu_error_set(err, "42710", 0, "type \"%s\" already exists", d->name);
