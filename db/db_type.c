@@ -395,6 +395,24 @@ static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_
     return rc;
 }
 
+/* OWNER TO / SET SCHEMA: attu's one role and one schema, as for relations
+ * (db_alter_owner.c): nothing changes. */
+static int owner_or_schema(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    attu_enum_def *d = attu_enum_find_in(attu_catalog_comments(db_cat(s)), st->u.type_stmt.name);
+    attu_enum_def_free(d);
+    if (!d) return no_type(st->u.type_stmt.name, 0, err);
+    const char *to = st->u.type_stmt.nbr;
+    if (st->u.type_stmt.action == 'o') {
+        const char *user = s->user[0] ? s->user : "attu";
+        if (to && strcmp(to, user)) return attu_error_set(err, "42704", 0, "role \"%s\" does not exist", to);
+        return 0;
+    }
+    if (!strcmp(to, "public")) return 0;
+    if (!strcmp(to, "pg_catalog") || !strcmp(to, "information_schema"))
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "moving a type into schema \"%s\" is not supported", to);
+    return attu_error_set(err, "3F000", 0, "schema \"%s\" does not exist", to);
+}
+
 int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.type_stmt.action == 'd' && st->u.type_stmt.cascade && cascade_columns(s, st, cb, err)) return -1;
     db_write_lock(s);
@@ -406,6 +424,7 @@ int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     case 'd': rc = drop_types(s, st, cb, err); tag = "DROP TYPE"; break;
     case 'a': rc = add_value(s, st, cb, err, &skipped); break;
     case 'v': rc = rename_value(s, st, err); break;
+    case 'o': case 's': rc = owner_or_schema(s, st, err); skipped = true; break;   /* (nothing to save) */
     default: rc = rename_type(s, st, err); break;
     }
     if (!rc && !skipped && s->db->data_dir) rc = db_txn_touch_comments(s, err);

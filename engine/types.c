@@ -342,6 +342,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
          * by its name as written, then as folded */
         attu_enum_def *d = name ? attu_enum_find(name) : NULL;
         if (!d && name) d = attu_enum_find(buf);
+        if (!d && name && !strncmp(buf, "public.", 7)) d = attu_enum_find(buf + 7);   /* (its schema) */
         if (d) {
             *out = attu_type_enum(d->id);
             attu_enum_def_free(d);

@@ -977,7 +977,9 @@ struct attu_ast_stmt {
             /* 'c' CREATE TYPE name AS ENUM (labels), 'd' DROP TYPE names,
              * 'a' ALTER TYPE name ADD VALUE label [BEFORE | AFTER nbr],
              * 'v' ALTER TYPE name RENAME VALUE label TO nbr,
-             * 'r' ALTER TYPE name RENAME TO nbr */
+             * 'r' ALTER TYPE name RENAME TO nbr,
+             * 'o' ALTER TYPE name OWNER TO nbr (NULL: CURRENT_USER ...),
+             * 's' ALTER TYPE name SET SCHEMA nbr */
             char               action;
             char              *name;
             int                name_position;

@@ -128,10 +128,16 @@ static attu_ast_typename tn_make(const char *name, int pos) {
 /* schema.type: only pg_catalog holds types (and attu has no other
  * schemas but public, which holds none) */
 static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *schema, const char *name, int pos) {
+    if (!strcmp(schema, "public")) {
+        /* public holds the enum types only: "public.name", which
+         * attu_type_from_name resolves to one of them or 42704 */
+        size_t n = strlen(name) + 8;
+        char *q = ab_alloc(c, n);
+        if (q) snprintf(q, n, "public.%s", name);
+        return tn_make(q ? q : name, pos);
+    }
     if (strcmp(schema, "pg_catalog"))
-        ab_defer_error(c, strcmp(schema, "public") ? "3F000" : "42704", pos,
-                       strcmp(schema, "public") ? "schema \"%s\" does not exist" : "type \"%s.%s\" does not exist",
-                       schema, name);
+        ab_defer_error(c, "3F000", pos, "schema \"%s\" does not exist", schema);
     return tn_make(name, pos);
 }
 
@@ -4658,12 +4664,12 @@ type_stmt(A) ::= CREATE(K) TYPE qualified_name(N) AS ID(E) LP RP.
 }
 enum_labels(A) ::= SCONST(S).                        { A = ab_names_push(ctx, NULL, ab_tokstr(&S), S.pos); }
 enum_labels(A) ::= enum_labels(L) COMMA SCONST(S).   { A = ab_names_push(ctx, L, ab_tokstr(&S), S.pos); }
-type_stmt(A) ::= DROP(K) TYPE name_list(L) opt_drop_behavior(B).
+type_stmt(A) ::= DROP(K) TYPE drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_type_stmt(ctx, K.pos, 'd', NULL);
     if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; }
 }
-type_stmt(A) ::= DROP(K) TYPE IF EXISTS name_list(L) opt_drop_behavior(B).
+type_stmt(A) ::= DROP(K) TYPE IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_type_stmt(ctx, K.pos, 'd', NULL);
     if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
@@ -4699,5 +4705,19 @@ type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME ID(V) SCONST(F) TO SCONS
 type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME TO colid(T).
 {
     A = ab_type_stmt(ctx, K.pos, 'r', &N);
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
+/* ALTER TYPE name OWNER TO role / SET SCHEMA s (pg_dump writes them):
+ * attu's one role and one schema (db/db_type.c) */
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) ID(W) TO role_spec(R).
+{
+    ab_word_expect(ctx, &W, "owner");
+    A = ab_type_stmt(ctx, K.pos, 'o', &N);
+    if (A) A->u.type_stmt.nbr = (char *)R.name;
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) SET ID(S) colid(T).
+{
+    ab_word_expect(ctx, &S, "schema");
+    A = ab_type_stmt(ctx, K.pos, 's', &N);
     if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
 }
