@@ -12,6 +12,7 @@
  */
 #include "db/database.h"
 #include "db/db_internal.h"
+#include "engine/enum_type.h"
 #include "db/db_index.h"
 
 #include <ctype.h>
@@ -623,7 +624,7 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
  * token before it runs). */
 static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
     switch (st->kind) {
-    case ATTU_STMT_COMMENT: return true;
+    case ATTU_STMT_COMMENT: case ATTU_STMT_TYPE: return true;
     case ATTU_STMT_UPDATE: return !db_updates_pg_settings(s, st);   /* (pg_settings: SET) */
     case ATTU_STMT_EXPLAIN: return st->u.explain.analyze && stmt_writes(s, st->u.explain.stmt);
     case ATTU_STMT_CREATE_TABLE_AS: return !st->u.create_table_as.execute;   /* (EXECUTE's run comes back here) */
@@ -634,8 +635,27 @@ static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
     }
 }
 
+static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                     const attu_exec_callbacks *cb, attu_error *err);
+
+static attu_catalog *session_catalog(void *ctx) { return db_cat(ctx); }
+attu_enum_source db_enum_source(attu_session *s) {
+    attu_enum_source src = { session_catalog, s };
+    return src;
+}
+
+/* Runs st with the thread's enum lookups (engine/enum_type.h: type names
+ * resolved where no catalog is at hand) pointed at the session's catalog. */
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
+    attu_enum_source was = attu_enum_use(db_enum_source(s));
+    int rc = exec_stmt(s, sql, st, params, cb, err);
+    attu_enum_use(was);
+    return rc;
+}
+
+static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                     const attu_exec_callbacks *cb, attu_error *err) {
     /* temporary tables: the session's catalog of them first (db_temp.c) */
     if (db_temp_stmt_wants(s, st)) return db_temp_exec_stmt(s, sql, st, params, cb, err);
     /* a read-only transaction writes nothing (db_settings.c) */
@@ -736,6 +756,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
     case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
     case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
+    case ATTU_STMT_TYPE: return db_exec_type(s, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }

@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "engine/enum_type.h"
 #include "engine/uuid.h"
 #include "db/db_index.h"
 #include "db/db_check.h"
@@ -510,6 +511,18 @@ int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err)
 }
 
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    {
+        /* a table's row type would take an enum type's name (PostgreSQL's
+         * 42710; engine/enum_type.h) */
+        attu_enum_def *d = attu_enum_find(st->u.create_table.table);
+        attu_enum_def_free(d);
+        if (d && !st->u.create_table.temp) {
+            attu_error_set(err, "42710", 0, "type \"%s\" already exists", st->u.create_table.table);
+            attu_error_set_hint(err, "A relation has an associated type of the same name, so you must use a name that "
+                                     "doesn't conflict with any existing type.");
+            return -1;
+        }
+    }
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
         bool exists = db_relation_exists(s, st->u.create_table.table);

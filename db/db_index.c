@@ -176,6 +176,7 @@ static const char *default_opclass(attu_type t, const char *method) {
     if (!strcmp(method, "gist")) return NULL;
     if (!strcmp(method, "spgist")) return oid == 25 || oid == 1043 ? "text_ops" : NULL;
     if (array) return !strcmp(method, "btree") || !strcmp(method, "hash") ? "array_ops" : NULL;
+    if (attu_type_is_enum(t)) return !strcmp(method, "btree") || !strcmp(method, "hash") ? "enum_ops" : NULL;
     bool brin = !strcmp(method, "brin");
     switch (oid) {
     case 16: return brin ? NULL : "bool_ops";

@@ -186,6 +186,11 @@ void db_write_lock(attu_session *s);
 int db_txn_touch(attu_session *s, const char *name, attu_error *err);
 int db_txn_touch_views(attu_session *s, attu_error *err);
 int db_txn_touch_comments(attu_session *s, attu_error *err);
+/* The session's catalog as the thread's enum lookups' source
+ * (engine/enum_type.h attu_enum_use; database.c). */
+struct attu_enum_source db_enum_source(attu_session *s);
+/* CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db_type.c). */
+int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_txn_touch_indexes(attu_session *s, attu_error *err);   /* (attu.indexes: db_index.c) */
 /* Whether the session has a transaction with changes or savepoints. */
 bool db_txn_active(const attu_session *s);

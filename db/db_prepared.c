@@ -16,6 +16,7 @@
 #include "engine/json.h"
 #include "engine/bytea.h"
 #include "engine/uuid.h"
+#include "engine/enum_type.h"
 #include "engine/numeric.h"
 #include "engine/pg_array_oid.h"
 #include "planner/lower.h"
@@ -256,7 +257,10 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     /* a PREPARE's $n are its body's, not this statement's */
     const attu_ast_stmt *st = pr->n ? pr->stmts[0].stmt : NULL;
     int np = st && st->kind != ATTU_STMT_PREPARE ? pr->stmts[0].nparams : 0;
+    /* (describing it binds it: enum type names resolve in the session's catalog) */
+    attu_enum_source was = attu_enum_use(db_enum_source(s));
     attu_prepared *p = db_prepare_parsed(s, strdup(sql), pr, st, np, nparam_oids, types, param_oids, err);
+    attu_enum_use(was);
     free(types);
     return p;
 }

@@ -6,6 +6,7 @@
  * column never exposes stale NULL bits; a NULL row's slot is zero.
  */
 #include "engine/column.h"
+#include "engine/enum_type.h"
 #include "engine/array.h"
 #include "engine/dictionary.h"
 #include "engine/numeric.h"
@@ -222,6 +223,7 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
         if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
         if (attu_type_is_bpchar(c->type)) return format_bpchar(s, len, c->type.precision, buf, cap, long_out);
         if (attu_type_is_array(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
+        if (attu_type_is_enum(c->type)) s = attu_enum_image_label(s, len, &len);   /* its label (enum_type.h) */
         if (cap == 0 || len > cap - 1) {
             if (long_out) *long_out = s;
             return len;

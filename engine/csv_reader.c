@@ -40,6 +40,7 @@
 #include "engine/json.h"
 #include "engine/bytea.h"
 #include "engine/uuid.h"
+#include "engine/enum_type.h"
 #include "engine/csv_encoding.h"
 #include "engine/csv_scan.h"
 #include "engine/csv_internal.h"
@@ -514,6 +515,8 @@ typedef struct load_job {
     attu_table *out;          /* columns sized for the most rows possible */
     int32_t **text_codes;     /* per column: codes of every chunk's distinct strings */
     size_t **text_offset;     /* per column, per chunk: index into text_codes */
+    attu_enum_def **enums;    /* per column: an enum column's type, read on the calling
+                                 thread (the chunks' threads have no catalog: enum_type.h) */
 } load_job;
 
 static int chunk_set_null(chunk *c, int col, size_t row) {
@@ -937,6 +940,23 @@ static void parse_chunk(void *ctx, size_t ci) {
                 attu_abuf_free(&ab);
                 if (id < 0) { attu_error_oom(&c->err); goto out; }
                 *(int32_t *)slot = (int32_t)id;
+            } else if (attu_type_is_enum(def->type)) {
+                /* a label, stored as its image (engine/enum_type.h) */
+                const attu_enum_def *ed = job->enums ? job->enums[col] : NULL;
+                int li = ed ? attu_enum_label_index(ed, f.text, f.len) : -1;
+                if (li < 0) {
+                    csv_error(&c->err, ATTU_SQLSTATE_INVALID_TEXT_REP, in->name, f.line, (size_t)col + 1,
+                              "invalid input value for enum %s: \"%.*s\"", ed ? ed->name : "?", (int)(f.len > 200 ? 200 : f.len), f.text);
+                    attu_error_set_detail(&c->err, "column \"%s\"", def->name);
+                    goto out;
+                }
+                size_t il;
+                char *img = attu_enum_image(ed, li, &il);
+                if (!img) { attu_error_oom(&c->err); goto out; }
+                int64_t id = text_set_id(&c->texts[col], &c->arena, img, il);
+                free(img);
+                if (id < 0) { attu_error_oom(&c->err); goto out; }
+                *(int32_t *)slot = (int32_t)id;
             } else if (attu_type_is_typed_text(def->type)) {
                 /* json is validated and kept as written, jsonb, uuid and
                  * bytea made canonical (engine/json.h, uuid.h, bytea.h) */
@@ -1241,6 +1261,11 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
     job.out = prepare_output(base, bound, err);
     if (!job.out) goto done;
 
+    for (int i = 0; i < base->ncols; i++) {
+        if (!attu_type_is_enum(base->defs[i].type)) continue;
+        if (!job.enums && !(job.enums = calloc((size_t)base->ncols, sizeof *job.enums))) { attu_error_oom(err); goto done; }
+        job.enums[i] = attu_enum_find_id(attu_type_enum_id(base->defs[i].type));
+    }
     attu_parallel_for(o.threads, job.nchunks, parse_chunk, &job);
     for (size_t i = 0; i < job.nchunks; i++) {
         if (job.chunks[i].err.set) {
@@ -1254,6 +1279,8 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
         if (rows_loaded) *rows_loaded = result->nrows - base->nrows;
     }
 done:
+    for (int i = 0; job.enums && i < base->ncols; i++) attu_enum_def_free(job.enums[i]);
+    free(job.enums);
     attu_table_free(job.out);
     for (size_t i = 0; i < job.nchunks; i++) chunk_free(&job.chunks[i], base->ncols);
     free(job.chunks);

@@ -18,6 +18,7 @@
  *     suffix for years before 1, 'infinity' and '-infinity'.
  */
 #include "engine/types.h"
+#include "engine/enum_type.h"
 #include "engine/timezone.h"
 #include "engine/time_of_day.h"
 #include "engine/numeric.h"
@@ -75,6 +76,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         return buf;
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
     case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
+        if (attu_type_is_enum(t)) return attu_enum_name(attu_type_enum_id(t), buf, cap);
         s = t.scale == 1 ? "character" : attu_type_is_record(t) ? "record" : attu_type_is_json(t) ? "json"
             : attu_type_is_jsonb(t) ? "jsonb" : attu_type_is_uuid(t) ? "uuid" : attu_type_is_bytea(t) ? "bytea"
             : attu_type_is_varchar_any(t) ? "character varying" : "text";
@@ -156,6 +158,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8;
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
     case ATTU_TYPE_TEXT:
+        if (attu_type_is_enum(t)) return attu_enum_oid(attu_type_enum_id(t));
         return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : attu_type_is_varchar_any(t) ? ATTU_PG_OID_VARCHAR
                : attu_type_is_record(t) ? ATTU_PG_OID_RECORD : attu_type_is_json(t) ? ATTU_PG_OID_JSON
                : attu_type_is_jsonb(t) ? ATTU_PG_OID_JSONB : attu_type_is_uuid(t) ? ATTU_PG_OID_UUID
@@ -260,6 +263,8 @@ int attu_type_from_name(const char *name, int precision, int scale,
         if (elem) {
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
+            if (attu_type_is_enum(e))
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of enum types are not supported");
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,
@@ -331,6 +336,18 @@ int attu_type_from_name(const char *name, int precision, int scale,
                                   scale, precision);
         *out = attu_type_decimal(precision, scale);
         return 0;
+    }
+    {
+        /* an enum type of the session's catalog (engine/enum_type.h),
+         * by its name as written, then as folded */
+        attu_enum_def *d = name ? attu_enum_find(name) : NULL;
+        if (!d && name) d = attu_enum_find(buf);
+        if (!d && name && !strncmp(buf, "public.", 7)) d = attu_enum_find(buf + 7);   /* (its schema) */
+        if (d) {
+            *out = attu_type_enum(d->id);
+            attu_enum_def_free(d);
+            return 0;
+        }
     }
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0,
                           "type \"%s\" does not exist", name ? name : "");

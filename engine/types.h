@@ -158,6 +158,9 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
     /* (a TEXT's scale 16 and above makes it an array: attu_type_is_array) */
     /* (and its scale 3 or 4 json or jsonb: engine/json.h; 5 or 6 uuid or
      * bytea: engine/uuid.h, engine/bytea.h) */
+    /* (and its scale 7 an enum type, precision its id: engine/enum_type.h) */
+    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale == 7 || b.scale == 7))
+        return a.scale == b.scale && a.precision == b.precision;
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || (a.scale >= 3 && a.scale <= 6) ||
                                                              (b.scale >= 3 && b.scale <= 6)))
         return a.scale == b.scale;
@@ -267,10 +270,26 @@ static inline attu_type attu_type_bytea(void) {
     attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_BYTEA_SCALE, 0 };
     return t;
 }
-/* A TEXT-slot type of its own (json, jsonb, uuid, bytea): text to storage,
+/* Enum types (CREATE TYPE name AS ENUM, engine/enum_type.h): a TEXT whose
+ * scale is 7 and whose precision is minus the type's id, holding each value's
+ * image (its label's sort key, 0x01, the label), whose byte order is the
+ * enum's declared order. Text to storage, dictionaries, sorts, groups and
+ * joins (both backends); shown as its label (attu_column_format); kept
+ * apart from text and from other enums by the binder. */
+#define ATTU_ENUM_SCALE 7
+static inline int attu_type_is_enum(attu_type t) { return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_ENUM_SCALE; }
+/* (the id is kept negated: a TEXT's positive precision is a length that
+ * assignments enforce, varchar(n)'s and char(n)'s) */
+static inline attu_type attu_type_enum(int id) {
+    attu_type t = { ATTU_TYPE_TEXT, (int16_t)-id, ATTU_ENUM_SCALE, 0 };
+    return t;
+}
+static inline int attu_type_enum_id(attu_type t) { return -t.precision; }
+
+/* A TEXT-slot type of its own (json, jsonb, uuid, bytea, an enum): text to storage,
  * COPY and the wire, never text to operators and functions. */
 static inline int attu_type_is_typed_text(attu_type t) {
-    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_BYTEA_SCALE;
+    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_BYTEA_SCALE + 1;   /* (+1: enums) */
 }
 
 /* Arrays (engine/array.h), as PostgreSQL's int[] or text[]: a TEXT whose

@@ -386,6 +386,11 @@ static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr *
         }
         t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? et : t);
     }
+    if (attu_type_is_enum(t)) {   /* (attu keeps no arrays of enums) */
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported", tname(t, b1));
+        return NULL;
+    }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     attu_type at = attu_type_array_of(t);
     attu_bexpr *acc = empty_array(c, at, e->position);
@@ -416,6 +421,11 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
             t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? args[i]->type : t);
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_enum(t)) {   /* (attu keeps no arrays of enums) */
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported", tname(t, b1));
+        return NULL;
+    }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     attu_type at = attu_type_array_of(t);
     attu_type et = attu_type_array_elem(at);
@@ -441,7 +451,7 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     if (attu_type_is_bpchar_any(t)) { t = attu_type_bpchar_unbounded(); x = bpchar_elem(c, x, pos); }
-    if (t.id == ATTU_TYPE_UNKNOWN) {
+    if (t.id == ATTU_TYPE_UNKNOWN || attu_type_is_enum(t)) {   /* (attu keeps no arrays of enums) */
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
         return NULL;

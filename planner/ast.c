@@ -139,6 +139,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_CLOSE_CURSOR: return "CLOSE CURSOR";
     case ATTU_STMT_SET_CONSTRAINTS: return "SET CONSTRAINTS";
     case ATTU_STMT_MERGE: return "MERGE";
+    case ATTU_STMT_TYPE: return "TYPE";
     }
     return "?";
 }

@@ -590,7 +590,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_FETCH,           /* u.fetch: FETCH / MOVE [direction] [FROM | IN] name */
     ATTU_STMT_CLOSE_CURSOR,    /* u.close_cursor: CLOSE {name | ALL} */
     ATTU_STMT_SET_CONSTRAINTS, /* u.set_constraints: SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE} */
-    ATTU_STMT_MERGE            /* u.modify: MERGE INTO t USING src ON cond WHEN ... (db/db_merge.c) */
+    ATTU_STMT_MERGE,           /* u.modify: MERGE INTO t USING src ON cond WHEN ... (db/db_merge.c) */
+    ATTU_STMT_TYPE             /* u.type_stmt: CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db/db_type.c) */
 } attu_ast_stmt_kind;
 
 /* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
@@ -1016,6 +1017,22 @@ struct attu_ast_stmt {
             bool                view;         /* ALTER VIEW (db/db_alter_view.c) */
             bool                sequence;     /* ALTER SEQUENCE ... OWNER TO / SET SCHEMA */
         } alter_table;
+        struct {
+            /* 'c' CREATE TYPE name AS ENUM (labels), 'd' DROP TYPE names,
+             * 'a' ALTER TYPE name ADD VALUE label [BEFORE | AFTER nbr],
+             * 'v' ALTER TYPE name RENAME VALUE label TO nbr,
+             * 'r' ALTER TYPE name RENAME TO nbr,
+             * 'o' ALTER TYPE name OWNER TO nbr (NULL: CURRENT_USER ...),
+             * 's' ALTER TYPE name SET SCHEMA nbr */
+            char               action;
+            char              *name;
+            int                name_position;
+            attu_ast_name_list labels;    /* 'c': the labels (positions: their literals'); 'd': the names */
+            char              *label, *nbr;
+            int                where;     /* 'a': -1 BEFORE nbr, 1 AFTER nbr, 0 at the end */
+            bool               if_exists; /* DROP TYPE IF EXISTS; ADD VALUE IF NOT EXISTS */
+            bool               cascade;
+        } type_stmt;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
              * rel.sub, 'k' CONSTRAINT sub ON rel */

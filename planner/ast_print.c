@@ -863,6 +863,14 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (!s->u.set_constraints.names.n) puts_(o, "all ");
         puts_(o, s->u.set_constraints.deferred ? "deferred)" : "immediate)");
         break;
+    case ATTU_STMT_TYPE:
+        puts_(o, "(type ");
+        { char a[2] = { s->u.type_stmt.action, 0 }; puts_(o, a); }
+        puts_(o, " ");
+        if (s->u.type_stmt.name) put_name(o, s->u.type_stmt.name);
+        for (int i = 0; i < s->u.type_stmt.labels.n; i++) { puts_(o, " "); put_name(o, s->u.type_stmt.labels.items[i]); }
+        puts_(o, ")");
+        break;
     case ATTU_STMT_CLOSE_CURSOR:
         puts_(o, "(close ");
         if (s->u.close_cursor.name) put_name(o, s->u.close_cursor.name);

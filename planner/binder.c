@@ -3118,6 +3118,8 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     /* uuid and bytea take only themselves (their values go to text
      * columns, PostgreSQL's assignment I/O casts) */
     if ((attu_type_is_uuid(t) || attu_type_is_bytea(t)) && !attu_type_equal(t, e->type)) totext = false;
+    /* an enum column takes its own type (and untyped literals) only */
+    if (attu_type_is_enum(t) && !attu_type_equal(t, e->type)) totext = false;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",

@@ -484,6 +484,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) return attu_bytea_parse_literal(c, r, e->s, e->slen);
+    if (attu_type_is_enum(t)) return attu_enum_parse_literal(c, r, e->s, e->slen);   /* planner/enum_bind.c */
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
         /* a literal read as char(n) (compared with a char(n) value, or in
@@ -555,6 +556,8 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return e;
     }
     if (attu_type_is_array(e->type) || attu_type_is_array(t)) return attu_array_coerce(c, e, t, explicit_cast, pos);
+    if ((attu_type_is_enum(e->type) || attu_type_is_enum(t)) && !attu_type_equal(e->type, t) && !attu_type_is_record(t))
+        return attu_enum_coerce(c, e, t, explicit_cast, pos);   /* planner/enum_bind.c */
     if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
         !attu_type_is_record(t))
         return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
@@ -1329,7 +1332,7 @@ static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
      * 'ab') */
     if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))
         return mk_call(c, ATTU_OP_RTRIM, txt, pos, 1, a, NULL, NULL, NULL);
-    if (a->type.id == ATTU_TYPE_TEXT) return a;
+    if (a->type.id == ATTU_TYPE_TEXT && !attu_type_is_enum(a->type)) return a;
     return coerce(c, a, txt, true, pos);
 }
 
@@ -1420,6 +1423,14 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
         return NULL;
     }
     t = attu_type_array_interval_qualified(t, tn->ivrange, tn->precision);
+    if ((attu_type_is_enum(a->type) || attu_type_is_enum(t)) && !attu_type_equal(a->type, t) && a->type.id != ATTU_TYPE_UNKNOWN) {
+        /* enum <-> text (planner/enum_bind.c); to varchar(n) / char(n)
+         * through text, cut as any text is */
+        if (attu_type_is_enum(a->type) && t.id == ATTU_TYPE_TEXT && t.precision > 0 && !attu_type_is_typed_text(t) &&
+            !attu_type_is_array(t) && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TEXT), true, e->position)))
+            return NULL;
+        if (attu_type_is_enum(a->type) || attu_type_is_enum(t)) return coerce(c, a, t, true, e->position);
+    }
     if (attu_type_is_array(a->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) &&
         (t.precision > 0 || attu_type_is_bpchar_any(t))) {
         /* an array to varchar(n), char(n) or bpchar: its text (array_out),

@@ -249,6 +249,11 @@ attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);
 attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos);
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
+/* enum types (planner/enum_bind.c) */
+attu_bexpr *attu_enum_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+attu_bexpr *attu_enum_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *attu_enum_first_last(bctx *c, attu_bexpr *x, bool last, int pos);
+attu_bexpr *attu_enum_range(bctx *c, attu_bexpr **args, int n, int pos);
 /* uuid and bytea (planner/bytea_bind.c) */
 attu_bexpr *attu_bytea_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
 attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);

@@ -130,7 +130,7 @@ attu_bexpr *attu_bytea_like(bctx *c, attu_bexpr *a, attu_bexpr *p, const char *o
                             bool has_escape, int pos, bool *handled) {
     char b1[64], b2[64];
     bool own = attu_type_is_uuid(a->type) || attu_type_is_bytea(a->type) || attu_type_is_uuid(p->type) ||
-               attu_type_is_bytea(p->type);
+               attu_type_is_bytea(p->type) || attu_type_is_enum(a->type) || attu_type_is_enum(p->type);   /* (an enum has none either) */
     *handled = own;
     if (!own) return NULL;
     /* (ESCAPE makes the pattern a text: like_escape's result, no bytea form) */

@@ -18,8 +18,21 @@
 #include <string.h>
 
 #include "planner/system_catalog_internal.h"
+#include "engine/enum_type.h"
 
 #include "engine/sequence.h"
+
+/* WHEN arms naming the enum types (engine/enum_type.h) by their OIDs. */
+static void enum_arm(void *ctx, const attu_enum_def *d) {
+    sbuf *b = ctx;
+    char arr[96];
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_enum_oid(d->id));
+    syscat_sb_quote(b, d->name);
+    snprintf(arr, sizeof arr, "%s[]", d->name);
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_enum_array_oid(d->id));
+    syscat_sb_quote(b, arr);
+}
+
 
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
  * arguments), written to b; false when the function takes no such count
@@ -76,6 +89,7 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
                " WHEN $1 = 1043 AND $2 >= 4 THEN 'character varying(' || ($2 - 4) || ')'"
                " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
                " WHEN $1 = 1042 AND $2 IS NOT NULL THEN 'bpchar'");
+    attu_enum_each(attu_catalog_comments(c->cat), enum_arm, b);
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
         syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].oid);
         syscat_sb_quote(b, syscat_pg_types[i].format);
@@ -156,9 +170,9 @@ static bool m_regclass(bctx *c, sbuf *b, int n) {
 }
 
 static bool m_regtype(bctx *c, sbuf *b, int n) {
-    (void)c;
     if (n != 1) return false;
     syscat_sb_puts(b, "CASE");
+    attu_enum_each(attu_catalog_comments(c->cat), enum_arm, b);
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
         char arr[96];
         syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].oid);
@@ -557,7 +571,16 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
             return regclass_of_name(c, arg->u.literal.text, arg->position);
         }
         body = m_regclass;
-    } else if (!strcmp(tn, "regtype")) body = m_regtype;
+    } else if (!strcmp(tn, "regtype")) {
+        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+            /* 'name'::regtype: the type's OID */
+            attu_type t;
+            *handled = true;
+            if (attu_type_from_name(arg->u.literal.text, -1, -1, &t, c->err)) { c->err->position = arg->position; return NULL; }
+            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), attu_type_pg_oid(t));
+        }
+        body = m_regtype;
+    }
     else if (!strcmp(tn, "regnamespace")) {
         if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
             /* 'public'::regnamespace: the schema's OID */
@@ -575,11 +598,13 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         body = m_regnamespace;
     } else if (!strcmp(tn, "text") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
                arg->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
-               (!strcmp(arg->u.cast.type.name, "regclass") || !strcmp(arg->u.cast.type.name, "regnamespace"))) {
+               (!strcmp(arg->u.cast.type.name, "regclass") || !strcmp(arg->u.cast.type.name, "regnamespace") ||
+                !strcmp(arg->u.cast.type.name, "regtype"))) {
         /* 'name'::regclass::text: the relation's name, as regclass output
          * writes it (the literal alone binds to its OID); regnamespace's
          * likewise */
-        body = !strcmp(arg->u.cast.type.name, "regclass") ? m_regclass : m_regnamespace;
+        body = !strcmp(arg->u.cast.type.name, "regclass") ? m_regclass
+             : !strcmp(arg->u.cast.type.name, "regtype") ? m_regtype : m_regnamespace;
     } else {
         /* the catalog's types as attu has them */
         static const struct { const char *pg, *attu; } alias[] = {

@@ -430,7 +430,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case AGG_MIN: case AGG_MAX:
         /* json, jsonb, uuid and bytea have no min / max (nor bool_and
          * ...) in PostgreSQL 15 */
-        if (attu_type_is_typed_text(args[0]->type)) goto bad;
+        if (attu_type_is_typed_text(args[0]->type) && !attu_type_is_enum(args[0]->type)) goto bad;   /* (enums order: enum_type.h) */
         if (attu_type_is_array(args[0]->type) && attu_type_is_json_any(attu_type_array_elem(args[0]->type))) {
             /* array_smaller / array_larger compare the elements: json has
              * no order (PostgreSQL fails once two values meet); a jsonb[]'s
@@ -845,8 +845,8 @@ static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_jsonb(t)) return "jsonb";
     if (attu_type_is_uuid(t)) return "uuid";
     if (attu_type_is_bytea(t)) return "bytea";
-    if (attu_type_is_array(t)) {
-        static _Thread_local char buf[64];
+    if (attu_type_is_array(t) || attu_type_is_enum(t)) {
+        static _Thread_local char buf[80];
         return attu_type_name(t, buf, sizeof buf);
     }
     switch (t.id) {
@@ -1087,6 +1087,16 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
         c->cond_depth -= lazy && i > 0;
         if (!args[i]) return NULL;
+    }
+    if ((!strcmp(name, "enum_first") || !strcmp(name, "enum_last") || !strcmp(name, "enum_range")) && n >= 1 && n <= 2 &&
+        !e->u.func.star && !e->u.func.distinct && (n == 2 ? !strcmp(name, "enum_range") : true)) {
+        /* the enum functions (planner/enum_bind.c): anyenum arguments */
+        bool typed = attu_type_is_enum(args[0]->type) || (n == 2 && attu_type_is_enum(args[1]->type));
+        if (!typed) {
+            return attu_no_function(c, e, args, n);
+        }
+        if (n == 2 || !strcmp(name, "enum_range")) return attu_enum_range(c, args, n, e->position);
+        return attu_enum_first_last(c, args[0], !strcmp(name, "enum_last"), e->position);
     }
     if (!strcmp(name, "pg_typeof") && n == 1 && !e->u.func.star && !e->u.func.distinct) {
         /* pg_typeof(any) never looks at the value, only at the type the

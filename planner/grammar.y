@@ -128,10 +128,16 @@ static attu_ast_typename tn_make(const char *name, int pos) {
 /* schema.type: only pg_catalog holds types (and attu has no other
  * schemas but public, which holds none) */
 static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *schema, const char *name, int pos) {
+    if (!strcmp(schema, "public")) {
+        /* public holds the enum types only: "public.name", which
+         * attu_type_from_name resolves to one of them or 42704 */
+        size_t n = strlen(name) + 8;
+        char *q = ab_alloc(c, n);
+        if (q) snprintf(q, n, "public.%s", name);
+        return tn_make(q ? q : name, pos);
+    }
     if (strcmp(schema, "pg_catalog"))
-        ab_defer_error(c, strcmp(schema, "public") ? "3F000" : "42704", pos,
-                       strcmp(schema, "public") ? "schema \"%s\" does not exist" : "type \"%s.%s\" does not exist",
-                       schema, name);
+        ab_defer_error(c, "3F000", pos, "schema \"%s\" does not exist", schema);
     return tn_make(name, pos);
 }
 
@@ -4727,3 +4733,97 @@ close_stmt(A) ::= CLOSE(K) colid(N).
     { A = ab_stmt(ctx, ATTU_STMT_CLOSE_CURSOR, K.pos); A->u.close_cursor.name = (char *)ab_tokstr(&N); }
 close_stmt(A) ::= CLOSE(K) ALL.
     { A = ab_stmt(ctx, ATTU_STMT_CLOSE_CURSOR, K.pos); A->u.close_cursor.name = NULL; }
+
+/* ======================================================================== */
+/* Enum types: CREATE TYPE name AS ENUM (...), DROP TYPE, ALTER TYPE       */
+/* (db/db_type.c)                                                          */
+
+%type type_stmt {attu_ast_stmt *}
+%type enum_labels {attu_names *}
+%type enum_place {ab_enum_place}
+%include {
+typedef struct ab_enum_place { int where; const char *nbr; } ab_enum_place;
+static attu_ast_stmt *ab_type_stmt(attu_parse_ctx *ctx, int pos, char action, const ab_qname *n) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_TYPE, pos);
+    if (!st) return NULL;
+    st->u.type_stmt.action = action;
+    if (n) {
+        if (n->schema && strcmp(n->schema, "public") && strcmp(n->schema, "pg_catalog"))
+            ab_defer_error(ctx, "3F000", n->pos, "schema \"%s\" does not exist", n->schema);
+        st->u.type_stmt.name = (char *)n->name;
+        st->u.type_stmt.name_position = n->pos;
+    }
+    return st;
+}
+}
+stmt(A) ::= type_stmt(S).                      { A = S; }
+type_stmt(A) ::= CREATE(K) TYPE qualified_name(N) AS ID(E) LP enum_labels(L) RP.
+{
+    ab_word_expect(ctx, &E, "enum");
+    A = ab_type_stmt(ctx, K.pos, 'c', &N);
+    if (A) A->u.type_stmt.labels = ab_names(L);
+}
+type_stmt(A) ::= CREATE(K) TYPE qualified_name(N) AS ID(E) LP RP.
+{
+    ab_word_expect(ctx, &E, "enum");
+    A = ab_type_stmt(ctx, K.pos, 'c', &N);
+}
+enum_labels(A) ::= SCONST(S).                        { A = ab_names_push(ctx, NULL, ab_tokstr(&S), S.pos); }
+enum_labels(A) ::= enum_labels(L) COMMA SCONST(S).   { A = ab_names_push(ctx, L, ab_tokstr(&S), S.pos); }
+type_stmt(A) ::= DROP(K) TYPE drop_name_list(L) opt_drop_behavior(B).
+{
+    A = ab_type_stmt(ctx, K.pos, 'd', NULL);
+    if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; }
+}
+type_stmt(A) ::= DROP(K) TYPE IF EXISTS drop_name_list(L) opt_drop_behavior(B).
+{
+    A = ab_type_stmt(ctx, K.pos, 'd', NULL);
+    if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) ADD ID(V) SCONST(L) enum_place(P).
+{
+    ab_word_expect(ctx, &V, "value");
+    A = ab_type_stmt(ctx, K.pos, 'a', &N);
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&L); A->u.type_stmt.where = P.where; A->u.type_stmt.nbr = (char *)P.nbr; }
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) ADD ID(V) IF NOT EXISTS SCONST(L) enum_place(P).
+{
+    ab_word_expect(ctx, &V, "value");
+    A = ab_type_stmt(ctx, K.pos, 'a', &N);
+    if (A) {
+        A->u.type_stmt.label = (char *)ab_tokstr(&L); A->u.type_stmt.where = P.where; A->u.type_stmt.nbr = (char *)P.nbr;
+        A->u.type_stmt.if_exists = true;
+    }
+}
+enum_place(A) ::= .                  { A.where = 0; A.nbr = NULL; }
+enum_place(A) ::= ID(W) SCONST(S).
+{
+    A.where = ab_word_is(ctx, &W, "before") ? -1 : 1;
+    if (A.where > 0) ab_word_expect(ctx, &W, "after");
+    A.nbr = ab_tokstr(&S);
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME ID(V) SCONST(F) TO SCONST(T).
+{
+    ab_word_expect(ctx, &V, "value");
+    A = ab_type_stmt(ctx, K.pos, 'v', &N);
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&F); A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME TO colid(T).
+{
+    A = ab_type_stmt(ctx, K.pos, 'r', &N);
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
+/* ALTER TYPE name OWNER TO role / SET SCHEMA s (pg_dump writes them):
+ * attu's one role and one schema (db/db_type.c) */
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) ID(W) TO role_spec(R).
+{
+    ab_word_expect(ctx, &W, "owner");
+    A = ab_type_stmt(ctx, K.pos, 'o', &N);
+    if (A) A->u.type_stmt.nbr = (char *)R.name;
+}
+type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) SET ID(S) colid(T).
+{
+    ab_word_expect(ctx, &S, "schema");
+    A = ab_type_stmt(ctx, K.pos, 's', &N);
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}

@@ -48,6 +48,7 @@
 #include <time.h>
 
 #include "planner/system_catalog_internal.h"
+#include "engine/enum_type.h"
 
 #include "engine/sequence.h"
 #include "engine/setting_catalog.h"
@@ -501,7 +502,7 @@ static void column_layout(attu_type t, const pg_type_row *pt, int *len, bool *by
 
 static int column_collation(attu_type t) {
     attu_type e = attu_type_is_array(t) ? attu_type_array_elem(t) : t;
-    return e.id == ATTU_TYPE_TEXT ? 100 : 0;
+    return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
 }
 
 /* One pg_attribute row. */
@@ -595,8 +596,11 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
     }
     if (!literal || attu_type_is_array(t)) return d;
     const char *cast;
+    char en[80];
     switch (t.id) {
-    case ATTU_TYPE_TEXT: cast = attu_type_is_bpchar_any(t) ? "bpchar" : attu_type_is_varchar_any(t) ? "character varying" : "text"; break;
+    case ATTU_TYPE_TEXT:
+        if (attu_type_is_enum(t)) { cast = attu_type_name(t, en, sizeof en); break; }
+        cast = attu_type_is_bpchar_any(t) ? "bpchar" : attu_type_is_varchar_any(t) ? "character varying" : "text"; break;
     case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME:
     case ATTU_TYPE_TIMETZ: case ATTU_TYPE_INTERVAL: {
         const pg_type_row *pt = column_pg_type(t);
@@ -648,8 +652,44 @@ static void rows_pg_description(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* an enum type's row and its array's (engine/enum_type.h) */
+static void enum_type_rows(void *ctx, const attu_enum_def *d) {
+    rel_text *r = ctx;
+    for (int arr = 0; arr < 2; arr++) {
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", arr ? "_" : "", d->name);
+        v_int(r, arr ? attu_enum_array_oid(d->id) : attu_enum_oid(d->id)); v_text(r, name); v_int(r, OID_PUBLIC);
+        v_int(r, OID_USER); v_int(r, arr ? -1 : 4); v_bool(r, !arr); v_char(r, arr ? 'b' : 'e');
+        v_char(r, arr ? 'A' : 'E'); v_bool(r, false); v_bool(r, true); v_char(r, ','); v_int(r, 0);
+        v_text(r, arr ? "array_subscript_handler" : "-");
+        v_int(r, arr ? attu_enum_oid(d->id) : 0); v_int(r, arr ? 0 : attu_enum_array_oid(d->id));
+        static const char *const io[] = { "in", "out", "recv", "send" };
+        for (int k = 0; k < 4; k++) {
+            char fn[32];
+            snprintf(fn, sizeof fn, "%s_%s", arr ? "array" : "enum", io[k]);
+            if (arr) snprintf(fn, sizeof fn, "array_%s", io[k]);
+            v_text(r, fn);
+        }
+        v_text(r, "-"); v_text(r, "-"); v_text(r, arr ? "array_typanalyze" : "-");
+        v_char(r, 'i'); v_char(r, arr ? 'x' : 'p');
+        v_bool(r, false); v_int(r, 0); v_int(r, -1); v_int(r, 0); v_int(r, 0);
+        v_nulls(r, 3);
+    }
+}
+
+static void enum_label_rows(void *ctx, const attu_enum_def *d) {
+    rel_text *r = ctx;
+    for (int i = 0; i < d->n; i++) {
+        v_int(r, (int64_t)ATTU_ENUM_OID_BASE * 100 + (int64_t)d->id * 1000 + i); v_int(r, attu_enum_oid(d->id));
+        v_real(r, d->labels[i].order); v_text(r, d->labels[i].label);
+    }
+}
+
+static void rows_pg_enum(rel_text *r, const syscat_env *env) {
+    attu_enum_each(attu_catalog_comments(env->cat), enum_label_rows, r);
+}
+
 static void rows_pg_type(rel_text *r, const syscat_env *env) {
-    (void)env;
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
         for (int arr = 0; arr < 2; arr++) {
             const pg_type_row *p = &syscat_pg_types[i];
@@ -686,6 +726,7 @@ static void rows_pg_type(rel_text *r, const syscat_env *env) {
             v_nulls(r, 3);
         }
     }
+    attu_enum_each(attu_catalog_comments(env->cat), enum_type_rows, r);
 }
 
 static void rows_pg_database(rel_text *r, const syscat_env *env) {
@@ -1299,6 +1340,7 @@ static void rows_is_schemata(rel_text *r, const syscat_env *env) {
  * "ARRAY" for an array */
 static const char *is_data_type(attu_type t, char *buf, size_t cap) {
     if (attu_type_is_array(t)) return "ARRAY";
+    if (attu_type_is_enum(t)) return "USER-DEFINED";
     const pg_type_row *pt = column_pg_type(t);
     if (pt) return pt->format;
     return attu_type_name(t, buf, cap);
@@ -1315,7 +1357,7 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     v_text(r, not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
     bool arr = attu_type_is_array(ty);
     /* character_maximum_length, character_octet_length */
-    if (!arr && ty.id == ATTU_TYPE_TEXT) {
+    if (!arr && ty.id == ATTU_TYPE_TEXT && !attu_type_is_enum(ty)) {
         int n = attu_type_is_bpchar(ty) || (attu_type_is_varchar_any(ty) && ty.precision > 0) ? ty.precision : -1;
         if (n > 0) { v_int(r, n); v_int(r, (int64_t)n * 4); }
         else { v_null(r); v_int(r, 1073741824); }
@@ -1363,7 +1405,8 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
              arr ? (pg_type_array_elem((int)attu_type_pg_oid(ty)) ? pg_type_array_elem((int)attu_type_pg_oid(ty))->typname : "")
                  : (pt ? pt->typname : ""));
-    v_text(r, env->database); v_text(r, "pg_catalog"); v_text(r, udt);
+    if (attu_type_is_enum(ty)) attu_type_name(ty, udt, sizeof udt);
+    v_text(r, env->database); v_text(r, attu_type_is_enum(ty) ? "public" : "pg_catalog"); v_text(r, udt);
     v_nulls(r, 4);   /* scope_*, maximum_cardinality */
     snprintf(buf, sizeof buf, "%d", k + 1);
     v_text(r, buf); v_text(r, "NO");
@@ -1581,7 +1624,7 @@ static const sys_relation sys_relations[] = {
       "oid bigint, rulename text, ev_class bigint, ev_type text, ev_enabled text, is_instead boolean, "
       "ev_qual text, ev_action text", NULL },
     { "pg_catalog", "pg_enum",
-      "oid bigint, enumtypid bigint, enumsortorder real, enumlabel text", NULL },
+      "oid bigint, enumtypid bigint, enumsortorder real, enumlabel text", rows_pg_enum },
     { "pg_catalog", "pg_range",
       "rngtypid bigint, rngsubtype bigint, rngmultitypid bigint, rngcollation bigint, rngsubopc bigint, "
       "rngcanonical text, rngsubdiff text", NULL },
