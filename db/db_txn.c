@@ -336,10 +336,13 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
 
 /* ---- the end of a transaction ----------------------------------------------------------- */
 
-bool db_txn_active(const attu_session *s) { return s->work || s->tx || s->snap || db_defer_pending(s); }
+bool db_txn_active(const attu_session *s) {
+    return s->work || s->tx || s->snap || db_defer_pending(s) || db_notify_txn_pending(s);
+}
 
 void db_txn_rollback(attu_session *s) {
     db_defer_free(s);
+    db_notify_txn_end(s, false);   /* (its LISTENs and NOTIFYs are dropped) */
     db_temp_txn_rollback(s);
     if (s->work) {
         attu_catalog_free(s->work);   /* (frees the versions only it held) */
@@ -362,7 +365,7 @@ int db_txn_commit(attu_session *s, attu_error *err) {
         db_txn_rollback(s);
         return -1;
     }
-    if (!s->work && !s->tx) { snapshot_free(s); release_token(s); return 0; }
+    if (!s->work && !s->tx) { snapshot_free(s); release_token(s); db_notify_txn_end(s, true); return 0; }
     db_temp_txn_precommit(s);   /* (ON COMMIT DELETE ROWS / DROP) */
     /* behind the committed catalog: its changes carried over to it (the
      * token is ours: the committed catalog stands still) */
@@ -396,6 +399,8 @@ int db_txn_commit(attu_session *s, attu_error *err) {
     }
     txn_state_free(s);
     release_token(s);
+    /* committed: its LISTENs take effect, its notifications go out */
+    db_notify_txn_end(s, true);
     return 0;
 }
 

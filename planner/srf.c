@@ -351,6 +351,14 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1 &&
         !(call = syscat_no_ancestors(c)))
         return NULL;
+    /* the channels the session listens on: an unnest of their names,
+     * named as the function */
+    const char *named = NULL;
+    if (!strcmp(call->u.func.name, "pg_listening_channels")) named = "pg_listening_channels";
+    if (named &&
+        (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 0 &&
+        !(call = syscat_listening_channels(c)))
+        return NULL;
     bool unnest = !strcmp(call->u.func.name, "unnest"), subs = !strcmp(call->u.func.name, "generate_subscripts");
     bool json = attu_json_srf_name(call->u.func.name);   /* json_each ... (planner/json_bind.c) */
     int json_cols = 1;
@@ -361,7 +369,7 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
                        call->u.func.name);
         return NULL;
     }
-    const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : json ? call->u.func.name : "generate_series";
+    const char *fname = named ? named : unnest ? "unnest" : subs ? "generate_subscripts" : json ? call->u.func.name : "generate_series";
     bool ord = f->u.function.ordinality;
     if (ord && !unnest && !json) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
