@@ -800,6 +800,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         s->nwarnings = 0;
         int r = db_exec_stmt(s, sql, st, NULL, cb, &err);
         db_flush_warnings(s, cb);
+        r = db_check_terminated(s, r, &err);
         db_settings_end_statement(s, r == 0);
         /* a statement outside any block is its own transaction */
         if (r == 0 && s->txn == 'I' && !s->implicit_block && db_txn_commit(s, &err)) r = -1;

@@ -113,6 +113,11 @@ void db_activity_end(attu_session *s) {
     pthread_mutex_unlock(&s->db->act_mu);
 }
 
+int db_check_terminated(attu_session *s, int r, attu_error *err) {
+    if (r != 0 || !s->terminate_self) return r;
+    return attu_error_set(err, "57P01", 0, "terminating connection due to administrator command");
+}
+
 void db_defer_warning(attu_session *s, const char *message) {
     if (s->nwarnings >= (int)(sizeof s->warnings / sizeof s->warnings[0])) return;
     snprintf(s->warnings[s->nwarnings++], sizeof s->warnings[0], "%s", message);
@@ -167,13 +172,13 @@ int db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms
     attu_db *db = s->db;
     *ok = false;
     if (terminate && timeout_ms < 0)
-        return attu_error_set(err, "22023", 0, "\"timeout\" must not be negative");
+        return attu_error_set(err, "22003", 0, "\"timeout\" must not be negative");
     /* (the hook is called under act_mu: attu_db_set_signal_hook(NULL)
      * returns only once no call is under way) */
     pthread_mutex_lock(&db->act_mu);
     bool known = pid > 0 && pid <= UINT32_MAX && pid_listed(db, (uint32_t)pid);
     bool self = known && (uint32_t)pid == s->pid, hooked = db->signal != NULL;
-    if (known && db->signal && (!self || terminate))
+    if (known && db->signal && !self)
         db->signal(db->signal_ctx, (uint32_t)pid, terminate ? ATTU_SIGNAL_TERMINATE : ATTU_SIGNAL_CANCEL);
     pthread_mutex_unlock(&db->act_mu);
     if (!known) {
@@ -183,7 +188,9 @@ int db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms
         return 0;
     }
     if (self) {
-        if (terminate) return attu_error_set(err, "57P01", 0, "terminating connection due to administrator command");
+        /* PostgreSQL's own signal: the call returns true, and the
+         * statement ends the connection (db_check_terminated) */
+        if (terminate) { s->terminate_self = true; *ok = true; return 0; }
         return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
     }
     *ok = true;

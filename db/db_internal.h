@@ -122,6 +122,7 @@ struct attu_session {
      * unknown pid): reported before its result (db_flush_warnings) */
     char             warnings[4][160];
     int              nwarnings;
+    bool             terminate_self;   /* pg_terminate_backend(pg_backend_pid()) ran */
     /* LISTEN / NOTIFY (db_notify.c): the channels listened on (others'
      * commits read them: under act_mu), what the open transaction will do
      * at COMMIT, and the notifications waiting for delivery (act_mu) */
@@ -325,6 +326,9 @@ void db_activity_remove(attu_session *s);
 void db_activity_begin(attu_session *s, const char *sql);
 void db_activity_end(attu_session *s);
 void db_defer_warning(attu_session *s, const char *message);
+/* After a statement: r, or -1 with 57P01 when it called
+ * pg_terminate_backend of its own session (the server makes it FATAL). */
+int  db_check_terminated(attu_session *s, int r, attu_error *err);
 void db_flush_warnings(attu_session *s, const attu_exec_callbacks *cb);
 void db_activity_rows(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
 int  db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok, attu_error *err);
