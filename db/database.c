@@ -240,6 +240,7 @@ void db_statement_begins(attu_session *s, bool new_txn) {
     attu_session_use_zone(s);
     attu_tz_set_txn_start(s->txn_start_us);
     attu_tz_set_stmt_start(now);
+    db_activity_times(s, now, s->txn_start_us);   /* (pg_stat_activity's query_start, xact_start) */
 }
 
 /* ---- running queries ------------------------------------------------------------------- */

@@ -85,17 +85,25 @@ void attu_session_set_backend(attu_session *s, uint32_t pid, const char *client_
 
 uint32_t attu_session_pid(const attu_session *s) { return s->pid; }
 
-/* A statement starts: the session is active, running sql (the whole
- * query string, as PostgreSQL shows it); a transaction that starts with
- * it starts now. */
+/* A query starts: the session is active, running sql (the whole query
+ * string, as PostgreSQL shows it). Its times are db_activity_times'. */
 void db_activity_begin(attu_session *s, const char *sql) {
     int64_t now = wall_us();
     char *q = strdup(sql ? sql : "");
     pthread_mutex_lock(&s->db->act_mu);
     if (q) { free(s->query); s->query = q; }
-    s->query_start_us = s->state_change_us = now;
-    if (s->txn == 'I' && !s->ext_implicit) s->xact_start_us = now;
+    s->state_change_us = now;
     s->state = "active";
+    pthread_mutex_unlock(&s->db->act_mu);
+}
+
+/* A statement starts at now (statement_timestamp()), in the transaction
+ * that started at txn_start (now()): query_start and xact_start, as
+ * PostgreSQL's equal those functions' values. */
+void db_activity_times(attu_session *s, int64_t now, int64_t txn_start) {
+    pthread_mutex_lock(&s->db->act_mu);
+    s->query_start_us = now;
+    s->xact_start_us = txn_start;
     pthread_mutex_unlock(&s->db->act_mu);
 }
 

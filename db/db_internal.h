@@ -325,6 +325,7 @@ void db_activity_add(attu_session *s);
 void db_activity_remove(attu_session *s);
 void db_activity_begin(attu_session *s, const char *sql);
 void db_activity_end(attu_session *s);
+void db_activity_times(attu_session *s, int64_t now, int64_t txn_start);
 void db_defer_warning(attu_session *s, const char *message);
 /* After a statement: r, or -1 with 57P01 when it called
  * pg_terminate_backend of its own session (the server makes it FATAL). */
