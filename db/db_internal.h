@@ -346,6 +346,10 @@ void db_notify_txn_end(attu_session *s, bool commit);
 bool db_notify_txn_pending(const attu_session *s);
 void db_notify_session_end(attu_session *s);
 void db_notify_unlisten_all(attu_session *s);
+/* SAVEPOINT / ROLLBACK TO: how many notifications and LISTEN actions
+ * the transaction has queued, and back to that many. */
+void db_notify_mark(const attu_session *s, size_t *notifies, size_t *listens);
+void db_notify_rollback_to(attu_session *s, size_t notifies, size_t listens);
 /* A copy of base with n rows appended: table column c takes src[map[c]]
  * (map[c] < 0: NULL). TEXT re-coded into merged dictionaries; 23502 on a
  * NULL in a NOT NULL column. */

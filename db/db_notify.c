@@ -170,6 +170,32 @@ bool db_notify_txn_pending(const attu_session *s) {
     return s->listen_pending || (s->notify_pending && s->notify_pending->n);
 }
 
+/* ---- savepoints ---------------------------------------------------------------------- */
+
+void db_notify_mark(const attu_session *s, size_t *notifies, size_t *listens) {
+    *notifies = s->notify_pending ? s->notify_pending->n : 0;
+    *listens = 0;
+    for (const db_listen_action *a = s->listen_pending; a; a = a->next) (*listens)++;
+}
+
+void db_notify_rollback_to(attu_session *s, size_t notifies, size_t listens) {
+    db_notify_pending *p = s->notify_pending;
+    if (p && p->n > notifies) {
+        for (size_t i = notifies; i < p->n; i++) { free(p->v[i].channel); free(p->v[i].payload); }
+        p->n = notifies;
+        /* (the set again from the entries kept; out of memory: no folding) */
+        if (!pending_rehash(p, p->nslots ? p->nslots : 32)) { free(p->slots); p->slots = NULL; p->nslots = 0; }
+    }
+    db_listen_action **pp = &s->listen_pending;
+    for (size_t k = 0; *pp && k < listens; k++) pp = &(*pp)->next;
+    while (*pp) {
+        db_listen_action *a = *pp;
+        *pp = a->next;
+        free(a->channel);
+        free(a);
+    }
+}
+
 /* ---- the end of the transaction ------------------------------------------------------- */
 
 static bool listens(const attu_session *s, const char *channel) {

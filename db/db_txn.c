@@ -69,6 +69,7 @@ typedef struct db_savepoint {
     db_seq_snapshot *seqs;   /* the sequences then (with cat) */
     db_settings_mark *settings;   /* the settings then */
     db_defer_mark    *defer;      /* the deferred checks and SET CONSTRAINTS' modes then (db_defer.c) */
+    size_t           notifies, listens;   /* NOTIFYs and LISTEN / UNLISTENs queued then (db_notify.c) */
 } db_savepoint;
 
 struct db_txn {
@@ -427,6 +428,7 @@ int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
     db_savepoint *p = &t->sp[t->nsp];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
+    db_notify_mark(s, &p->notifies, &p->listens);
     if (!(p->settings = db_settings_mark_take(s, err))) return -1;
     if (!(p->defer = db_defer_mark_take(s, err))) { savepoint_free(p); return -1; }
     if (s->work) {
@@ -453,6 +455,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
     for (int k = i + 1; k < t->nsp; k++) savepoint_free(&t->sp[k]);
     t->nsp = i + 1;
     db_savepoint *p = &t->sp[i];
+    db_notify_rollback_to(s, p->notifies, p->listens);
     if (p->settings) db_settings_mark_rollback(s, p->settings);
     if (p->defer) db_defer_mark_rollback(s, p->defer);
     if (p->cat) {

@@ -11,7 +11,8 @@ agree):
   - LISTEN / NOTIFY: a NotificationResponse (the notifier's pid, the
     channel, the payload) reaches an idle listener without it asking; the
     notifier's own comes with its reply, after CommandComplete; inside a
-    block only at COMMIT (none at ROLLBACK), duplicates folded, order kept;
+    block only at COMMIT (none at ROLLBACK, none of what ROLLBACK TO undid),
+    duplicates folded, order kept;
     a listener inside a block gets them when its block ends; UNLISTEN,
     UNLISTEN *, a LISTEN rolled back, pg_listening_channels(), pg_notify
     (also with parameters of the extended protocol), the payload limit
@@ -137,6 +138,15 @@ q(a, "ROLLBACK")
 expect("ROLLBACK drops it", b.wait_notifications(1, 0.3), [])
 a.query("NOTIFY ch, 'failed'; SELECT 1/0")
 expect("a failed query string drops it", b.wait_notifications(1, 0.3), [])
+
+q(a, "BEGIN")
+q(a, "NOTIFY ch, 'before'")
+q(a, "SAVEPOINT s")
+q(a, "NOTIFY ch, 'after'")
+q(a, "ROLLBACK TO s")
+q(a, "NOTIFY ch, 'again'")
+q(a, "COMMIT")
+expect("ROLLBACK TO drops what came after", b.wait_notifications(3, 0.5), [(a.pid, "ch", "before"), (a.pid, "ch", "again")])
 
 # a listener inside a block: at its end
 q(b, "BEGIN")
