@@ -159,6 +159,15 @@ void db_activity_rows(void *ctx, void (*row)(void *rctx, const attu_activity_inf
         a.query_start_us = s->query_start_us;
         a.state_change_us = s->state_change_us;
         a.state = s->state ? s->state : "idle";
+        /* what it waits for: its client when idle, another session's
+         * writing transaction (PostgreSQL's row lock wait) */
+        if (strcmp(a.state, "active")) {
+            a.wait_event_type = "Client";
+            a.wait_event = "ClientRead";
+        } else if (__atomic_load_n(&s->lock_wait, __ATOMIC_RELAXED)) {
+            a.wait_event_type = "Lock";
+            a.wait_event = "transactionid";
+        }
         a.query = s->query ? s->query : "";
         row(rctx, &a);
     }

@@ -123,6 +123,7 @@ struct attu_session {
     char             warnings[4][160];
     int              nwarnings;
     bool             terminate_self;   /* pg_terminate_backend(pg_backend_pid()) ran */
+    bool             lock_wait;        /* waiting for the writing transaction (atomic: db_txn.c's take_token) */
     /* LISTEN / NOTIFY (db_notify.c): the channels listened on (others'
      * commits read them: under act_mu), what the open transaction will do
      * at COMMIT, and the notifications waiting for delivery (act_mu) */

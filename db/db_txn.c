@@ -155,6 +155,8 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
     bool waiting = false;   /* the wait hooks' begin called */
     pthread_mutex_lock(&db->txn_mu);
     while (db->writer && db->writer != s) {
+        /* (pg_stat_activity shows the wait: db_activity.c) */
+        __atomic_store_n(&s->lock_wait, true, __ATOMIC_RELAXED);
         if (!waiting && db->wait_begin) {
             /* (outside txn_mu: the hook takes the server's locks) */
             pthread_mutex_unlock(&db->txn_mu);
@@ -164,12 +166,14 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
             continue;
         }
         if (interruptible && __atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
             pthread_mutex_unlock(&db->txn_mu);
             if (waiting) db->wait_end(db->wait_ctx);
             return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
         }
         if (interruptible && s->statement_timeout_ms > 0 &&
             attu_now_ms() >= s->stmt_start_ms + s->statement_timeout_ms) {
+            __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
             pthread_mutex_unlock(&db->txn_mu);
             if (waiting) db->wait_end(db->wait_ctx);
             return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
@@ -182,6 +186,7 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
         pthread_cond_timedwait(&db->txn_cv, &db->txn_mu, &ts);
     }
     db->writer = s;
+    __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&db->txn_mu);
     if (waiting) db->wait_end(db->wait_ctx);
     return 0;

@@ -53,6 +53,7 @@ typedef struct attu_activity_info {
     int         client_port;        /* -1: none */
     int64_t     backend_start_us, xact_start_us, query_start_us, state_change_us;
     const char *state;              /* "active", "idle", "idle in transaction", ... */
+    const char *wait_event_type, *wait_event;   /* NULL: not waiting */
     const char *query;
 } attu_activity_info;
 

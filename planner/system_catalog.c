@@ -760,8 +760,7 @@ static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
 
 /* pg_stat_activity: one row per session of the db (db/db_activity.c),
  * every one a client backend (attu has no background processes to
- * show); client_addr as text. An idle session waits for its client
- * (wait_event ClientRead), as PostgreSQL's do. */
+ * show); client_addr as text. */
 static void activity_row(void *rctx, const attu_activity_info *a) {
     rel_text *r = rctx;
     char t[64];
@@ -773,8 +772,7 @@ static void activity_row(void *rctx, const attu_activity_info *a) {
     if (a->xact_start_us) v_text(r, utc_text(a->xact_start_us, t, sizeof t)); else v_null(r);
     if (a->query_start_us) v_text(r, utc_text(a->query_start_us, t, sizeof t)); else v_null(r);
     v_text(r, utc_text(a->state_change_us, t, sizeof t));
-    bool idle = strcmp(a->state, "active") != 0;
-    v_text(r, idle ? "Client" : NULL); v_text(r, idle ? "ClientRead" : NULL);
+    v_text(r, a->wait_event_type); v_text(r, a->wait_event);
     v_text(r, a->state);
     v_nulls(r, 3);   /* backend_xid, backend_xmin, query_id: attu has no xids, compute_query_id is off */
     v_text(r, a->query); v_text(r, "client backend");

@@ -199,7 +199,8 @@ q(a, "BEGIN")
 q(a, "UPDATE lnw SET v = 1 WHERE id = 1")
 b.send("Q", b"UPDATE lnw SET v = 2 WHERE id = 1\0")
 time.sleep(0.5)
-expect("b waits", one(c, "SELECT state FROM pg_stat_activity WHERE pid = %d" % b.pid), "active")
+expect("b waits", q(c, "SELECT state, wait_event_type, wait_event FROM pg_stat_activity WHERE pid = %d" % b.pid).rows(),
+       [("active", "Lock", "transactionid")])
 expect("pg_cancel_backend", one(c, "SELECT pg_cancel_backend(%d)" % b.pid), "t")
 r = b.until_ready()
 errs = [p for t, p in r if t == "E"]
