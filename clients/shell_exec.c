@@ -115,6 +115,19 @@ int shell_exec_sql(shell_t *sh, const char *sql) {
         PQclear(res);
     }
     shell_cancel_disarm();
+    /* LISTEN: the notifications that came with the reply (and before
+     * it), printed as psql prints them */
+    PQconsumeInput(sh->conn);
+    PGnotify *n;
+    while ((n = PQnotifies(sh->conn)) != NULL) {
+        if (n->extra && *n->extra)
+            printf("Asynchronous notification \"%s\" with payload \"%s\" received from server process with PID %d.\n",
+                   n->relname, n->extra, n->be_pid);
+        else
+            printf("Asynchronous notification \"%s\" received from server process with PID %d.\n", n->relname,
+                   n->be_pid);
+        PQfreemem(n);
+    }
     if (sh->timing) printf("Time: %.3f ms\n", shell_now_ms() - t0);
     fflush(stdout);
     return shell_check_conn(sh, rc);

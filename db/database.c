@@ -62,6 +62,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     db->cat = attu_catalog_new();
     pthread_rwlock_init(&db->lock, NULL);
     db_txn_init(db);
+    db_activity_init(db);
     if (!db->cat) { attu_error_oom(err); goto fail; }
     if (cfg && cfg->data_dir) db->data_dir = strdup(cfg->data_dir);
     if (cfg && cfg->load_dir) db->load_dir = strdup(cfg->load_dir);
@@ -103,6 +104,7 @@ void attu_db_close(attu_db *db) {
     if (db->be) db->be->destroy(db->be);
     pthread_rwlock_destroy(&db->lock);
     db_txn_destroy(db);
+    db_activity_destroy(db);
     free(db->data_dir);
     free(db->load_dir);
     free(db);
@@ -176,17 +178,20 @@ attu_session *attu_session_new(attu_db *db) {
     if (!s) return NULL;
     s->db = db;
     s->txn = 'I';
+    db_activity_add(s);   /* (pg_stat_activity lists it from now on) */
     return s;
 }
 
 void attu_session_free(attu_session *s) {
     if (!s) return;
     db_txn_rollback(s);   /* a transaction left open ends with its session */
+    db_notify_session_end(s);
     db_cursors_free(s);
     db_temp_session_end(s);   /* (its temporary tables go with it) */
     db_settings_free(s);
     db_prepared_names_free(s);
     db_seq_session_free(s);
+    db_activity_remove(s);
     free(s);
 }
 
@@ -209,10 +214,11 @@ void attu_session_txn_failed(attu_session *s) {
 }
 
 int attu_session_sync(attu_session *s, attu_error *err) {
-    if (s->txn != 'I') return 0;
+    if (s->txn != 'I') { db_activity_end(s); return 0; }
     s->ext_implicit = false;
     int rc = db_txn_active(s) ? db_txn_commit(s, err) : 0;
     db_cursors_txn_end(s, rc == 0);
+    db_activity_end(s);
     return rc;
 }
 
@@ -235,6 +241,7 @@ void db_statement_begins(attu_session *s, bool new_txn) {
     attu_session_use_zone(s);
     attu_tz_set_txn_start(s->txn_start_us);
     attu_tz_set_stmt_start(now);
+    db_activity_times(s, now, s->txn_start_us);   /* (pg_stat_activity's query_start, xact_start) */
 }
 
 /* ---- running queries ------------------------------------------------------------------- */
@@ -268,6 +275,11 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
+    bp.backend_pid = s->pid;
+    bp.activity = db_activity_rows;
+    bp.signal_backend = db_signal_backend;
+    bp.notify = db_notify_call;
+    bp.listening_at = db_listening_at;
     return bp;
 }
 
@@ -684,11 +696,17 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
         /* nextval('s') items over rows: numbers filled in per row */
         db_seq_fill fill;
         const attu_ast_query *q = db_seq_fill_prepare(s, st->u.select.query, NULL, 0, &fill);
+        /* pg_terminate_backend(pid) ... over rows: called per row */
+        db_signal_fill sfill;
+        q = db_signal_fill_prepare(q, &sfill);
         attu_result *r = db_run_query(s, sql, q, params, err);
         if (r && db_seq_fill_apply(s, &fill, r->cols, r->nrows, err)) { attu_result_free(r); r = NULL; }
         db_seq_fill_free(&fill);
         pthread_rwlock_unlock(&s->db->lock);
+        if (r && db_signal_fill_apply(s, &sfill, r, err)) { attu_result_free(r); r = NULL; }
+        db_signal_fill_free(&sfill);
         if (!r) return -1;
+        db_flush_warnings(s, cb);   /* (pg_cancel_backend's, before the row) */
         return deliver(cb, r) ? -2 : 0;
     }
     case ATTU_STMT_EXPLAIN:
@@ -750,6 +768,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
         return db_exec_setting(s, st, cb, err);
     case ATTU_STMT_DEALLOCATE: case ATTU_STMT_DISCARD:
         return db_exec_discard(s, st, cb, err);
+    case ATTU_STMT_LISTEN: return db_exec_listen(s, st, cb, err);
     case ATTU_STMT_TRANSACTION:
         return exec_transaction(s, sql, st, cb, err);
     case ATTU_STMT_DECLARE_CURSOR: return db_exec_declare(s, sql, st, params, cb, err);
@@ -778,6 +797,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
     attu_parse_result *pr = attu_parse(sql, &err);
     if (!pr) { report_error(s, cb, &err); return -1; }
     if (pr->n == 0) { attu_parse_free(pr); return 1; }
+    db_activity_begin(s, sql);
     int rc = 0;
     /* several statements outside BEGIN run as one implicit transaction,
      * as in PostgreSQL: SET LOCAL lasts until its end, and an error undoes
@@ -801,7 +821,10 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
             rc = -1;
             break;
         }
+        s->nwarnings = 0;
         int r = db_exec_stmt(s, sql, st, NULL, cb, &err);
+        db_flush_warnings(s, cb);
+        r = db_check_terminated(s, r, &err);
         db_settings_end_statement(s, r == 0);
         /* a statement outside any block is its own transaction */
         if (r == 0 && s->txn == 'I' && !s->implicit_block && db_txn_commit(s, &err)) r = -1;
@@ -828,5 +851,6 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
     if (s->implicit_block && s->txn == 'I') db_settings_end_block(s, rc == 0);
     s->implicit_block = false;
     attu_parse_free(pr);
+    db_activity_end(s);
     return rc;
 }

@@ -182,6 +182,41 @@ const char *attu_session_timezone(const attu_session *s);
  * it before it formats rows of s. */
 void attu_session_use_zone(const attu_session *s);
 
+/* ---- other sessions: pg_stat_activity, signals, LISTEN / NOTIFY ---------- */
+
+/* Every session of a db is listed (db/db_activity.c) with what
+ * pg_stat_activity shows of it. The server gives each its backend pid
+ * (BackendKeyData's, what pg_backend_pid() returns) and the client's
+ * address; a session without one (the shell, tests) has a pid of the
+ * db's own numbering. */
+void attu_session_set_backend(attu_session *s, uint32_t pid, const char *client_addr, int client_port);
+uint32_t attu_session_pid(const attu_session *s);
+
+/* What the db asks of the server for another session (by pid), from any
+ * thread: cancel its running statement (pg_cancel_backend), end it
+ * (pg_terminate_backend: FATAL 57P01, the connection closed), or deliver
+ * its waiting notifications now if it is idle (NOTIFY's commit). The
+ * hook only posts the request; it must not call back into the db. */
+typedef enum attu_backend_signal {
+    ATTU_SIGNAL_CANCEL = 1,
+    ATTU_SIGNAL_TERMINATE,
+    ATTU_SIGNAL_NOTIFY
+} attu_backend_signal;
+void attu_db_set_signal_hook(attu_db *db, void (*fn)(void *ctx, uint32_t pid, attu_backend_signal sig), void *ctx);
+
+/* A notification a committed NOTIFY left for this session (LISTEN):
+ * the server sends them as NotificationResponse, between statements
+ * when no transaction is open. take returns them oldest first (NULL:
+ * none) and the caller frees the list. */
+typedef struct attu_notification {
+    struct attu_notification *next;
+    uint32_t pid;           /* the notifying session's */
+    char    *channel;
+    char    *payload;
+} attu_notification;
+attu_notification *attu_session_take_notifications(attu_session *s);
+void attu_notifications_free(attu_notification *n);
+
 /* ---- the extended protocol ---------------------------------------------- */
 
 /* Parses and binds one statement with $1..$n parameters. param_oids may give

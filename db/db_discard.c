@@ -9,8 +9,8 @@
  * statement is not among them and stays, as in PostgreSQL.
  *
  * DISCARD ALL is, as in PostgreSQL, DEALLOCATE ALL plus RESET ALL (the
- * WITH HOLD cursors closed, as CLOSE ALL; the rest of PostgreSQL's list
- * has nothing to undo here: no session authorization, LISTEN, advisory locks,
+ * WITH HOLD cursors closed, as CLOSE ALL, and UNLISTEN *; the rest of PostgreSQL's
+ * list has nothing to undo here: no session authorization, advisory locks,
  * cached plans, sequences or session-temporary tables; TEMP tables are
  * ordinary ones). Like PostgreSQL it refuses to run inside a transaction
  * block, including a multi-statement query string (25001). DISCARD PLANS,
@@ -45,6 +45,7 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         if (deallocate(s, NULL, err)) return -1;
         db_seq_session_free(s);   /* DISCARD SEQUENCES too */
         db_cursors_free(s);       /* and CLOSE ALL (the WITH HOLD cursors) */
+        db_notify_unlisten_all(s);   /* and UNLISTEN * */
         return db_deliver_tag(cb, "DISCARD ALL", err) ? -2 : 0;
     }
     case ATTU_DISCARD_PLANS: return db_deliver_tag(cb, "DISCARD PLANS", err) ? -2 : 0;

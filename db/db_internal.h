@@ -46,6 +46,15 @@ struct attu_db {
      * snapshot taken at n sees every commit up to n. Changed by the
      * token's holder under the write lock. */
     uint64_t         commits;
+    /* Every session (db_activity.c): pg_stat_activity's rows, the
+     * listeners NOTIFY reaches (db_notify.c). act_cv: a session left
+     * (pg_terminate_backend's wait). */
+    pthread_mutex_t  act_mu;
+    pthread_cond_t   act_cv;
+    attu_session    *sessions;
+    uint32_t         next_pid;
+    void           (*signal)(void *ctx, uint32_t pid, attu_backend_signal sig);   /* attu_db_set_signal_hook */
+    void            *signal_ctx;
 };
 
 typedef struct db_setting { char *name; char *value; } db_setting;
@@ -99,6 +108,31 @@ struct attu_session {
     db_cursor       *cursors;          /* open SQL cursors, newest first (db_cursor.c) */
     db_defer        *defer;            /* SET CONSTRAINTS' modes and the deferred checks (db_defer.c); NULL: none */
     uint64_t         blocks_ended;     /* COMMITs and ROLLBACKs so far (attu_session_blocks_ended) */
+    /* pg_stat_activity (db_activity.c): the fields others read are under
+     * db->act_mu; the session writes them there too. */
+    attu_session    *act_prev, *act_next;
+    uint32_t         pid;
+    char             client_addr[64];  /* "" : none */
+    int              client_port;
+    int64_t          backend_start_us, xact_start_us, query_start_us, state_change_us;
+    const char      *state;            /* "active", "idle", ... */
+    char            *query;            /* the current or last query text */
+    char             app_name[64];
+    /* WARNINGs a statement's binding raised (pg_cancel_backend of an
+     * unknown pid): reported before its result (db_flush_warnings) */
+    char             warnings[4][160];
+    int              nwarnings;
+    bool             terminate_self;   /* pg_terminate_backend(pg_backend_pid()) ran */
+    bool             lock_wait;        /* waiting for the writing transaction (atomic: db_txn.c's take_token) */
+    /* LISTEN / NOTIFY (db_notify.c): the channels listened on (others'
+     * commits read them: under act_mu), what the open transaction will do
+     * at COMMIT, and the notifications waiting for delivery (act_mu) */
+    char           **listen;
+    int              nlisten;
+    struct db_listen_action *listen_pending;
+    struct db_notify_pending *notify_pending;
+    attu_notification *inbox, *inbox_tail;
+    size_t           ninbox;
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
@@ -287,6 +321,41 @@ attu_result *db_explain_result(char *const *lines, int nl, attu_error *err);
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
 /* Reports a WARNING through cb->on_warning (on_notice when that is NULL). */
 void db_warning(const attu_exec_callbacks *cb, const char *sqlstate, const char *message);
+
+/* Sessions (db_activity.c): the list's upkeep, the activity of a
+ * statement (begin: it runs sql; end: idle, or idle in its transaction),
+ * a binding's deferred warnings, the binder's callbacks. */
+void db_activity_init(attu_db *db);
+void db_activity_destroy(attu_db *db);
+void db_activity_add(attu_session *s);
+void db_activity_remove(attu_session *s);
+void db_activity_begin(attu_session *s, const char *sql);
+void db_activity_end(attu_session *s);
+void db_activity_times(attu_session *s, int64_t now, int64_t txn_start);
+void db_defer_warning(attu_session *s, const char *message);
+/* After a statement: r, or -1 with 57P01 when it called
+ * pg_terminate_backend of its own session (the server makes it FATAL). */
+int  db_check_terminated(attu_session *s, int r, attu_error *err);
+void db_flush_warnings(attu_session *s, const attu_exec_callbacks *cb);
+void db_activity_rows(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
+int  db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok, attu_error *err);
+
+/* LISTEN / NOTIFY (db_notify.c): the statements, pg_notify and
+ * pg_listening_channels' callbacks, the transaction's end (commit:
+ * its LISTENs take effect and its notifications reach the listeners;
+ * else both are dropped), whether anything waits for it, and a
+ * session's end. */
+int  db_exec_listen(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int  db_notify_call(void *ctx, const char *channel, const char *payload, attu_error *err);
+const char *db_listening_at(void *ctx, int i);
+void db_notify_txn_end(attu_session *s, bool commit);
+bool db_notify_txn_pending(const attu_session *s);
+void db_notify_session_end(attu_session *s);
+void db_notify_unlisten_all(attu_session *s);
+/* SAVEPOINT / ROLLBACK TO: how many notifications and LISTEN actions
+ * the transaction has queued, and back to that many. */
+void db_notify_mark(const attu_session *s, size_t *notifies, size_t *listens);
+void db_notify_rollback_to(attu_session *s, size_t notifies, size_t listens);
 /* A copy of base with n rows appended: table column c takes src[map[c]]
  * (map[c] < 0: NULL). TEXT re-coded into merged dictionaries; 23502 on a
  * NULL in a NOT NULL column. */
@@ -703,6 +772,23 @@ const attu_ast_query *db_seq_fill_prepare(attu_session *s, const attu_ast_query 
                                           db_seq_fill *f);
 int db_seq_fill_apply(attu_session *s, const db_seq_fill *f, attu_column **cols, size_t nrows, attu_error *err);
 void db_seq_fill_free(db_seq_fill *f);
+/* pg_cancel_backend / pg_terminate_backend / pg_notify as whole
+ * select-list items over rows (db_signal_fill.c): prepare binds the items
+ * as stand-ins and their arguments as extra items; apply (without the
+ * database's lock: a terminate may wait) calls them per result row, fills
+ * the stand-ins and drops the extra columns. */
+#define DB_SIGNAL_FILL_MAX 8
+typedef struct db_signal_fill {
+    int                   n, nitems;
+    int                   col[DB_SIGNAL_FILL_MAX], kind[DB_SIGNAL_FILL_MAX];
+    int                   first_arg[DB_SIGNAL_FILL_MAX], nargs[DB_SIGNAL_FILL_MAX];
+    attu_ast_query        q;
+    attu_ast_select_item *items;
+    attu_ast_expr        *exprs;
+} db_signal_fill;
+const attu_ast_query *db_signal_fill_prepare(const attu_ast_query *q, db_signal_fill *f);
+int db_signal_fill_apply(attu_session *s, const db_signal_fill *f, attu_result *r, attu_error *err);
+void db_signal_fill_free(db_signal_fill *f);
 /* DROP TABLE / TRUNCATE ... RESTART IDENTITY: the table's own sequences
  * dropped / restarted, and saved. */
 int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err);

@@ -466,8 +466,12 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
         return -1;
     }
     __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
+    db_activity_begin(s, p->sql);
     db_statement_begins(s, s->txn == 'I');
+    s->nwarnings = 0;
     int r = db_prepared_run(s, p, NULL, values, cb, &err);
+    db_flush_warnings(s, cb);
+    r = db_check_terminated(s, r, &err);
     db_settings_end_statement(s, r == 0);
     /* outside a block, what runs up to the next Sync is one implicit
      * transaction (attu_session_sync commits it); a failure undoes it */

@@ -69,6 +69,7 @@ typedef struct db_savepoint {
     db_seq_snapshot *seqs;   /* the sequences then (with cat) */
     db_settings_mark *settings;   /* the settings then */
     db_defer_mark    *defer;      /* the deferred checks and SET CONSTRAINTS' modes then (db_defer.c) */
+    size_t           notifies, listens;   /* NOTIFYs and LISTEN / UNLISTENs queued then (db_notify.c) */
 } db_savepoint;
 
 struct db_txn {
@@ -154,6 +155,8 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
     bool waiting = false;   /* the wait hooks' begin called */
     pthread_mutex_lock(&db->txn_mu);
     while (db->writer && db->writer != s) {
+        /* (pg_stat_activity shows the wait: db_activity.c) */
+        __atomic_store_n(&s->lock_wait, true, __ATOMIC_RELAXED);
         if (!waiting && db->wait_begin) {
             /* (outside txn_mu: the hook takes the server's locks) */
             pthread_mutex_unlock(&db->txn_mu);
@@ -163,12 +166,14 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
             continue;
         }
         if (interruptible && __atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
             pthread_mutex_unlock(&db->txn_mu);
             if (waiting) db->wait_end(db->wait_ctx);
             return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
         }
         if (interruptible && s->statement_timeout_ms > 0 &&
             attu_now_ms() >= s->stmt_start_ms + s->statement_timeout_ms) {
+            __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
             pthread_mutex_unlock(&db->txn_mu);
             if (waiting) db->wait_end(db->wait_ctx);
             return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
@@ -181,6 +186,7 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
         pthread_cond_timedwait(&db->txn_cv, &db->txn_mu, &ts);
     }
     db->writer = s;
+    __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&db->txn_mu);
     if (waiting) db->wait_end(db->wait_ctx);
     return 0;
@@ -336,10 +342,13 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
 
 /* ---- the end of a transaction ----------------------------------------------------------- */
 
-bool db_txn_active(const attu_session *s) { return s->work || s->tx || s->snap || db_defer_pending(s); }
+bool db_txn_active(const attu_session *s) {
+    return s->work || s->tx || s->snap || db_defer_pending(s) || db_notify_txn_pending(s);
+}
 
 void db_txn_rollback(attu_session *s) {
     db_defer_free(s);
+    db_notify_txn_end(s, false);   /* (its LISTENs and NOTIFYs are dropped) */
     db_temp_txn_rollback(s);
     if (s->work) {
         attu_catalog_free(s->work);   /* (frees the versions only it held) */
@@ -362,7 +371,7 @@ int db_txn_commit(attu_session *s, attu_error *err) {
         db_txn_rollback(s);
         return -1;
     }
-    if (!s->work && !s->tx) { snapshot_free(s); release_token(s); return 0; }
+    if (!s->work && !s->tx) { snapshot_free(s); release_token(s); db_notify_txn_end(s, true); return 0; }
     db_temp_txn_precommit(s);   /* (ON COMMIT DELETE ROWS / DROP) */
     /* behind the committed catalog: its changes carried over to it (the
      * token is ours: the committed catalog stands still) */
@@ -396,6 +405,8 @@ int db_txn_commit(attu_session *s, attu_error *err) {
     }
     txn_state_free(s);
     release_token(s);
+    /* committed: its LISTENs take effect, its notifications go out */
+    db_notify_txn_end(s, true);
     return 0;
 }
 
@@ -422,6 +433,7 @@ int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
     db_savepoint *p = &t->sp[t->nsp];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
+    db_notify_mark(s, &p->notifies, &p->listens);
     if (!(p->settings = db_settings_mark_take(s, err))) return -1;
     if (!(p->defer = db_defer_mark_take(s, err))) { savepoint_free(p); return -1; }
     if (s->work) {
@@ -448,6 +460,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
     for (int k = i + 1; k < t->nsp; k++) savepoint_free(&t->sp[k]);
     t->nsp = i + 1;
     db_savepoint *p = &t->sp[i];
+    db_notify_rollback_to(s, p->notifies, p->listens);
     if (p->settings) db_settings_mark_rollback(s, p->settings);
     if (p->defer) db_defer_mark_rollback(s, p->defer);
     if (p->cat) {

@@ -121,6 +121,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_TRANSACTION: return "TRANSACTION";
     case ATTU_STMT_DEALLOCATE: return "DEALLOCATE";
     case ATTU_STMT_DISCARD: return "DISCARD";
+    case ATTU_STMT_LISTEN: return "LISTEN";
     case ATTU_STMT_PREPARE: return "PREPARE";
     case ATTU_STMT_EXECUTE: return "EXECUTE";
     case ATTU_STMT_DELETE: return "DELETE";

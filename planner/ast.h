@@ -570,6 +570,7 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_TRANSACTION,     /* u.transaction: BEGIN / COMMIT / ROLLBACK */
     ATTU_STMT_DEALLOCATE,      /* u.deallocate: DEALLOCATE [PREPARE] {name | ALL} */
     ATTU_STMT_DISCARD,         /* u.discard: DISCARD {ALL | PLANS | SEQUENCES | TEMP} */
+    ATTU_STMT_LISTEN,          /* u.listen: LISTEN ch | UNLISTEN {ch | *} | NOTIFY ch [, 'payload'] */
     ATTU_STMT_PREPARE,         /* u.prepare: PREPARE name [(types)] AS stmt */
     ATTU_STMT_EXECUTE,         /* u.execute: EXECUTE name [(args)] */
     ATTU_STMT_DELETE,          /* u.modify: DELETE FROM t [USING ...] [WHERE] [RETURNING] */
@@ -642,6 +643,10 @@ typedef struct attu_ast_merge_when {
     attu_ast_expr_list values;          /* n == 0: DEFAULT VALUES */
     char               overriding;      /* 's' SYSTEM, 'u' USER, 0 none */
 } attu_ast_merge_when;
+
+#define ATTU_LISTEN_LISTEN   'L'
+#define ATTU_LISTEN_UNLISTEN 'U'
+#define ATTU_LISTEN_NOTIFY   'N'
 
 typedef enum attu_ast_discard_kind {
     ATTU_DISCARD_ALL = 1, ATTU_DISCARD_PLANS, ATTU_DISCARD_SEQUENCES, ATTU_DISCARD_TEMP
@@ -947,6 +952,11 @@ struct attu_ast_stmt {
         struct {
             attu_ast_discard_kind what;
         } discard;
+        struct {
+            char  op;                     /* ATTU_LISTEN_LISTEN ('L'), _UNLISTEN ('U'), _NOTIFY ('N') */
+            char *channel;                /* NULL: UNLISTEN * */
+            char *payload;                /* NOTIFY's; NULL: none */
+        } listen;
         struct {
             char              *name;
             attu_ast_typename *types;     /* the declared parameter types */

@@ -680,6 +680,12 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
                  s->u.discard.what == ATTU_DISCARD_PLANS ? "(discard plans)" :
                  s->u.discard.what == ATTU_DISCARD_SEQUENCES ? "(discard sequences)" : "(discard temp)");
         break;
+    case ATTU_STMT_LISTEN:
+        puts_(o, s->u.listen.op == 'L' ? "(listen " : s->u.listen.op == 'U' ? "(unlisten " : "(notify ");
+        if (s->u.listen.channel) put_name(o, s->u.listen.channel);
+        else puts_(o, "*");
+        puts_(o, ")");
+        break;
     case ATTU_STMT_PREPARE:
         puts_(o, "(prepare ");
         put_name(o, s->u.prepare.name);

@@ -44,6 +44,19 @@ typedef struct attu_cursor_info {
     int64_t     creation_time_us;   /* microseconds since 1970, UTC */
 } attu_cursor_info;
 
+/* One session as pg_stat_activity shows it (db/db_activity.c); times in
+ * microseconds since 1970, UTC, 0 for NULL. */
+typedef struct attu_activity_info {
+    uint32_t    pid;
+    const char *user, *database, *application_name;
+    const char *client_addr;        /* NULL: none (not over TCP) */
+    int         client_port;        /* -1: none */
+    int64_t     backend_start_us, xact_start_us, query_start_us, state_change_us;
+    const char *state;              /* "active", "idle", "idle in transaction", ... */
+    const char *wait_event_type, *wait_event;   /* NULL: not waiting */
+    const char *query;
+} attu_activity_info;
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -134,6 +147,19 @@ typedef struct attu_bind_params {
      * ctx: setting_ctx): false past the last. NULL: none. The strings
      * are the session's, valid while the statement binds. */
     bool              (*cursor_at)(void *ctx, int i, attu_cursor_info *out);
+    /* Sessions (db/db_activity.c, db/db_notify.c; ctx: setting_ctx).
+     * backend_pid: pg_backend_pid(). activity: calls row once per session
+     * of the db (pg_stat_activity), the strings valid during the call.
+     * signal_backend: pg_cancel_backend / pg_terminate_backend (0 with
+     * *ok, -1 with err). notify: pg_notify (-1 with err: 22023).
+     * listening_at: the i-th channel the session listens on, NULL past
+     * the last. NULL: none of these. */
+    uint32_t            backend_pid;
+    void              (*activity)(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
+    int               (*signal_backend)(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok,
+                                        attu_error *err);
+    int               (*notify)(void *ctx, const char *channel, const char *payload, attu_error *err);
+    const char       *(*listening_at)(void *ctx, int i);
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */
     const char         *user;

@@ -336,6 +336,38 @@ static bool m_quote_ident(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* pg_backend_pid(): the session's pid, BackendKeyData's (db/db_activity.c) */
+static bool m_backend_pid(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    syscat_sb_printf(b, "%u::integer", c->params ? c->params->backend_pid : 0u);
+    return true;
+}
+
+/* pg_listening_channels(): the channels the session LISTENs on (its
+ * committed LISTENs, db/db_notify.c), a set of text */
+static bool m_listening_channels(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    const attu_bind_params *bp = c->params;
+    const char *ch;
+    syscat_sb_puts(b, "unnest(ARRAY[");
+    int k = 0;
+    for (; bp && bp->listening_at && (ch = bp->listening_at(bp->setting_ctx, k)); k++) {
+        if (k) syscat_sb_puts(b, ", ");
+        syscat_sb_quote(b, ch);
+    }
+    syscat_sb_puts(b, "]::text[])");
+    return true;
+}
+
+const attu_ast_expr *syscat_listening_channels(bctx *c) {
+    sbuf b = {0};
+    syscat_sb_puts(&b, "SELECT ");
+    m_listening_channels(c, &b, 0);
+    if (b.oom) { free(b.p); attu_error_oom(c->err); return NULL; }
+    const attu_parse_result *pr = syscat_parse_kept(c, b.p, NULL);
+    return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
+}
+
 /* obj_description(oid [, catalog]) / col_description(oid, column): the
  * comments COMMENT ON gave (system_catalog_comment.c) */
 static bool m_obj_description(bctx *c, sbuf *b, int n) {
@@ -412,6 +444,8 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_constraintdef", BODY(m_get_constraintdef) },
     { "pg_get_viewdef", BODY(m_get_viewdef) },
     { "quote_ident", BODY(m_quote_ident) },
+    { "pg_backend_pid", BODY(m_backend_pid) },
+    { "pg_listening_channels", BODY(m_listening_channels) },
     { "pg_get_ruledef", NULL, 1, 2, "NULL::text" },   /* attu has no rules (pg_rewrite is empty) */
     { "pg_get_triggerdef", NULL, 1, 2, "NULL::text" },   /* (pg_trigger is empty) */
     /* no table is a partition: no ancestors (psql's \d asks, for "Referenced by:") */

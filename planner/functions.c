@@ -1071,6 +1071,8 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (attu_json_function_name(name)) return attu_bind_json_call(c, sc, e);     /* planner/json_bind.c */
     if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
     if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
+    if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_session_function_name(name))
+        return attu_bind_session_call(c, sc, e);   /* planner/session_functions.c */
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "current_setting"))
         return attu_bind_current_setting(c, sc, e);
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "set_config"))

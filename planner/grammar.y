@@ -447,6 +447,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
+       LISTEN UNLISTEN NOTIFY
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT MERGE
        WITHIN ORDINALITY
@@ -537,6 +538,7 @@ stmt(A) ::= reset_stmt(S).             { A = S; }
 stmt(A) ::= describe_stmt(S).          { A = S; }
 stmt(A) ::= deallocate_stmt(S).        { A = S; }
 stmt(A) ::= discard_stmt(S).           { A = S; }
+stmt(A) ::= listen_stmt(S).            { A = S; }
 stmt(A) ::= prepare_stmt(S).           { A = S; }
 stmt(A) ::= execute_stmt(S).           { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
@@ -1762,6 +1764,9 @@ bare_label(A) ::= DELIMITER(T).             { A = T; }
 bare_label(A) ::= DESCRIBE(T).              { A = T; }
 bare_label(A) ::= DEALLOCATE(T).            { A = T; }
 bare_label(A) ::= DISCARD(T).               { A = T; }
+bare_label(A) ::= LISTEN(T).                { A = T; }
+bare_label(A) ::= UNLISTEN(T).              { A = T; }
+bare_label(A) ::= NOTIFY(T).                { A = T; }
 bare_label(A) ::= SEQUENCE(T).              { A = T; }
 bare_label(A) ::= GENERATED(T).             { A = T; }
 bare_label(A) ::= OVERRIDING(T).            { A = T; }
@@ -1945,6 +1950,9 @@ unreserved_keyword(A) ::= DELIMITER(T).             { A = T; }
 unreserved_keyword(A) ::= DESCRIBE(T).              { A = T; }
 unreserved_keyword(A) ::= DEALLOCATE(T).            { A = T; }
 unreserved_keyword(A) ::= DISCARD(T).               { A = T; }
+unreserved_keyword(A) ::= LISTEN(T).                { A = T; }
+unreserved_keyword(A) ::= UNLISTEN(T).              { A = T; }
+unreserved_keyword(A) ::= NOTIFY(T).                { A = T; }
 unreserved_keyword(A) ::= PREPARE(T).               { A = T; }
 unreserved_keyword(A) ::= EXECUTE(T).               { A = T; }
 unreserved_keyword(A) ::= PLANS(T).                 { A = T; }
@@ -4203,6 +4211,26 @@ deallocate_stmt(A) ::= DEALLOCATE(K) ALL.
     { A = ab_stmt(ctx, ATTU_STMT_DEALLOCATE, K.pos); A->u.deallocate.name = NULL; }
 deallocate_stmt(A) ::= DEALLOCATE(K) PREPARE ALL.
     { A = ab_stmt(ctx, ATTU_STMT_DEALLOCATE, K.pos); A->u.deallocate.name = NULL; }
+
+/* ======================================================================== */
+/* LISTEN, UNLISTEN and NOTIFY (db/db_notify.c)                             */
+
+%type listen_stmt {attu_ast_stmt *}
+listen_stmt(A) ::= LISTEN(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_LISTEN, K.pos); A->u.listen.op = ATTU_LISTEN_LISTEN; A->u.listen.channel = (char *)ab_tokstr(&N); }
+listen_stmt(A) ::= UNLISTEN(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_LISTEN, K.pos); A->u.listen.op = ATTU_LISTEN_UNLISTEN; A->u.listen.channel = (char *)ab_tokstr(&N); }
+listen_stmt(A) ::= UNLISTEN(K) STAR.
+    { A = ab_stmt(ctx, ATTU_STMT_LISTEN, K.pos); A->u.listen.op = ATTU_LISTEN_UNLISTEN; A->u.listen.channel = NULL; }
+listen_stmt(A) ::= NOTIFY(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_LISTEN, K.pos); A->u.listen.op = ATTU_LISTEN_NOTIFY; A->u.listen.channel = (char *)ab_tokstr(&N); }
+listen_stmt(A) ::= NOTIFY(K) colid(N) COMMA SCONST(P).
+{
+    A = ab_stmt(ctx, ATTU_STMT_LISTEN, K.pos);
+    A->u.listen.op = ATTU_LISTEN_NOTIFY;
+    A->u.listen.channel = (char *)ab_tokstr(&N);
+    A->u.listen.payload = (char *)ab_tokstr(&P);
+}
 
 %type discard_stmt {attu_ast_stmt *}
 discard_stmt(A) ::= DISCARD(K) ALL.

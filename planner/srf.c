@@ -624,7 +624,14 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
             (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1 &&
             !(call = syscat_no_ancestors(c)))
             ok = false;
+        /* the channels the session listens on: an unnest of their names,
+         * named as the function */
+        bool listening = ok && !strcmp(call->u.func.name, "pg_listening_channels") &&
+                         (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) &&
+                         call->u.func.args.n == 0;
+        if (listening && !(call = syscat_listening_channels(c))) ok = false;
         ok = ok && bind_part(c, left_sc ? left_sc : &none, call, &calls[i].coldefs, &parts[i]);
+        if (ok && listening) parts[i].fname = "pg_listening_channels";
         if (ok) { nser += parts[i].nser; ncols += parts[i].ncols; }
     }
     c->clause = save_clause; c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;

@@ -770,6 +770,17 @@ static void rows_pg_collation(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* A time (microseconds since 1970) as timestamptz text in UTC. */
+static const char *utc_text(int64_t us, char *when, size_t cap) {
+    time_t secs = (time_t)(us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000));
+    int64_t frac = us - (int64_t)secs * 1000000;
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(when, cap, "%04d-%02d-%02d %02d:%02d:%02d.%06lld+00", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)frac);
+    return when;
+}
+
 /* pg_cursors: the session's open SQL cursors (db/db_cursor.c), oldest
  * first; creation_time written in UTC. */
 static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
@@ -777,14 +788,8 @@ static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
     if (!bp || !bp->cursor_at) return;
     attu_cursor_info ci;
     for (int i = 0; bp->cursor_at(bp->setting_ctx, i, &ci); i++) {
-        int64_t us = ci.creation_time_us;
-        time_t secs = (time_t)(us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000));
-        int64_t frac = us - (int64_t)secs * 1000000;
-        struct tm tm;
-        gmtime_r(&secs, &tm);
         char when[64];
-        snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d.%06lld+00", tm.tm_year + 1900, tm.tm_mon + 1,
-                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)frac);
+        utc_text(ci.creation_time_us, when, sizeof when);
         v_text(r, ci.name);
         v_text(r, ci.statement);
         v_bool(r, ci.is_holdable);
@@ -792,6 +797,47 @@ static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
         v_bool(r, ci.is_scrollable);
         v_text(r, when);
     }
+}
+
+/* pg_stat_activity: one row per session of the db (db/db_activity.c),
+ * every one a client backend (attu has no background processes to
+ * show); client_addr as text. */
+static void activity_row(void *rctx, const attu_activity_info *a) {
+    rel_text *r = rctx;
+    char t[64];
+    v_int(r, OID_DATABASE); v_text(r, a->database); v_int(r, a->pid); v_null(r);
+    v_int(r, OID_USER); v_text(r, a->user); v_text(r, a->application_name);
+    v_text(r, a->client_addr); v_null(r);
+    if (a->client_port >= 0) v_int(r, a->client_port); else v_null(r);
+    v_text(r, utc_text(a->backend_start_us, t, sizeof t));
+    if (a->xact_start_us) v_text(r, utc_text(a->xact_start_us, t, sizeof t)); else v_null(r);
+    if (a->query_start_us) v_text(r, utc_text(a->query_start_us, t, sizeof t)); else v_null(r);
+    v_text(r, utc_text(a->state_change_us, t, sizeof t));
+    v_text(r, a->wait_event_type); v_text(r, a->wait_event);
+    v_text(r, a->state);
+    v_nulls(r, 3);   /* backend_xid, backend_xmin, query_id: attu has no xids, compute_query_id is off */
+    v_text(r, a->query); v_text(r, "client backend");
+}
+
+static void rows_pg_stat_activity(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    if (bp && bp->activity) bp->activity(bp->setting_ctx, activity_row, r);
+}
+
+/* pg_stat_database: the one database's row, numbers attu does not keep
+ * as 0; numbackends counted from the sessions. */
+static void count_session(void *rctx, const attu_activity_info *a) { (void)a; (*(int *)rctx)++; }
+static void rows_pg_stat_database(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    int n = 0;
+    if (bp && bp->activity) bp->activity(bp->setting_ctx, count_session, &n);
+    v_int(r, OID_DATABASE); v_text(r, env->database); v_int(r, n);
+    for (int i = 0; i < 13; i++) v_int(r, 0);
+    v_null(r); v_null(r);   /* checksum_failures, checksum_last_failure */
+    for (int i = 0; i < 2; i++) v_real(r, 0);
+    for (int i = 0; i < 3; i++) v_real(r, 0);
+    for (int i = 0; i < 4; i++) v_int(r, 0);
+    v_null(r);   /* stats_reset */
 }
 
 static void rows_pg_tablespace(rel_text *r, const syscat_env *env) {
@@ -1606,6 +1652,20 @@ static const sys_relation sys_relations[] = {
       "name text, statement text, is_holdable boolean, is_binary boolean, is_scrollable boolean, "
       "creation_time timestamptz", rows_pg_cursors },
     { "pg_catalog", "pg_parameter_acl", "oid bigint, parname text, paracl text[]", NULL },
+    { "pg_catalog", "pg_stat_activity",
+      "datid bigint, datname text, pid integer, leader_pid integer, usesysid bigint, usename text, "
+      "application_name text, client_addr text, client_hostname text, client_port integer, "
+      "backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, "
+      "wait_event_type text, wait_event text, state text, backend_xid bigint, backend_xmin bigint, "
+      "query_id bigint, query text, backend_type text", rows_pg_stat_activity },
+    { "pg_catalog", "pg_stat_database",
+      "datid bigint, datname text, numbackends integer, xact_commit bigint, xact_rollback bigint, "
+      "blks_read bigint, blks_hit bigint, tup_returned bigint, tup_fetched bigint, tup_inserted bigint, "
+      "tup_updated bigint, tup_deleted bigint, conflicts bigint, temp_files bigint, temp_bytes bigint, "
+      "deadlocks bigint, checksum_failures bigint, checksum_last_failure timestamptz, blk_read_time double precision, "
+      "blk_write_time double precision, session_time double precision, active_time double precision, "
+      "idle_in_transaction_time double precision, sessions bigint, sessions_abandoned bigint, "
+      "sessions_fatal bigint, sessions_killed bigint, stats_reset timestamptz", rows_pg_stat_database },
     { "pg_catalog", "pg_views",
       "schemaname text, viewname text, viewowner text, definition text", rows_pg_views },
     { "pg_catalog", "pg_indexes",

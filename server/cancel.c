@@ -113,6 +113,14 @@ void cancel_request(server *srv, uint32_t pid, uint32_t key) {
         attu_log(ATTU_LOG_INFO, "cancel request for unknown backend %u ignored", pid);
         return;
     }
+    cancel_conn(c);
+}
+
+/* What a CancelRequest and pg_cancel_backend do: stop the statement that
+ * runs; an idle connection has none, and the request is forgotten (as
+ * PostgreSQL ignores a cancel that arrives while it reads a command). */
+void cancel_conn(conn *c) {
+    uint32_t pid = c->pid;
     pthread_mutex_lock(&c->mu);
     bool running = c->job_running;
     if (running) {

@@ -136,6 +136,8 @@ void conn_accept(server *srv) {
         port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
     }
     snprintf(c->peer, sizeof c->peer, "%s:%d", ip, port);
+    snprintf(c->peer_ip, sizeof c->peer_ip, "%s", ip);
+    c->peer_port = port;
     c->loopback = is_loopback(&ss);
     do {
         c->pid = srv->next_pid++;
@@ -397,6 +399,12 @@ void conn_shutdown(conn *c) {
     pthread_mutex_unlock(&c->mu);
     if (job && c->session) attu_session_cancel(c->session);
     enqueue(c, m, m, 0);
+}
+
+void conn_post(conn *c, char type) {
+    if (c->handle_closing || c->phase != PHASE_READY) return;
+    inmsg *m = make_msg(type, NULL, 0);
+    if (m) enqueue(c, m, m, 0);
 }
 
 static void conn_ingest(conn *c, const char *data, size_t len) {

@@ -114,6 +114,11 @@ ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err) {
         case 'H': case 'S':
             free(m);   /* allowed during COPY and ignored, as in PostgreSQL */
             continue;
+        case MSG_NOTIFY:
+            /* (the COPY's transaction is open: ReadyForQuery after it delivers) */
+            atomic_store(&c->notify_queued, false);
+            free(m);
+            continue;
         default: {
             int t = (unsigned char)m->type;
             free(m);

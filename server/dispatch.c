@@ -88,12 +88,39 @@ int conn_flush(conn *c, bool wait) {
     return rc;
 }
 
+static void set_want_close(conn *c);
+
 void conn_send_error(conn *c, const attu_error *err) {
     attu_error e = *err;
+    if (c->fatal_sent) return;
+    /* pg_terminate_backend: the statement it stopped (57014), or the
+     * session's own call (57P01), ends the connection (admin.c) */
+    if (!strcmp(e.sqlstate, "57P01") ||
+        (atomic_load(&c->terminating) && !strcmp(e.sqlstate, ATTU_SQLSTATE_QUERY_CANCELED))) {
+        attu_error f;
+        memset(&f, 0, sizeof f);
+        attu_error_set(&f, "57P01", 0, "terminating connection due to administrator command");
+        pg_msg_error(&c->out, "FATAL", &f);
+        c->error_sent = c->fatal_sent = true;
+        set_want_close(c);
+        return;
+    }
     if (!strcmp(e.sqlstate, ATTU_SQLSTATE_QUERY_CANCELED) && atomic_load(&c->timed_out))
         snprintf(e.message, sizeof e.message, "canceling statement due to statement timeout");
     pg_msg_error(&c->out, "ERROR", &e);
     c->error_sent = true;
+}
+
+/* NotificationResponses for what waits (LISTEN), when no transaction is
+ * open: between statements, as PostgreSQL delivers them. */
+static void send_notifications(conn *c) {
+    if (c->fatal_sent || attu_session_txn_status(c->session) != 'I') return;
+    attu_notification *n = attu_session_take_notifications(c->session);
+    for (attu_notification *x = n; x; x = x->next) {
+        pg_msg_notification(&c->out, x->pid, x->channel, x->payload);
+        if (c->out.len >= OUT_BATCH && conn_flush(c, true)) break;
+    }
+    attu_notifications_free(n);
 }
 
 /* Appends DataRows [from, to) of res, handing output over every OUT_BATCH
@@ -119,6 +146,8 @@ const char *const conn_reported_names[CONN_NREPORTED] = {
 };
 
 static void conn_ready(conn *c) {
+    if (c->fatal_sent) return;   /* (the connection ends: no ReadyForQuery) */
+    send_notifications(c);
     for (int i = 0; i < CONN_NREPORTED; i++) {
         const char *v = attu_session_setting(c->session, conn_reported_names[i]);
         if (v && strlen(v) < sizeof c->reported[i] && strcmp(v, c->reported[i]) != 0) {
@@ -267,14 +296,29 @@ static void simple_query(conn *c, inmsg *m) {
 /* ---- the job ------------------------------------------------------------- */
 
 static void fatal_and_close(conn *c, const char *sqlstate, const char *message) {
+    if (c->fatal_sent) { set_want_close(c); return; }
     attu_error e;
     memset(&e, 0, sizeof e);
     attu_error_set(&e, sqlstate, 0, "%s", message);
     pg_msg_error(&c->out, "FATAL", &e);
+    c->fatal_sent = true;
     set_want_close(c);
 }
 
 static void handle(conn *c, inmsg *m) {
+    if (m->type == MSG_NOTIFY) {   /* (posted by admin.c; no reply of its own) */
+        atomic_store(&c->notify_queued, false);
+        if (!c->in_copy_out && !c->copy_cur) {
+            send_notifications(c);
+            conn_flush(c, false);
+        }
+        return;
+    }
+    /* pg_terminate_backend: nothing more of the client's runs */
+    if (atomic_load(&c->terminating) && m->type != 'X') {
+        fatal_and_close(c, "57P01", "terminating connection due to administrator command");
+        return;
+    }
     if (c->skip_till_sync && m->type != 'S' && m->type != 'X' &&
         m->type != MSG_FATAL && m->type != MSG_SHUTDOWN)
         return;

@@ -22,7 +22,10 @@ static void on_connection(uv_stream_t *listener, int status) {
     conn_accept(srv);
 }
 
-static void on_wake(uv_async_t *a) { conn_process_ready(a->data); }
+static void on_wake(uv_async_t *a) {
+    admin_process(a->data);
+    conn_process_ready(a->data);
+}
 
 static void close_noop(uv_handle_t *h) { (void)h; }
 
@@ -31,6 +34,7 @@ static void close_noop(uv_handle_t *h) { (void)h; }
 static void maybe_stop(server *srv) {
     if (!srv->shutting_down || srv->all) return;
     if (!uv_is_closing((uv_handle_t *)&srv->wake)) {
+        admin_close(srv);
         uv_close((uv_handle_t *)&srv->wake, close_noop);
         uv_close((uv_handle_t *)&srv->sigterm, close_noop);
         uv_close((uv_handle_t *)&srv->sigint, close_noop);
@@ -98,6 +102,7 @@ int server_run(const server_config *cfg, attu_db *db) {
     srv->db = db;
     srv->next_pid = (uint32_t)getpid() * 1000u % 1000000u + 1;
     pthread_mutex_init(&srv->ready_mu, NULL);
+    pthread_mutex_init(&srv->admin_mu, NULL);
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
 
@@ -120,6 +125,7 @@ int server_run(const server_config *cfg, attu_db *db) {
     /* a statement waiting for another session's writing transaction holds
      * its worker: the pool starts another, so that session's COMMIT runs */
     attu_db_set_wait_hooks(db, pool_wait_begin, pool_wait_end, srv->pool);
+    attu_db_set_signal_hook(db, admin_signal_hook, srv);
 
     srv->loop = uv_default_loop();
     uv_tcp_init(srv->loop, &srv->listener);
@@ -175,9 +181,12 @@ out:
     if (srv->loop) uv_loop_close(srv->loop);
     watchdog_stop();
     attu_db_set_wait_hooks(db, NULL, NULL, NULL);
+    attu_db_set_signal_hook(db, NULL, NULL);
+    admin_close(srv);   /* (frees what was posted and never run) */
     if (srv->pool) worker_pool_free(srv->pool);
     scram_users_free(srv->users);
     pthread_mutex_destroy(&srv->ready_mu);
+    pthread_mutex_destroy(&srv->admin_mu);
     free(srv);
     return rc;
 }

@@ -102,6 +102,14 @@ void pg_msg_backend_key(pgbuf *b, uint32_t pid, uint32_t key) {
     pgbuf_end(b);
 }
 
+void pg_msg_notification(pgbuf *b, uint32_t pid, const char *channel, const char *payload) {
+    pgbuf_begin(b, 'A');
+    pgbuf_put_i32(b, (int32_t)pid);
+    pgbuf_put_str(b, channel);
+    pgbuf_put_str(b, payload);
+    pgbuf_end(b);
+}
+
 void pg_msg_ready(pgbuf *b, char txn_status) {
     pgbuf_begin(b, 'Z');
     pgbuf_put_u8(b, (uint8_t)txn_status);

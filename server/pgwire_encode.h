@@ -48,6 +48,8 @@ void pg_msg_auth(pgbuf *b, int32_t code, const void *extra, size_t n);
 void pg_msg_parameter_status(pgbuf *b, const char *name, const char *value);
 void pg_msg_backend_key(pgbuf *b, uint32_t pid, uint32_t key);
 void pg_msg_ready(pgbuf *b, char txn_status);
+/* NotificationResponse: a LISTENed channel's notification */
+void pg_msg_notification(pgbuf *b, uint32_t pid, const char *channel, const char *payload);
 void pg_msg_command_complete(pgbuf *b, const char *tag);
 void pg_msg_empty_query(pgbuf *b);
 void pg_msg_simple(pgbuf *b, char type);   /* ParseComplete '1', NoData 'n', ... */

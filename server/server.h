@@ -64,6 +64,7 @@ typedef struct server_config {
  * client's own messages. */
 #define MSG_FATAL     '\001'   /* payload: sqlstate (5 bytes) + message */
 #define MSG_SHUTDOWN  '\002'
+#define MSG_NOTIFY    '\003'   /* notifications wait (NOTIFY's commit): deliver them if idle */
 
 typedef struct inmsg {
     struct inmsg *next;
@@ -103,6 +104,8 @@ typedef struct conn {
     int         fd;             /* the socket, for a worker's direct write */
     bool        counted;        /* counts against max_connections */
     char        peer[64];
+    char        peer_ip[48];    /* pg_stat_activity's client_addr and client_port */
+    int         peer_port;
     char        user[64];
     char        database[64];
     uint64_t    connected_us;
@@ -139,6 +142,10 @@ typedef struct conn {
     struct conn *wd_next;
     atomic_bool timed_out;
 
+    /* pg_terminate_backend / pg_notify (admin.c) */
+    atomic_bool terminating;     /* the statement's end is the connection's (FATAL 57P01) */
+    atomic_bool notify_queued;   /* a MSG_NOTIFY waits in the queue */
+
     /* worker only (or the loop before PHASE_READY) */
     attu_session *session;
     char        reported_tz[256];   /* the TimeZone the client was last told (ParameterStatus) */
@@ -157,6 +164,7 @@ typedef struct conn {
     bool        skip_till_sync;
     bool        in_copy_out;
     bool        error_sent;     /* the current statement reported an error */
+    bool        fatal_sent;     /* a FATAL went out: nothing more (no ReadyForQuery) */
     inmsg      *copy_cur;       /* CopyData being consumed */
     size_t      copy_off;
     size_t      rows_out;       /* rows sent for the statement being logged */
@@ -184,10 +192,24 @@ struct server {
 
     pthread_mutex_t ready_mu;
     conn         *ready;
+
+    /* requests of the db for other sessions (admin.c): posted by any
+     * thread under admin_mu, run on the loop's wake-up */
+    pthread_mutex_t admin_mu;
+    struct admin_req *admin;
+    bool          admin_closed;    /* the wake handle is closing: post nothing */
 };
 
 /* loop.c */
 int server_run(const server_config *cfg, attu_db *db);
+
+/* admin.c: the db's signals (pg_cancel_backend, pg_terminate_backend,
+ * NOTIFY) from any thread, run on the loop */
+void admin_signal_hook(void *ctx, uint32_t pid, attu_backend_signal sig);
+void admin_process(server *srv);             /* loop: run the posted requests */
+void admin_close(server *srv);               /* loop: no more posts (shutdown) */
+void cancel_conn(conn *c);                   /* loop: cancel c's running statement */
+void conn_post(conn *c, char type);          /* loop: queue a pseudo message for c's worker */
 
 /* connection.c (loop thread) */
 void conn_accept(server *srv);

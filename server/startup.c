@@ -82,6 +82,9 @@ static void startup_complete(conn *c) {
     snprintf(c->reported_tz, sizeof c->reported_tz, "%s", attu_session_timezone(c->session));
     pg_msg_parameter_status(b, "TimeZone", c->reported_tz);
     pg_msg_backend_key(b, c->pid, c->key);
+    /* (pg_stat_activity's row, pg_backend_pid(): the same pid) */
+    attu_session_set_backend(c->session, c->pid, c->peer_ip[0] && strcmp(c->peer_ip, "?") ? c->peer_ip : NULL,
+                             c->peer_port);
     pg_msg_ready(b, 'I');
     c->phase = PHASE_READY;
     attu_log(ATTU_LOG_INFO, "[conn %u] connection authorized: user=%s database=%s host=%s%s",

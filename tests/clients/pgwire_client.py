@@ -3,6 +3,10 @@ sends the extended protocol's messages one by one (what libpq and psycopg2
 would not send: a Parse without types followed by a Describe, binary
 parameters of a chosen layout, a Bind that must fail before its Execute) and
 reads every reply up to ReadyForQuery back as (type, payload) pairs.
+NotificationResponses ('A') that come with a reply are among its messages
+(Reply.notifications); those an idle session receives are read with
+Conn.wait_notifications. The BackendKeyData's pid and key are Conn.pid and
+Conn.key.
 
 Only trust authentication: run it against the private servers of
 server_env.sh.
@@ -24,9 +28,12 @@ class Conn:
         params = b"user\0" + user.encode() + b"\0database\0" + dbname.encode() + b"\0\0"
         body = struct.pack("!i", 196608) + params
         self.s.sendall(struct.pack("!i", len(body) + 4) + body)
+        self.pid = self.key = None
         for t, p in self.until_ready():
             if t == "R" and struct.unpack("!i", p[:4])[0] != 0:
                 raise SystemExit("the server asks for a password: run against a trust setup")
+            if t == "K":
+                self.pid, self.key = struct.unpack("!iI", p[:8])
 
     def _read(self, n):
         b = b""
@@ -46,6 +53,41 @@ class Conn:
             if t == "Z":
                 return out
             out.append((t, p))
+
+    def read_message(self, timeout=None):
+        """The next message as (type, payload), None when none came within
+        timeout seconds, ("closed", b"") when the server closed the
+        connection."""
+        self.s.settimeout(timeout)
+        try:
+            head = self.s.recv(1, socket.MSG_PEEK)
+        except socket.timeout:
+            return None
+        except (ConnectionResetError, BrokenPipeError):
+            return ("closed", b"")
+        finally:
+            self.s.settimeout(None)
+        if not head:
+            return ("closed", b"")
+        try:
+            t = self._read(1).decode()
+            n = struct.unpack("!i", self._read(4))[0]
+            return (t, self._read(n - 4))
+        except SystemExit:
+            return ("closed", b"")
+
+    def wait_notifications(self, want=1, timeout=3.0):
+        """NotificationResponses an idle session receives: (pid, channel,
+        payload) tuples, once want of them came or timeout seconds passed
+        without one."""
+        got = []
+        while len(got) < want:
+            m = self.read_message(timeout)
+            if m is None or m[0] == "closed":
+                break
+            if m[0] == "A":
+                got.append(parse_notification(m[1]))
+        return got
 
     def send(self, t, payload=b""):
         self.s.sendall(t.encode() + struct.pack("!i", len(payload) + 4) + payload)
@@ -135,9 +177,29 @@ class Conn:
         self.s.close()
 
 
+def parse_notification(p):
+    """A NotificationResponse's payload as (pid, channel, payload)."""
+    pid = struct.unpack("!i", p[:4])[0]
+    channel, payload = p[4:].split(b"\0")[:2]
+    return (pid, channel.decode(), payload.decode())
+
+
 class Reply:
     def __init__(self, msgs):
         self.msgs = msgs
+
+    def notifications(self):
+        """The NotificationResponses among the reply: (pid, channel, payload)."""
+        return [parse_notification(p) for t, p in self.msgs if t == "A"]
+
+    def notices(self):
+        """(severity, sqlstate, message) of each NoticeResponse."""
+        out = []
+        for t, p in self.msgs:
+            if t == "N":
+                f = {x[:1].decode(): x[1:].decode() for x in p.split(b"\0") if x}
+                out.append((f.get("V", f.get("S")), f.get("C"), f.get("M")))
+        return out
 
     def error(self):
         """(sqlstate, message) of the first ErrorResponse, or None."""

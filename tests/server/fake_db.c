@@ -127,6 +127,16 @@ void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E';
 
 int attu_session_sync(attu_session *s, attu_error *err) { (void)s; (void)err; return 0; }
 void attu_session_cancel(attu_session *s) { atomic_store(&s->cancel, 1); }
+/* sessions, signals and notifications: the fake has none to tell */
+void attu_session_set_backend(attu_session *s, uint32_t pid, const char *client_addr, int client_port) {
+    (void)s; (void)pid; (void)client_addr; (void)client_port;
+}
+uint32_t attu_session_pid(const attu_session *s) { (void)s; return 0; }
+void attu_db_set_signal_hook(attu_db *db, void (*fn)(void *ctx, uint32_t pid, attu_backend_signal sig), void *ctx) {
+    (void)db; (void)fn; (void)ctx;
+}
+attu_notification *attu_session_take_notifications(attu_session *s) { (void)s; return NULL; }
+void attu_notifications_free(attu_notification *n) { (void)n; }
 int attu_session_statement_timeout_ms(const attu_session *s) { return s->timeout_ms; }
 const char *attu_session_timezone(const attu_session *s) { (void)s; return "UTC"; }
 void attu_session_use_zone(const attu_session *s) { (void)s; }

@@ -1,0 +1,108 @@
+/*
+ * session_functions.c - binding pg_cancel_backend(pid),
+ * pg_terminate_backend(pid [, timeout]) and pg_notify(channel, payload).
+ *
+ * Each acts on other sessions, which only the db layer (and the server
+ * behind it) reaches, so like set_config (setting_functions.c) the call
+ * is made while the query is bound, through attu_bind_params, and becomes
+ * its result as a constant: exactly PostgreSQL's where the call runs
+ * once (a SELECT without FROM, a VALUES row). With arguments that are
+ * not constants (a query over rows) it is 0A000, except the whole
+ * select-list item of a plain SELECT over rows, which the db layer
+ * calls per result row (db/db_signal_fill.c). A query only described
+ * (no_side_effects, describe_only) signals nothing and gives NULL.
+ *
+ * pg_notify returns void in PostgreSQL; attu has no void type and gives
+ * an empty text, which prints the same.
+ */
+#include "planner/binder_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool attu_session_function_name(const char *name) {
+    return !strcmp(name, "pg_cancel_backend") || !strcmp(name, "pg_terminate_backend") || !strcmp(name, "pg_notify");
+}
+
+static bool plain_call(const attu_ast_expr *e) {
+    return !e->u.func.star && !e->u.func.distinct && !e->u.func.order_by.n && !e->u.func.filter && !e->u.func.over;
+}
+
+static bool side_effects(const bctx *c) {
+    return c->params && !c->params->no_side_effects && !c->params->describe_only;
+}
+
+static attu_bexpr *not_constant(bctx *c, const attu_ast_expr *e, const char *fn) {
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                   "%s() over the rows of a query is not supported: attu calls it once, in a SELECT without FROM, "
+                   "or as a whole select-list item",
+                   fn);
+    return NULL;
+}
+
+static attu_bexpr *bind_signal(bctx *c, const scope *sc, const attu_ast_expr *e, bool terminate) {
+    const char *fn = terminate ? "pg_terminate_backend" : "pg_cancel_backend";
+    int n = e->u.func.args.n;
+    attu_bexpr *args[2] = { 0 };
+    bool fits = plain_call(e) && (n == 1 || (terminate && n == 2));
+    for (int i = 0; i < n && i < 2; i++) {
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        attu_type_id t = args[i]->type.id;
+        fits &= !attu_type_is_array(args[i]->type) &&
+                (t == ATTU_TYPE_UNKNOWN || t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 ||
+                 (i == 1 && t == ATTU_TYPE_INT64));
+    }
+    if (!fits) return attu_no_function(c, e, args, n < 2 ? n : 2);
+    for (int i = 0; i < n; i++) {
+        attu_type want = attu_type_make(i == 0 ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64);
+        if (!(args[i] = coerce(c, args[i], want, false, e->u.func.args.items[i]->position))) return NULL;
+        if (args[i]->kind != BX_CONST) return not_constant(c, e, fn);
+    }
+    attu_type boolean = attu_type_make(ATTU_TYPE_BOOL);
+    /* strict: a NULL argument gives NULL */
+    if (args[0]->is_null || (n == 2 && args[1]->is_null)) return mk_const_null(c, boolean);
+    if (!side_effects(c) || !c->params->signal_backend) return mk_const_null(c, boolean);
+    bool ok = false;
+    if (c->params->signal_backend(c->params->setting_ctx, args[0]->i, terminate, n == 2 ? args[1]->i : 0, &ok, c->err))
+        return NULL;
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, boolean, e->position);
+    if (!k) { attu_error_oom(c->err); return NULL; }
+    k->i = ok;
+    return k;
+}
+
+static attu_bexpr *bind_notify(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n;
+    attu_bexpr *args[2] = { 0 };
+    bool fits = plain_call(e) && n == 2;
+    for (int i = 0; i < n && i < 2; i++) {
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        attu_type_id t = args[i]->type.id;
+        fits &= !attu_type_is_array(args[i]->type) && (t == ATTU_TYPE_UNKNOWN || t == ATTU_TYPE_TEXT);
+    }
+    if (!fits) return attu_no_function(c, e, args, n < 2 ? n : 2);
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    for (int i = 0; i < 2; i++) {
+        if (!(args[i] = coerce(c, args[i], txt, false, e->u.func.args.items[i]->position))) return NULL;
+        if (args[i]->kind != BX_CONST) return not_constant(c, e, "pg_notify");
+    }
+    if (side_effects(c) && c->params->notify) {
+        /* (not strict: a NULL channel is an empty one, a NULL payload empty) */
+        char *ch = attu_pstrdup(c->pa, args[0]->is_null || !args[0]->s ? "" : args[0]->s,
+                                args[0]->is_null || !args[0]->s ? 0 : args[0]->slen);
+        char *pl = attu_pstrdup(c->pa, args[1]->is_null || !args[1]->s ? "" : args[1]->s,
+                                args[1]->is_null || !args[1]->s ? 0 : args[1]->slen);
+        if (!ch || !pl) { attu_error_oom(c->err); return NULL; }
+        if (c->params->notify(c->params->setting_ctx, ch, pl, c->err)) return NULL;
+    }
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, txt, e->position);
+    if (!k || !(k->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); return NULL; }
+    k->slen = 0;
+    return k;
+}
+
+attu_bexpr *attu_bind_session_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    const char *fn = e->u.func.name;
+    if (!strcmp(fn, "pg_notify")) return bind_notify(c, sc, e);
+    return bind_signal(c, sc, e, !strcmp(fn, "pg_terminate_backend"));
+}
