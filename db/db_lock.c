@@ -141,9 +141,11 @@ static int deadlock_error(attu_db *db, attu_session *s, attu_error *err) {
 
 /* Waits (txn_mu held) while can_go says no; 0 when it may go, -1 with
  * err. interruptible: cancel, the timeouts and the deadlock check may end
- * the wait (a wait that cannot fail just waits). */
+ * the wait (a wait that cannot fail just waits). *hooked: the wait hooks'
+ * begin was called: the caller calls end_wait once it has taken the lock
+ * and let txn_mu go (before, another waiter could take it meanwhile). */
 static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *, const void *), const void *arg,
-                      char kind, const char *name, bool interruptible, attu_error *err) {
+                      char kind, const char *name, bool interruptible, bool *hooked, attu_error *err) {
     attu_db *db = s->db;
     if (can_go(db, s, arg)) return 0;
     bool waiting = false;   /* the wait hooks' begin called */
@@ -193,12 +195,13 @@ static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *,
     }
     s->lock_wait = 0;
     s->lock_wait_name = NULL;
-    if (waiting) {
-        pthread_mutex_unlock(&db->txn_mu);
-        db->wait_end(db->wait_ctx);
-        pthread_mutex_lock(&db->txn_mu);
-    }
+    *hooked = waiting;
     return rc;
+}
+
+/* (txn_mu not held: the hook takes the server's locks) */
+static void end_wait(attu_db *db, bool hooked) {
+    if (hooked) db->wait_end(db->wait_ctx);
 }
 
 static bool shared_free(attu_db *db, attu_session *s, const void *arg) {
@@ -238,9 +241,11 @@ static int add_locker(attu_db *db, attu_session *s, attu_error *err) {
 int db_lock_shared(attu_session *s, bool interruptible, attu_error *err) {
     attu_db *db = s->db;
     pthread_mutex_lock(&db->txn_mu);
-    int rc = is_locker(db, s) ? 0 : wait_until(s, shared_free, NULL, 's', NULL, interruptible, err);
+    bool hooked = false;
+    int rc = is_locker(db, s) ? 0 : wait_until(s, shared_free, NULL, 's', NULL, interruptible, &hooked, err);
     if (!rc) rc = add_locker(db, s, err);
     pthread_mutex_unlock(&db->txn_mu);
+    end_wait(db, hooked);
     return rc;
 }
 
@@ -248,10 +253,12 @@ int db_lock_exclusive(attu_session *s, bool interruptible, attu_error *err) {
     attu_db *db = s->db;
     pthread_mutex_lock(&db->txn_mu);
     if (!s->lock_id) s->lock_id = ++db->lock_ids;
-    int rc = db->excl == s ? 0 : wait_until(s, exclusive_free, NULL, 'x', NULL, interruptible, err);
+    bool hooked = false;
+    int rc = db->excl == s ? 0 : wait_until(s, exclusive_free, NULL, 'x', NULL, interruptible, &hooked, err);
     if (!rc) rc = add_locker(db, s, err);
     if (!rc) db->excl = s;
     pthread_mutex_unlock(&db->txn_mu);
+    end_wait(db, hooked);
     return rc;
 }
 
@@ -266,8 +273,9 @@ int db_lock_table(attu_session *s, const char *name, attu_error *err) {
     attu_db *db = s->db;
     pthread_mutex_lock(&db->txn_mu);
     int rc = 0;
+    bool hooked = false;
     if (db->excl != s) {   /* (the database's exclusive lock holds every table) */
-        rc = wait_until(s, table_free, name, 't', name, true, err);
+        rc = wait_until(s, table_free, name, 't', name, true, &hooked, err);
         if (!rc && find_held(db, name) < 0) {
             if (db->nheld == db->capheld) {
                 int nc = db->capheld ? db->capheld * 2 : 16;
@@ -285,6 +293,7 @@ int db_lock_table(attu_session *s, const char *name, attu_error *err) {
         }
     }
     pthread_mutex_unlock(&db->txn_mu);
+    end_wait(db, hooked);
     return rc;
 }
 
