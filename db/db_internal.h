@@ -208,8 +208,8 @@ void db_txn_failed(attu_session *s);
 int db_lock_stmt_tables(attu_session *s, const attu_ast_stmt *st, char (*names)[ATTU_NAME_MAX + 1], int cap);
 void db_txn_init(attu_db *db);
 void db_txn_destroy(attu_db *db);
-/* The session's transaction takes its working catalog (and the
- * database's lock shared: temporary tables' statements, db_temp.c).
+/* The session's transaction takes its working catalog and the
+ * database's exclusive lock, as DDL does (db_temp.c's sequence changes).
  * 0, or -1 with err. */
 int db_txn_begin_write(attu_session *s, attu_error *err);
 /* Snapshots (REPEATABLE READ, SERIALIZABLE). db_txn_snapshot: the

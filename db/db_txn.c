@@ -2,12 +2,13 @@
  * db_txn.c - transactions: what a session changes stays its own until
  * COMMIT publishes all of it at once; ROLLBACK throws all of it away.
  *
- * The database holds the committed catalog (attu_db.cat). A session's
- * first change (any statement that writes, autocommit or not) takes the
- * database's one writing-transaction token (attu_db.writer: one open
- * writing transaction at a time; other writers wait for it, readers never
- * do) and clones the committed catalog into its working catalog
- * (attu_session.work). Table versions are shared, not copied: a version
+ * The database holds the committed catalog (attu_db.cat). A statement
+ * that writes (autocommit or not) first takes the write locks of the
+ * tables it changes (db_txn_lock_stmt: db_lock.c, db_lock_stmt.c; DDL the
+ * whole database's), held until its transaction ends: writers of other
+ * tables run side by side, readers never wait. The transaction's first
+ * one clones the committed catalog into its working catalog
+ * (attu_session.work), keeping what it cloned (db_txn.base). Table versions are shared, not copied: a version
  * is immutable once a catalog holds it, and attu_table_free frees it only
  * when the last catalog lets go (attu_table.shares), its device copies
  * with it. The session's statements then read and change the working
@@ -18,8 +19,12 @@
  * views, comments and indexes files); COMMIT saves them from the working catalog
  * as one commit with a commit record (engine/storage_commit.c: all of it
  * or, after a crash before the record, none of it), then swaps the
- * working catalog in under the write lock. ROLLBACK frees the working
- * catalog, which frees the versions only it held.
+ * working catalog in under the write lock, one COMMIT at a time
+ * (commit_mu). Others may have committed since the work began (other
+ * tables: the locks keep its own tables its own): COMMIT then carries
+ * what the work changed since its base onto the committed catalog of now
+ * (attu_catalog_rebase) and saves and publishes that. ROLLBACK frees the
+ * working catalog, which frees the versions only it held.
  *
  * A statement outside a block is a transaction of its own (committed when
  * it succeeds, rolled back when it fails, by database.c); a query string
@@ -37,19 +42,20 @@
  * back.
  *
  * Snapshots. A READ COMMITTED transaction reads the committed catalog
- * afresh at each statement. A REPEATABLE READ or SERIALIZABLE one keeps,
+ * afresh at each statement; once it has a working catalog, each statement
+ * first carries that onto what others committed meanwhile
+ * (db_txn_refresh). A REPEATABLE READ or SERIALIZABLE one keeps,
  * from its first query on (db_txn_snapshot, as PostgreSQL's first
  * snapshot), a clone of the committed catalog as it was then
  * (attu_session.snap, holding those table versions) and reads that until
  * it writes. Its working catalog then starts from the snapshot, not from
  * the committed catalog, which other transactions may have changed
- * meanwhile (db->commits tells: rebase). Writing a table that another
+ * meanwhile. Writing a table that another
  * transaction committed a change to since the snapshot is 40001
  * (db_txn_check_write, for a statement's named tables; COMMIT checks
  * every relation), and COMMIT publishes the committed catalog with the
  * transaction's changes carried over (attu_catalog_rebase), not the
- * working catalog itself. Once the transaction holds the token nothing
- * else commits, so what it reads stays as it was. The snapshot goes at
+ * working catalog itself. The snapshot goes at
  * the transaction's end (COMMIT, ROLLBACK; ROLLBACK TO keeps it).
  */
 #include "db/db_internal.h"
@@ -197,25 +203,26 @@ int db_txn_refresh(attu_session *s, attu_error *err) {
     return 0;
 }
 
-int db_txn_begin_write(attu_session *s, attu_error *err) {
-    if (s->work) return 0;
-    if (db_lock_shared(s, true, err)) return -1;
-    return begin_work(s, err);
+/* The database's exclusive lock, as DDL takes it: the sequences file
+ * keeps the committed definitions until COMMIT. */
+static int lock_database(attu_session *s, attu_error *err) {
+    bool had = db_lock_holds_exclusive(s);
+    if (db_lock_exclusive(s, true, err) || begin_work(s, err)) return -1;
+    if (!had) db_sequences_set_base(s->db, s->tx->seqs, NULL);
+    return 0;
 }
+
+/* (temporary tables' serial sequences at the session's end, DISCARD
+ * TEMP: sequence changes, the whole database's as DDL's) */
+int db_txn_begin_write(attu_session *s, attu_error *err) { return lock_database(s, err); }
 
 int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     char (*mine)[ATTU_NAME_MAX + 1] = malloc(sizeof *mine * 256);   /* (too big for a worker's stack) */
     if (!mine) return attu_error_oom(err);
     int n = db_lock_stmt_tables(s, st, mine, 256);
     int rc = 0;
-    if (n < 0) {
-        /* DDL: the whole database, every other writer gone; the sequences
-         * file keeps the committed definitions until COMMIT */
-        bool had = db_lock_holds_exclusive(s);
-        rc = db_lock_exclusive(s, true, err);
-        if (!rc) rc = begin_work(s, err);
-        if (!rc && !had) db_sequences_set_base(s->db, s->tx->seqs, NULL);
-    } else {
+    if (n < 0) rc = lock_database(s, err);   /* DDL: every other writer gone */
+    else {
         rc = db_lock_shared(s, true, err);
         for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, mine[i], err);
         if (!rc) rc = begin_work(s, err);
