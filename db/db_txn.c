@@ -249,8 +249,11 @@ void db_write_lock(attu_session *s) {
      * should a clone fail for memory, the statement writes the committed
      * catalog itself, as before transactions) */
     if (!s->stmt_locked) {
+        bool had = db_lock_holds_exclusive(s);
         db_lock_exclusive(s, false, &e);
         s->stmt_locked = true;
+        if (!begin_work(s, &e) && !had) db_sequences_set_base(s->db, s->tx->seqs, NULL);
+        db_txn_refresh(s, &e);
         attu_error_clear(&e);
     }
     if (!s->work) begin_work(s, &e);
