@@ -42,6 +42,7 @@ struct attu_db {
     struct db_lock_held *held;
     int              nheld, capheld;
     int              lock_ids;         /* the last attu_session.lock_id given */
+    int              xwaiting;         /* sessions waiting for excl (new writers queue behind them) */
     /* COMMITs one at a time (db_txn.c): each carries its changes onto the
      * committed catalog as it is then, saves them and swaps it in. */
     pthread_mutex_t  commit_mu;

@@ -17,7 +17,8 @@
  * Readers take nothing: they read the committed catalog or their
  * snapshot.
  *
- * A wait is interruptible: cancel and statement_timeout end it with
+ * A new writer waits while DDL does (db->xwaiting), so a stream of
+ * writers cannot keep DDL waiting for ever. A wait is interruptible: cancel and statement_timeout end it with
  * 57014, lock_timeout with 55P03, and a transaction that waits for one
  * that (through others) waits for it is a deadlock: after deadlock_timeout
  * (1 s, as PostgreSQL's default) the waiter looks for the cycle in the
@@ -152,6 +153,7 @@ static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *,
     double start = attu_now_ms(), next_check = start + DEADLOCK_TIMEOUT_MS;
     s->lock_wait = kind;
     s->lock_wait_name = name;
+    if (kind == 'x') db->xwaiting++;
     int rc = 0;
     while (!can_go(db, s, arg)) {
         if (!waiting && db->wait_begin) {
@@ -193,6 +195,7 @@ static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *,
         if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
         pthread_cond_timedwait(&db->txn_cv, &db->txn_mu, &ts);
     }
+    if (kind == 'x') db->xwaiting--;
     s->lock_wait = 0;
     s->lock_wait_name = NULL;
     *hooked = waiting;
@@ -204,9 +207,14 @@ static void end_wait(attu_db *db, bool hooked) {
     if (hooked) db->wait_end(db->wait_ctx);
 }
 
+/* (asked by a session that holds nothing yet: while DDL waits, a new
+ * writer queues behind it, as PostgreSQL's lock queue keeps a waiting
+ * exclusive request ahead of later ones; otherwise a stream of writers
+ * could keep DDL waiting for ever. The new writer holds nothing, so no
+ * cycle goes through it.) */
 static bool shared_free(attu_db *db, attu_session *s, const void *arg) {
     (void)arg;
-    return !db->excl || db->excl == s;
+    return (!db->excl || db->excl == s) && !db->xwaiting;
 }
 
 static bool exclusive_free(attu_db *db, attu_session *s, const void *arg) {

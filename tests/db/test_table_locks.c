@@ -2,7 +2,8 @@
  * blocks writing different tables run side by side and both commit, in
  * memory and in a reopened data directory; a writer of the same table
  * waits; two blocks waiting for each other: one fails with 40P01, its
- * block aborted; lock_timeout 55P03; DDL waits for every writer; and a
+ * block aborted; lock_timeout 55P03; DDL waits for every writer, and a
+ * new writer waits behind waiting DDL; and a
  * stress of threads writing tables with random COMMITs and ROLLBACKs whose
  * final sums are the committed changes' (run under ASan / TSan too). */
 #include <criterion/criterion.h>
@@ -139,6 +140,7 @@ Test(table_locks, deadlock_fails_one) {
 Test(table_locks, lock_timeout_and_ddl) {
     attu_session *a = attu_session_new(db), *b = attu_session_new(db);
     fill(a);
+    tdb_exec_ok(a, "CREATE TABLE t4 (x INTEGER)");
     tdb_exec_ok(a, "BEGIN");
     tdb_exec_ok(a, "INSERT INTO t1 VALUES (2, 2)");
     tdb_exec_ok(b, "SET lock_timeout = '100ms'");
@@ -151,11 +153,17 @@ Test(table_locks, lock_timeout_and_ddl) {
     start(&th, &sa, b, "ALTER TABLE t2 ADD COLUMN w INTEGER");
     usleep(200 * 1000);
     cr_assert_eq(sa.done, 0, "DDL did not wait for the writer");
+    /* a new writer (of a third table) queues behind the waiting DDL */
+    attu_session *c = attu_session_new(db);
+    tdb_exec_ok(c, "SET lock_timeout = '100ms'");
+    tdb_expect_error(c, "INSERT INTO t4 VALUES (1)", "55P03", "canceling statement due to lock timeout", NULL, NULL);
     tdb_exec_ok(a, "COMMIT");
     pthread_join(th, NULL);
     cr_assert_not(sa.r.err.set, "%s", sa.r.err.message);
     tres_free(&sa.r);
     cr_assert_str_eq(tdb_rows(a, "SELECT count(*), count(w) FROM t2"), "1|0\n");
+    tdb_exec_ok(c, "INSERT INTO t4 VALUES (1)");   /* (the DDL done) */
+    attu_session_free(c);
     attu_session_free(a);
     attu_session_free(b);
 }
