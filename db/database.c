@@ -205,7 +205,7 @@ char attu_session_txn_status(const attu_session *s) { return s->txn; }
 uint64_t attu_session_blocks_ended(const attu_session *s) { return s->blocks_ended; }
 
 void attu_session_txn_failed(attu_session *s) {
-    if (s->txn == 'T') s->txn = 'E';
+    if (s->txn == 'T') db_txn_failed(s);
     else if (s->txn == 'I' && s->ext_implicit) {   /* the implicit transaction up to Sync fails */
         db_txn_rollback(s);
         db_cursors_txn_end(s, false);
@@ -632,15 +632,15 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     return db_deliver_tag(cb, commit ? "COMMIT" : "ROLLBACK", err) ? -2 : 0;
 }
 
-/* Whether st changes the catalog (its transaction takes the writing
- * token before it runs). */
+/* Whether st changes the catalog (its transaction takes the write locks
+ * before it runs: db_txn_lock_stmt). */
 static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
     switch (st->kind) {
     case ATTU_STMT_COMMENT: case ATTU_STMT_TYPE: return true;
     case ATTU_STMT_UPDATE: return !db_updates_pg_settings(s, st);   /* (pg_settings: SET) */
     case ATTU_STMT_EXPLAIN: return st->u.explain.analyze && stmt_writes(s, st->u.explain.stmt);
     case ATTU_STMT_CREATE_TABLE_AS: return !st->u.create_table_as.execute;   /* (EXECUTE's run comes back here) */
-    /* FOR UPDATE / SHARE: its locks are the writing token's (db_lock_clause.c) */
+    /* FOR UPDATE / SHARE: its locks are the database's (db_lock_clause.c) */
     case ATTU_STMT_SELECT: return st->u.select.query && st->u.select.query->lock_strength;
     case ATTU_STMT_DECLARE_CURSOR: return st->u.cursor.query && st->u.cursor.query->lock_strength;
     default: return db_writing_command(s, st) != NULL;
@@ -657,11 +657,16 @@ attu_enum_source db_enum_source(attu_session *s) {
 }
 
 /* Runs st with the thread's enum lookups (engine/enum_type.h: type names
- * resolved where no catalog is at hand) pointed at the session's catalog. */
+ * resolved where no catalog is at hand) pointed at the session's catalog.
+ * (Whether the statement took its locks is the statement's own: one that
+ * runs another, EXECUTE or a temporary table's, keeps its own.) */
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     attu_enum_source was = attu_enum_use(db_enum_source(s));
+    bool locked = s->stmt_locked;
+    s->stmt_locked = false;
     int rc = exec_stmt(s, sql, st, params, cb, err);
+    s->stmt_locked = locked;
     attu_enum_use(was);
     return rc;
 }
@@ -683,11 +688,15 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
         st->kind != ATTU_STMT_SET_CONSTRAINTS) {
         s->snapshot_taken = true;
         if (db_txn_snapshot(s, err)) return -1;
+        /* (READ COMMITTED: what others committed meanwhile, under the
+         * transaction's own changes) */
+        if (db_txn_refresh(s, err)) return -1;
     }
     /* a statement that writes works in its transaction's own catalog,
-     * waiting for another session's writing transaction to end; one
+     * holding the write locks of the tables it changes (waiting for
+     * another transaction writing them to end; DDL: for every one); one
      * behind a snapshot may not write what others changed since */
-    if (stmt_writes(s, st) && (db_txn_begin_write(s, err) || db_txn_check_write(s, st, err))) return -1;
+    if (stmt_writes(s, st) && (db_txn_lock_stmt(s, st, err) || db_txn_check_write(s, st, err))) return -1;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
     switch (st->kind) {
@@ -781,7 +790,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
 }
 
 static void report_error(attu_session *s, const attu_exec_callbacks *cb, const attu_error *err) {
-    if (s->txn == 'T') s->txn = 'E';
+    if (s->txn == 'T') db_txn_failed(s);
     if (cb && cb->on_error) cb->on_error(cb->ctx, err);
 }
 

@@ -46,7 +46,8 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err);
 void attu_db_close(attu_db *db);
 
 /* Called around a statement's wait for another session (a writer waiting
- * for the open writing transaction to end), on the waiting thread. A server
+ * for a lock another transaction holds: db/db_lock.c), on the waiting
+ * thread; end comes once the lock is taken or the wait failed. A server
  * whose worker threads run statements starts another worker meanwhile:
  * otherwise every worker could end up waiting for a transaction whose own
  * COMMIT then finds no worker to run it. NULL hooks: none. */

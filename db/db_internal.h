@@ -30,11 +30,22 @@ struct attu_db {
     attu_backend    *be;
     char            *data_dir;
     char            *load_dir;
-    /* The writing-transaction token (db_txn.c): the session whose
-     * transaction writes, NULL when none; others wait on txn_cv. */
+    /* The write locks (db_lock.c), under txn_mu; waiters wait on txn_cv.
+     * lockers: the sessions whose transactions write (each holds the
+     * database shared); excl: the one holding it exclusive (DDL), NULL
+     * when none; held: each table's write lock and its holder. */
     pthread_mutex_t  txn_mu;
     pthread_cond_t   txn_cv;
-    attu_session    *writer;
+    attu_session   **lockers;
+    int              nlockers, caplockers;
+    attu_session    *excl;
+    struct db_lock_held *held;
+    int              nheld, capheld;
+    int              lock_ids;         /* the last attu_session.lock_id given */
+    int              xwaiting;         /* sessions waiting for excl (new writers queue behind them) */
+    /* COMMITs one at a time (db_txn.c): each carries its changes onto the
+     * committed catalog as it is then, saves them and swaps it in. */
+    pthread_mutex_t  commit_mu;
     void           (*wait_begin)(void *ctx);   /* attu_db_set_wait_hooks */
     void           (*wait_end)(void *ctx);
     void            *wait_ctx;
@@ -44,7 +55,7 @@ struct attu_db {
     const struct db_seq_snapshot *seq_base;
     /* COMMITs that changed the committed catalog so far (db_txn.c): a
      * snapshot taken at n sees every commit up to n. Changed by the
-     * token's holder under the write lock. */
+     * committer (commit_mu) under the write lock. */
     uint64_t         commits;
     /* Every session (db_activity.c): pg_stat_activity's rows, the
      * listeners NOTIFY reaches (db_notify.c). act_cv: a session left
@@ -123,7 +134,6 @@ struct attu_session {
     char             warnings[4][160];
     int              nwarnings;
     bool             terminate_self;   /* pg_terminate_backend(pg_backend_pid()) ran */
-    bool             lock_wait;        /* waiting for the writing transaction (atomic: db_txn.c's take_token) */
     /* LISTEN / NOTIFY (db_notify.c): the channels listened on (others'
      * commits read them: under act_mu), what the open transaction will do
      * at COMMIT, and the notifications waiting for delivery (act_mu) */
@@ -133,6 +143,17 @@ struct attu_session {
     struct db_notify_pending *notify_pending;
     attu_notification *inbox, *inbox_tail;
     size_t           ninbox;
+    /* The write locks (db_lock.c): what it waits for now ('s' the
+     * database shared, 'x' exclusive, 't' the table lock_wait_name; 0:
+     * nothing; stored atomically: pg_stat_activity reads it), its number
+     * in 40P01's DETAIL (0: none yet), lock_timeout in ms (0: none), and
+     * whether the statement running took its locks (db_txn_lock_stmt;
+     * else db_write_lock takes the database's). */
+    char             lock_wait;
+    const char      *lock_wait_name;
+    int              lock_id;
+    int              lock_timeout_ms;
+    bool             stmt_locked;
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
@@ -192,28 +213,54 @@ int db_temp_savepoint_restore(attu_session *s, const attu_catalog *kept);
 void db_temp_session_end(attu_session *s);
 int db_temp_discard(attu_session *s, attu_error *err);
 
-/* Transactions (db_txn.c). init / destroy: the token's lock. */
+/* The write locks (db_lock.c). shared: the database, as a writing
+ * transaction holds it (waits for DDL's); exclusive: all of it (waits for
+ * every other writer); table: one table's write lock (holding the
+ * database shared first); release_all: every lock the session holds.
+ * Waits end with 57014 (cancel, statement_timeout), 55P03 (lock_timeout)
+ * or 40P01 (a deadlock, found after deadlock_timeout) when interruptible. */
+void db_lock_init(attu_db *db);
+void db_lock_destroy(attu_db *db);
+int db_lock_shared(attu_session *s, bool interruptible, attu_error *err);
+int db_lock_exclusive(attu_session *s, bool interruptible, attu_error *err);
+bool db_lock_holds_exclusive(attu_session *s);
+int db_lock_table(attu_session *s, const char *name, attu_error *err);
+void db_lock_release_all(attu_session *s);
+/* Transactions (db_txn.c). init / destroy: the locks. lock_stmt: the
+ * locks a statement that writes takes before it runs (db_lock_stmt.c's
+ * tables, or the database's for DDL), then the transaction's working
+ * catalog. failed: a statement of the block failed (25P02 from now on;
+ * with no savepoint to go back to, its locks go now, as PostgreSQL's
+ * aborted transaction's do). */
+int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err);
+/* READ COMMITTED with a working catalog: a statement starts from what
+ * others committed since, its transaction's changes carried onto it. */
+int db_txn_refresh(attu_session *s, attu_error *err);
+void db_txn_failed(attu_session *s);
+/* The tables a statement that writes changes (db_lock_stmt.c): their
+ * names into names (cap of them), their count; -1: the whole database
+ * (DDL, or what it changes cannot be told). */
+int db_lock_stmt_tables(attu_session *s, const attu_ast_stmt *st, char (*names)[ATTU_NAME_MAX + 1], int cap);
 void db_txn_init(attu_db *db);
 void db_txn_destroy(attu_db *db);
-/* A statement that writes is about to run: the session's transaction
- * takes the writing token (waiting for another session's transaction to
- * end: 57014 when cancelled or past statement_timeout) and its working
- * catalog. 0, or -1 with err. */
+/* The session's transaction takes its working catalog and the
+ * database's exclusive lock, as DDL does (db_temp.c's sequence changes).
+ * 0, or -1 with err. */
 int db_txn_begin_write(attu_session *s, attu_error *err);
 /* Snapshots (REPEATABLE READ, SERIALIZABLE). db_txn_snapshot: the
  * transaction's first query runs: under those levels the transaction
- * keeps the committed catalog as it is now for its later statements (a
- * transaction that writes already sees nothing else commit). 0, or -1
- * for memory. db_txn_check_write: a statement that writes st's tables is
- * about to run (the token held): 40001 when another transaction committed
+ * keeps the committed catalog as it is now for its later statements. 0,
+ * or -1 for memory. db_txn_check_write: a statement that writes st's
+ * tables is about to run (their locks held): 40001 when another transaction committed
  * a change to one of them since the snapshot (SERIALIZABLE: any change),
  * else 0. */
 int db_txn_snapshot(attu_session *s, attu_error *err);
 int db_txn_check_write(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* The lock of a statement that writes (its transaction's working catalog
  * made first if db_txn_begin_write has not): the read lock over its own
- * working catalog (the token keeps other writers out), so that other
- * sessions' readers never wait for it. */
+ * working catalog (its tables' locks keep other writers out), so that
+ * other sessions' readers never wait for it. A statement that took no
+ * locks (db_txn_lock_stmt) takes the database's exclusive lock here. */
 void db_write_lock(attu_session *s);
 /* What COMMIT saves: relation name (changed, created or dropped), the
  * views file, the comments file. No I/O: 0, or -1 for memory. */

@@ -3,13 +3,12 @@
  * UPDATE, FOR SHARE, FOR KEY SHARE [OF table, ...] [NOWAIT | SKIP
  * LOCKED].
  *
- * attu has one writing transaction at a time (db_txn.c), so a row lock
- * has nothing to add once the statement holds the writing token: a query
- * with a locking clause takes it as a writing statement does (database.c
- * stmt_writes), which keeps every other session's changes out until its
- * transaction ends, as PostgreSQL's row locks keep them off its rows
- * (more coarsely: the whole database, not the rows). NOWAIT and SKIP
- * LOCKED are accepted and change nothing (the token was waited for).
+ * A query with a locking clause takes the database's exclusive lock as
+ * DDL does (database.c stmt_writes, db_lock_stmt.c), which keeps every
+ * other session's changes out until its transaction ends, as PostgreSQL's
+ * row locks keep them off its rows (more coarsely: the whole database,
+ * not the rows). NOWAIT and SKIP LOCKED are accepted and change nothing
+ * (the lock was waited for).
  * What the clause still decides is PostgreSQL's checks of the query
  * (here) and, on a cursor, that WHERE CURRENT OF finds its rows through
  * any plan (db_cursor.c).

@@ -488,7 +488,7 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
         /* a SQL PREPARE's positions point into its own text, which this
          * client did not send with the Bind */
         if (p->from_sql) err.position = 0;
-        if (s->txn == 'T') s->txn = 'E';
+        if (s->txn == 'T') db_txn_failed(s);
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;
     }

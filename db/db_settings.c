@@ -254,6 +254,8 @@ static int64_t setting_number(const attu_session *s, const char *name) {
 static void sync_timeout(attu_session *s) {
     int64_t ms = setting_number(s, "statement_timeout");
     s->statement_timeout_ms = ms > 0 && ms <= INT32_MAX ? (int)ms : 0;
+    ms = setting_number(s, "lock_timeout");   /* (db_lock.c's waits) */
+    s->lock_timeout_ms = ms > 0 && ms <= INT32_MAX ? (int)ms : 0;
     int64_t rows = setting_number(s, "attu.max_recursive_rows");
     const attu_setting_def *d = attu_setting_find("attu.max_recursive_rows");
     s->max_recursive_rows = rows == strtoll(d->value, NULL, 10) ? 0 : rows ? rows : -1;   /* 0: the default */

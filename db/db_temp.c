@@ -18,10 +18,11 @@
  * (work; tables shared, not copied) that COMMIT keeps and ROLLBACK throws
  * away, so a temporary table's creation and changes roll back with their
  * block; savepoints keep copies of it too (db_txn.c calls the
- * db_temp_txn_* hooks). A statement that writes a temporary table takes
- * the database's writing token like any writer (its working copy begins
- * with the transaction's): simple, at the cost of waiting for another
- * session's writing transaction.
+ * db_temp_txn_* hooks). A statement that writes only temporary tables
+ * takes no table lock (db_lock_stmt.c), but its transaction's working
+ * catalog and the database's lock shared like any writer (its working
+ * copy begins with the transaction's); their DDL takes the database's
+ * exclusive lock as any DDL.
  *
  * ON COMMIT DELETE ROWS / DROP act when a transaction commits (also the
  * implicit one of a statement outside a block), on the working copy just

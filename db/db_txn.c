@@ -2,12 +2,13 @@
  * db_txn.c - transactions: what a session changes stays its own until
  * COMMIT publishes all of it at once; ROLLBACK throws all of it away.
  *
- * The database holds the committed catalog (attu_db.cat). A session's
- * first change (any statement that writes, autocommit or not) takes the
- * database's one writing-transaction token (attu_db.writer: one open
- * writing transaction at a time; other writers wait for it, readers never
- * do) and clones the committed catalog into its working catalog
- * (attu_session.work). Table versions are shared, not copied: a version
+ * The database holds the committed catalog (attu_db.cat). A statement
+ * that writes (autocommit or not) first takes the write locks of the
+ * tables it changes (db_txn_lock_stmt: db_lock.c, db_lock_stmt.c; DDL the
+ * whole database's), held until its transaction ends: writers of other
+ * tables run side by side, readers never wait. The transaction's first
+ * one clones the committed catalog into its working catalog
+ * (attu_session.work), keeping what it cloned (db_txn.base). Table versions are shared, not copied: a version
  * is immutable once a catalog holds it, and attu_table_free frees it only
  * when the last catalog lets go (attu_table.shares), its device copies
  * with it. The session's statements then read and change the working
@@ -18,8 +19,12 @@
  * views, comments and indexes files); COMMIT saves them from the working catalog
  * as one commit with a commit record (engine/storage_commit.c: all of it
  * or, after a crash before the record, none of it), then swaps the
- * working catalog in under the write lock. ROLLBACK frees the working
- * catalog, which frees the versions only it held.
+ * working catalog in under the write lock, one COMMIT at a time
+ * (commit_mu). Others may have committed since the work began (other
+ * tables: the locks keep its own tables its own): COMMIT then carries
+ * what the work changed since its base onto the committed catalog of now
+ * (attu_catalog_rebase) and saves and publishes that. ROLLBACK frees the
+ * working catalog, which frees the versions only it held.
  *
  * A statement outside a block is a transaction of its own (committed when
  * it succeeds, rolled back when it fails, by database.c); a query string
@@ -37,19 +42,20 @@
  * back.
  *
  * Snapshots. A READ COMMITTED transaction reads the committed catalog
- * afresh at each statement. A REPEATABLE READ or SERIALIZABLE one keeps,
+ * afresh at each statement; once it has a working catalog, each statement
+ * first carries that onto what others committed meanwhile
+ * (db_txn_refresh). A REPEATABLE READ or SERIALIZABLE one keeps,
  * from its first query on (db_txn_snapshot, as PostgreSQL's first
  * snapshot), a clone of the committed catalog as it was then
  * (attu_session.snap, holding those table versions) and reads that until
  * it writes. Its working catalog then starts from the snapshot, not from
  * the committed catalog, which other transactions may have changed
- * meanwhile (db->commits tells: rebase). Writing a table that another
+ * meanwhile. Writing a table that another
  * transaction committed a change to since the snapshot is 40001
  * (db_txn_check_write, for a statement's named tables; COMMIT checks
  * every relation), and COMMIT publishes the committed catalog with the
  * transaction's changes carried over (attu_catalog_rebase), not the
- * working catalog itself. Once the transaction holds the token nothing
- * else commits, so what it reads stays as it was. The snapshot goes at
+ * working catalog itself. The snapshot goes at
  * the transaction's end (COMMIT, ROLLBACK; ROLLBACK TO keeps it).
  */
 #include "db/db_internal.h"
@@ -65,6 +71,8 @@
 typedef struct db_savepoint {
     char             name[ATTU_NAME_MAX + 1];
     attu_catalog    *cat;    /* the working catalog then; NULL: none yet */
+    attu_catalog    *base;   /* and what it started from (db_txn.base) */
+    uint64_t         base_commits;
     attu_catalog    *temp;   /* the temporary tables' working catalog then (db_temp.c) */
     db_seq_snapshot *seqs;   /* the sequences then (with cat) */
     db_settings_mark *settings;   /* the settings then */
@@ -77,7 +85,11 @@ struct db_txn {
     int              ndirty, capdirty;
     bool             views_dirty, comments_dirty, indexes_dirty;
     db_seq_snapshot *seqs;    /* the sequences when the work began */
-    bool             rebase;  /* work began from the snapshot, behind the committed catalog */
+    /* what the working catalog started from (the snapshot, or the
+     * committed catalog then) and db->commits then: COMMIT carries what
+     * the work changed since base onto the committed catalog */
+    attu_catalog    *base;
+    uint64_t         base_commits;
     db_savepoint    *sp;
     int              nsp, capsp;
 };
@@ -89,6 +101,8 @@ static db_txn *txn_state(attu_session *s) {
 
 static void savepoint_free(db_savepoint *p) {
     attu_catalog_free(p->cat);
+    attu_catalog_free(p->base);
+    p->base = NULL;
     attu_catalog_free(p->temp);
     p->temp = NULL;
     db_seq_snapshot_free(p->seqs);
@@ -112,84 +126,23 @@ static void txn_state_free(attu_session *s) {
     for (int i = 0; i < t->ndirty; i++) free(t->dirty[i]);
     free(t->dirty);
     db_seq_snapshot_free(t->seqs);
+    attu_catalog_free(t->base);
     for (int i = 0; i < t->nsp; i++) savepoint_free(&t->sp[i]);
     free(t->sp);
     free(t);
     s->tx = NULL;
 }
 
-/* ---- the writing-transaction token -------------------------------------------------------- */
+/* ---- the working catalog and the locks ---------------------------------------------------- */
 
 void db_txn_init(attu_db *db) {
-    pthread_mutex_init(&db->txn_mu, NULL);
-    pthread_cond_init(&db->txn_cv, NULL);
-    db->writer = NULL;
+    db_lock_init(db);
+    pthread_mutex_init(&db->commit_mu, NULL);
 }
 
 void db_txn_destroy(attu_db *db) {
-    pthread_mutex_destroy(&db->txn_mu);
-    pthread_cond_destroy(&db->txn_cv);
-}
-
-static void release_token(attu_session *s) {
-    attu_db *db = s->db;
-    pthread_mutex_lock(&db->txn_mu);
-    if (db->writer == s) {
-        db->writer = NULL;
-        pthread_cond_broadcast(&db->txn_cv);
-    }
-    pthread_mutex_unlock(&db->txn_mu);
-}
-
-static bool holds_token(attu_session *s) {
-    pthread_mutex_lock(&s->db->txn_mu);
-    bool held = s->db->writer == s;
-    pthread_mutex_unlock(&s->db->txn_mu);
-    return held;
-}
-
-/* Waits for the token; interruptible: cancel and statement_timeout end
- * the wait with 57014, as PostgreSQL's lock waits end. */
-static int take_token(attu_session *s, bool interruptible, attu_error *err) {
-    attu_db *db = s->db;
-    bool waiting = false;   /* the wait hooks' begin called */
-    pthread_mutex_lock(&db->txn_mu);
-    while (db->writer && db->writer != s) {
-        /* (pg_stat_activity shows the wait: db_activity.c) */
-        __atomic_store_n(&s->lock_wait, true, __ATOMIC_RELAXED);
-        if (!waiting && db->wait_begin) {
-            /* (outside txn_mu: the hook takes the server's locks) */
-            pthread_mutex_unlock(&db->txn_mu);
-            db->wait_begin(db->wait_ctx);
-            waiting = true;
-            pthread_mutex_lock(&db->txn_mu);
-            continue;
-        }
-        if (interruptible && __atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
-            __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
-            pthread_mutex_unlock(&db->txn_mu);
-            if (waiting) db->wait_end(db->wait_ctx);
-            return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
-        }
-        if (interruptible && s->statement_timeout_ms > 0 &&
-            attu_now_ms() >= s->stmt_start_ms + s->statement_timeout_ms) {
-            __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
-            pthread_mutex_unlock(&db->txn_mu);
-            if (waiting) db->wait_end(db->wait_ctx);
-            return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
-        }
-        /* (a short wait: cancel and the timeout come from outside) */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 20 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
-        pthread_cond_timedwait(&db->txn_cv, &db->txn_mu, &ts);
-    }
-    db->writer = s;
-    __atomic_store_n(&s->lock_wait, false, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&db->txn_mu);
-    if (waiting) db->wait_end(db->wait_ctx);
-    return 0;
+    db_lock_destroy(db);
+    pthread_mutex_destroy(&db->commit_mu);
 }
 
 void attu_db_set_wait_hooks(attu_db *db, void (*begin)(void *ctx), void (*end)(void *ctx), void *ctx) {
@@ -200,46 +153,122 @@ void attu_db_set_wait_hooks(attu_db *db, void (*begin)(void *ctx), void (*end)(v
     pthread_mutex_unlock(&db->txn_mu);
 }
 
-static int begin_work(attu_session *s, bool interruptible, attu_error *err) {
+/* The transaction's working catalog, from its snapshot (REPEATABLE READ)
+ * or the committed catalog as it is now; base keeps what it started from,
+ * which COMMIT (and READ COMMITTED's next statement) carries the changes
+ * from onto the committed catalog of then. The database's lock is held
+ * (shared at least), so no DDL commits meanwhile. */
+static int begin_work(attu_session *s, attu_error *err) {
     if (s->work) return 0;
-    if (take_token(s, interruptible, err)) return -1;
     db_txn *t = txn_state(s);
-    if (!t) { release_token(s); return attu_error_oom(err); }
-    /* the committed catalog changes only under the token, which is ours:
-     * it stands still while it is copied */
-    if (!t->seqs && !(t->seqs = db_sequences_snapshot(s, err))) { release_token(s); return -1; }
-    db_sequences_set_base(s->db, t->seqs, NULL);   /* (the file keeps the committed definitions) */
-    /* (a snapshot that others' commits left behind: the work starts from
-     * it, what the transaction read, and COMMIT carries it over) */
-    t->rebase = s->snap && s->snap_commits != s->db->commits;
-    if (!(s->work = attu_catalog_clone(t->rebase ? s->snap : s->db->cat)) || db_temp_txn_begin(s)) {
+    if (!t) return attu_error_oom(err);
+    if (!t->seqs && !(t->seqs = db_sequences_snapshot(s, err))) return -1;
+    pthread_rwlock_rdlock(&s->db->lock);
+    t->base = attu_catalog_clone(s->snap ? s->snap : s->db->cat);
+    t->base_commits = s->snap ? s->snap_commits : s->db->commits;
+    pthread_rwlock_unlock(&s->db->lock);
+    if (!t->base || !(s->work = attu_catalog_clone(t->base)) || db_temp_txn_begin(s)) {
         attu_catalog_free(s->work);
         s->work = NULL;
-        db_sequences_set_base(s->db, NULL, NULL);
+        attu_catalog_free(t->base);
+        t->base = NULL;
         db_seq_snapshot_free(t->seqs);
         t->seqs = NULL;
-        release_token(s);
         return attu_error_oom(err);
     }
     return 0;
 }
 
-int db_txn_begin_write(attu_session *s, attu_error *err) { return begin_work(s, true, err); }
+/* READ COMMITTED: each statement sees what others committed before it
+ * began, its own changes carried onto that (the tables it changed are
+ * locked: no one else changed them). */
+int db_txn_refresh(attu_session *s, attu_error *err) {
+    db_txn *t = s->tx;
+    if (!s->work || !t || !t->base || s->snap) return 0;
+    pthread_rwlock_rdlock(&s->db->lock);
+    attu_catalog *merged = NULL, *base = NULL;
+    uint64_t commits = s->db->commits;
+    if (commits != t->base_commits) {
+        merged = attu_catalog_rebase(t->base, s->work, s->db->cat, err);
+        base = merged ? attu_catalog_clone(s->db->cat) : NULL;
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    if (commits == t->base_commits) return 0;
+    if (!merged) return -1;
+    if (!base) { attu_catalog_free(merged); return attu_error_oom(err); }
+    attu_catalog_free(s->work);
+    attu_catalog_free(t->base);
+    s->work = merged;
+    t->base = base;
+    t->base_commits = commits;
+    return 0;
+}
+
+/* The database's exclusive lock, as DDL takes it: the sequences file
+ * keeps the committed definitions until COMMIT. */
+static int lock_database(attu_session *s, attu_error *err) {
+    bool had = db_lock_holds_exclusive(s);
+    if (db_lock_exclusive(s, true, err) || begin_work(s, err)) return -1;
+    if (!had) db_sequences_set_base(s->db, s->tx->seqs, NULL);
+    return 0;
+}
+
+/* (temporary tables' serial sequences at the session's end, DISCARD
+ * TEMP: sequence changes, the whole database's as DDL's) */
+int db_txn_begin_write(attu_session *s, attu_error *err) { return lock_database(s, err); }
+
+int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    char (*mine)[ATTU_NAME_MAX + 1] = malloc(sizeof *mine * 256);   /* (too big for a worker's stack) */
+    if (!mine) return attu_error_oom(err);
+    int n = db_lock_stmt_tables(s, st, mine, 256);
+    int rc = 0;
+    if (n < 0) rc = lock_database(s, err);   /* DDL: every other writer gone */
+    else {
+        rc = db_lock_shared(s, true, err);
+        for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, mine[i], err);
+        if (!rc) rc = begin_work(s, err);
+    }
+    free(mine);
+    if (!rc) rc = db_txn_refresh(s, err);
+    if (!rc) s->stmt_locked = true;
+    return rc;
+}
+
+void db_txn_failed(attu_session *s) {
+    if (s->txn != 'T') return;
+    s->txn = 'E';
+    /* nothing it did can commit now: with no savepoint to go back to,
+     * the others it blocks go on (its work stays until ROLLBACK) */
+    if (!db_txn_savepoints(s)) db_lock_release_all(s);
+}
 
 void db_write_lock(attu_session *s) {
     attu_error e;
     attu_error_clear(&e);
-    /* (normally taken already by db_exec_stmt for a statement that
-     * writes; should a clone fail for memory, the statement writes the
-     * committed catalog itself, holding the token, as before transactions) */
-    if (!s->work && begin_work(s, false, &e) && !holds_token(s)) take_token(s, false, &e);
-    /* The working catalog is the session's alone, and the token keeps
-     * every other writer out: the read lock is enough, so other sessions'
-     * queries of the committed catalog run on while the statement does.
-     * (What it frees is a version only the working catalog held, which no
-     * other session can be reading; COMMIT's swap takes the write lock.) */
+    /* (normally taken already by db_txn_lock_stmt for a statement that
+     * writes; one that took no locks writes holding the whole database;
+     * should a clone fail for memory, the statement writes the committed
+     * catalog itself, as before transactions) */
+    if (!s->stmt_locked) {
+        bool had = db_lock_holds_exclusive(s);
+        db_lock_exclusive(s, false, &e);
+        s->stmt_locked = true;
+        if (!begin_work(s, &e) && !had) db_sequences_set_base(s->db, s->tx->seqs, NULL);
+        db_txn_refresh(s, &e);
+        attu_error_clear(&e);
+    }
+    if (!s->work) begin_work(s, &e);
+    /* The working catalog is the session's alone, and its locks keep
+     * every other writer off its tables: the read lock is enough, so
+     * other sessions' queries of the committed catalog run on while the
+     * statement does. (What it frees is a version only the working
+     * catalog held, which no other session can be reading; COMMIT's swap
+     * takes the write lock.) */
     if (s->work) pthread_rwlock_rdlock(&s->db->lock);
-    else pthread_rwlock_wrlock(&s->db->lock);
+    else {
+        db_lock_exclusive(s, false, &e);
+        pthread_rwlock_wrlock(&s->db->lock);
+    }
 }
 
 /* ---- durability: what COMMIT saves -------------------------------------------------------- */
@@ -361,7 +390,8 @@ void db_txn_rollback(attu_session *s) {
         db_sequences_set_base(s->db, NULL, NULL);
     }
     txn_state_free(s);
-    release_token(s);
+    db_lock_release_all(s);
+    s->stmt_locked = false;
 }
 
 int db_txn_commit(attu_session *s, attu_error *err) {
@@ -371,13 +401,24 @@ int db_txn_commit(attu_session *s, attu_error *err) {
         db_txn_rollback(s);
         return -1;
     }
-    if (!s->work && !s->tx) { snapshot_free(s); release_token(s); db_notify_txn_end(s, true); return 0; }
+    if (!s->work && !s->tx) {
+        snapshot_free(s);
+        db_lock_release_all(s);
+        s->stmt_locked = false;
+        db_notify_txn_end(s, true);
+        return 0;
+    }
     db_temp_txn_precommit(s);   /* (ON COMMIT DELETE ROWS / DROP) */
-    /* behind the committed catalog: its changes carried over to it (the
-     * token is ours: the committed catalog stands still) */
-    if (s->work && s->tx && s->tx->rebase) {
-        attu_catalog *merged = attu_catalog_rebase(s->snap, s->work, s->db->cat, err);
+    /* one COMMIT at a time: the committed catalog stands still from the
+     * rebase to the swap */
+    pthread_mutex_lock(&s->db->commit_mu);
+    /* others committed since the work began: its changes carried over to
+     * the committed catalog (its tables' locks kept those tables theirs:
+     * a table changed on both sides is 40001, REPEATABLE READ's) */
+    if (s->work && s->tx && s->tx->base && s->tx->base_commits != s->db->commits) {
+        attu_catalog *merged = attu_catalog_rebase(s->tx->base, s->work, s->db->cat, err);
         if (!merged) {
+            pthread_mutex_unlock(&s->db->commit_mu);
             db_txn_rollback(s);
             return -1;
         }
@@ -386,6 +427,7 @@ int db_txn_commit(attu_session *s, attu_error *err) {
     }
     const attu_catalog *cat = s->work ? s->work : s->db->cat;
     if (save_changes(s, cat, err)) {
+        pthread_mutex_unlock(&s->db->commit_mu);
         db_txn_rollback(s);
         return -1;
     }
@@ -403,8 +445,10 @@ int db_txn_commit(attu_session *s, attu_error *err) {
          * the write lock came, later ones read the new one */
         attu_catalog_free(old);
     }
+    pthread_mutex_unlock(&s->db->commit_mu);
     txn_state_free(s);
-    release_token(s);
+    db_lock_release_all(s);
+    s->stmt_locked = false;
     /* committed: its LISTENs take effect, its notifications go out */
     db_notify_txn_end(s, true);
     return 0;
@@ -438,6 +482,8 @@ int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
     if (!(p->defer = db_defer_mark_take(s, err))) { savepoint_free(p); return -1; }
     if (s->work) {
         if (!(p->cat = attu_catalog_clone(s->work))) { savepoint_free(p); return attu_error_oom(err); }
+        if (t->base && !(p->base = attu_catalog_clone(t->base))) { savepoint_free(p); return attu_error_oom(err); }
+        p->base_commits = t->base_commits;
         if (s->temp && !(p->temp = db_temp_savepoint_take(s))) { savepoint_free(p); return attu_error_oom(err); }
         if (!(p->seqs = db_sequences_snapshot(s, err))) { savepoint_free(p); return -1; }
     }
@@ -466,15 +512,21 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
     if (p->cat) {
         /* (the savepoint keeps its copy: ROLLBACK TO it may come again) */
         attu_catalog *c = attu_catalog_clone(p->cat);
-        if (!c) return attu_error_oom(err);
-        if (db_temp_savepoint_restore(s, p->temp)) { attu_catalog_free(c); return attu_error_oom(err); }
+        attu_catalog *b = p->base ? attu_catalog_clone(p->base) : NULL;
+        if (!c || (p->base && !b)) { attu_catalog_free(c); attu_catalog_free(b); return attu_error_oom(err); }
+        if (db_temp_savepoint_restore(s, p->temp)) { attu_catalog_free(c); attu_catalog_free(b); return attu_error_oom(err); }
         attu_catalog_free(s->work);
         s->work = c;
+        /* (what the work then started from: the next statement, or
+         * COMMIT, carries it onto what others committed since) */
+        attu_catalog_free(t->base);
+        t->base = b;
+        t->base_commits = p->base_commits;
         db_sequences_txn_undo(s, p->seqs, err);
         attu_error_clear(err);
     } else if (s->work) {
         /* nothing was written when it was taken: the work goes, and the
-         * token with it (what to save goes too: nothing changed) */
+         * locks with it (what to save goes too: nothing changed) */
         db_temp_txn_rollback(s);
         attu_catalog_free(s->work);
         s->work = NULL;
@@ -488,8 +540,9 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         for (int k = 0; k < t->ndirty; k++) free(t->dirty[k]);
         t->ndirty = 0;
         t->views_dirty = t->comments_dirty = t->indexes_dirty = false;
-        t->rebase = false;   /* (the snapshot stays, as PostgreSQL's) */
-        release_token(s);
+        attu_catalog_free(t->base);   /* (the snapshot stays, as PostgreSQL's) */
+        t->base = NULL;
+        db_lock_release_all(s);
     }
     return 0;
 }
@@ -497,7 +550,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
 /* ---- snapshots ---------------------------------------------------------------------------- */
 
 int db_txn_snapshot(attu_session *s, attu_error *err) {
-    /* (a transaction that writes holds the token: nothing commits under it) */
+    /* (a transaction that writes has its working catalog already) */
     if (s->snap || s->work || db_isolation(s) == 'c') return 0;
     pthread_rwlock_rdlock(&s->db->lock);
     s->snap = attu_catalog_clone(s->db->cat);
@@ -527,18 +580,25 @@ static int written_tables(const attu_ast_stmt *st, const char **names, int cap) 
 }
 
 int db_txn_check_write(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
-    if (!s->snap || !s->tx || !s->tx->rebase) return 0;   /* nothing committed since the snapshot */
+    if (!s->snap || !s->tx) return 0;
+    pthread_rwlock_rdlock(&s->db->lock);
+    bool behind = s->snap_commits != s->db->commits;
+    pthread_rwlock_unlock(&s->db->lock);
+    if (!behind) return 0;   /* nothing committed since the snapshot */
     if (st->kind == ATTU_STMT_EXPLAIN) st = st->u.explain.stmt;
     /* a table it names that another transaction changed since: PostgreSQL
      * tells the rows, attu the table (its versions are whole tables: the
      * two changes could not both be kept) */
     const char *names[64];
     int n = written_tables(st, names, 64), temps = 0;
-    for (int i = 0; i < n; i++) {
+    bool changed = false;
+    pthread_rwlock_rdlock(&s->db->lock);   /* (commits swap the committed catalog) */
+    for (int i = 0; i < n && !changed; i++) {
         if (names[i] && db_temp_has(s, names[i])) { temps++; continue; }   /* (its own) */
-        if (names[i] && !attu_catalog_same_relation(s->snap, s->db->cat, names[i]))
-            return attu_error_set(err, "40001", 0, "could not serialize access due to concurrent update");
+        changed = names[i] && !attu_catalog_same_relation(s->snap, s->db->cat, names[i]);
     }
+    pthread_rwlock_unlock(&s->db->lock);
+    if (changed) return attu_error_set(err, "40001", 0, "could not serialize access due to concurrent update");
     /* SERIALIZABLE: a transaction that writes after another committed
      * since its snapshot could rely on reads that a serial order would not
      * give it (it commits after that one without having seen it):

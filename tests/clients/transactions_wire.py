@@ -15,12 +15,15 @@ or ATTU_TEST_DEVICE's):
     directory) with the committed data only: tables, views, comments and
     sequences (those of serial columns too);
   - more writers waiting for an open block than the server keeps worker
-    threads do not keep the block's COMMIT from running.
+    threads do not keep the block's COMMIT from running, and every one of
+    their rows is kept;
+  - two blocks writing different tables, side by side, both committed:
+    both kept after a SIGKILL too.
 
 The single-session answers are PostgreSQL's (tests/sql/transaction_blocks_pg.test);
-these are PostgreSQL's behaviour too, but for the waiting, which is table
-granular in PostgreSQL and database-wide in attu (docs/sql-reference.md,
-"Transactions")."""
+these are PostgreSQL's behaviour too, but for the waiting, which is row
+granular in PostgreSQL and table granular in attu (docs/sql-reference.md,
+"Transactions"; tests/clients/table_locks_wire.py)."""
 import os
 import shutil
 import signal
@@ -201,6 +204,26 @@ try:
         w.close()
     holder.close()
     check("every waiting writer's row", c.query("SELECT count(*) FROM crowd").rows(), [("41",)])
+    # two blocks writing different tables side by side: both commits
+    # survive a crash (each commit record names its own tables)
+    d = conn(port)
+    ok(c, "BEGIN")
+    ok(c, "INSERT INTO acc VALUES (16, 1600)")
+    ok(d, "BEGIN")
+    th, box = in_thread(lambda: d.query("INSERT INTO crowd VALUES (100)").tags())
+    th.join(5)
+    check("a block writing another table does not wait", box, [["INSERT 0 1"]])
+    ok(d, "COMMIT")
+    ok(c, "COMMIT")
+    d.close()
+    c.close()
+    daemon.proc.send_signal(signal.SIGKILL)
+    daemon.proc.wait()
+    port = start()
+    c = conn(port)
+    check("after the third crash: both blocks' rows",
+          c.query("SELECT (SELECT count(*) FROM acc WHERE id = 16), (SELECT count(*) FROM crowd)").rows(),
+          [("1", "42")])
     c.close()
 finally:
     daemon.stop()
