@@ -822,29 +822,6 @@ out:
 
 /* ---- EXPLAIN [ANALYZE] of DELETE / UPDATE ----------------------------------------------- */
 
-typedef struct ran { const attu_exec_callbacks *outer; char tag[64]; } ran;
-
-static int ran_result(void *ctx, attu_result *r) {
-    snprintf(((ran *)ctx)->tag, sizeof ((ran *)ctx)->tag, "%s", r->tag);
-    return 0;   /* RETURNING's rows are not shown */
-}
-static void ran_notice(void *ctx, const char *sqlstate, const char *message) {
-    ran *x = ctx;
-    if (x->outer && x->outer->on_notice) x->outer->on_notice(x->outer->ctx, sqlstate, message);
-}
-
-static int push_line(char ***lines, int *nl, int at, const char *text) {
-    char **n = realloc(*lines, sizeof(char *) * (size_t)(*nl + 1));
-    if (!n) return -1;
-    *lines = n;
-    char *l = strdup(text);
-    if (!l) return -1;
-    memmove(n + at + 1, n + at, sizeof(char *) * (size_t)(*nl - at));
-    n[at] = l;
-    (*nl)++;
-    return 0;
-}
-
 /* "Delete on t" / "Update on t" over the plan of the rowid query (the
  * stages that find the rows and compute the values; the new version is
  * then built on the host). ANALYZE runs the statement first, as EXPLAIN
@@ -853,24 +830,15 @@ static int push_line(char ***lines, int *nl, int at, const char *text) {
 int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,
                       const attu_exec_callbacks *cb, attu_error *err) {
     const attu_ast_stmt *st = ex->u.explain.stmt;
-    bool analyze = ex->u.explain.analyze;
-    ran run = { cb, "" };
-    double ms = 0;
-    if (analyze) {
-        attu_exec_callbacks rcb;
-        memset(&rcb, 0, sizeof rcb);
-        rcb.ctx = &run;
-        rcb.on_result = ran_result;
-        rcb.on_notice = ran_notice;
-        double t0 = attu_now_ms();
-        int r = db_exec_modify(s, sql, st, params, &rcb, err);
-        ms = attu_now_ms() - t0;
+    db_explain_write w;
+    memset(&w, 0, sizeof w);
+    if (ex->u.explain.analyze) {
+        int r = db_explain_write_run(s, sql, st, params, cb, db_exec_modify, &w, err);
         if (r) return r;
     }
     modify_ctx m;
     attu_plan_arena *pa = NULL;
-    char **lines = NULL;
-    int nl = 0, rc = -1;
+    int rc = -1;
     attu_stage *stg = NULL;
     if (modify_open(&m, s, st, false, &pa, err)) goto out;
     attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
@@ -878,26 +846,13 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
     if (!lp || !(stg = attu_lower(lp, err))) goto out;
     char head[160];
     snprintf(head, sizeof head, "%s on %s", st->kind == ATTU_STMT_UPDATE ? "Update" : "Delete", m.base->name);
-    if (attu_explain(stg, false, s->db->be->kind == ATTU_DEVICE_KIND_GPU ? "GPU" : "CPU", &lines, &nl) < 0 ||
-        push_line(&lines, &nl, 0, head)) { attu_error_oom(err); goto out; }
-    if (analyze) {
-        char buf[160];
-        snprintf(buf, sizeof buf, "%s (the statement ran)", run.tag);
-        if (push_line(&lines, &nl, 0, buf)) { attu_error_oom(err); goto out; }
-        snprintf(buf, sizeof buf, "Execution Time: %.3f ms on %s", ms, s->db->be->name);
-        if (push_line(&lines, &nl, nl, buf)) { attu_error_oom(err); goto out; }
-    }
+    if (db_explain_write_lines(s, stg, head, &w, err)) goto out;
     rc = 0;
 out:
     pthread_rwlock_unlock(&s->db->lock);
-    attu_result *r = NULL;
-    if (!rc && !(r = db_explain_result(lines, nl, err))) rc = -1;
-    for (int i = 0; i < nl; i++) free(lines[i]);
-    free(lines);
     attu_stage_free(stg);
     db_values_copy_free(&m.vcopy);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);
-    if (rc) return rc;
-    return db_deliver(cb, r) ? -2 : 0;
+    return db_explain_write_finish(cb, &w, rc, err);
 }
