@@ -23,38 +23,11 @@ agree):
 Where attu is stricter than PostgreSQL (docs/sql-reference.md,
 "Transactions": it tells changed tables, not rows) the answers differ, and
 the script checks each server's own (the end of the file)."""
-import sys
 import threading
 import time
 
 from pgwire_client import connect_from_env
-
-failed = 0
-
-
-def expect(what, got, want):
-    global failed
-    if got != want:
-        print("FAIL", what, "\n  got: ", got, "\n  want:", want)
-        failed += 1
-
-
-def ok(c, sql):
-    r = c.query(sql)
-    if r.error():
-        expect(sql, r.error(), None)
-    return r
-
-
-def val(c, sql):
-    r = c.query(sql)
-    return r.error() or r.rows()[0][0]
-
-
-def sqlstate(c, sql):
-    e = c.query(sql).error()
-    return e[0] if e else None
-
+from wire_checks import expect, finish, ok, sqlstate, val
 
 a, b = connect_from_env(), connect_from_env()
 attu = "attu" in val(a, "SELECT version()").lower()
@@ -277,7 +250,4 @@ ok(b, "DROP TABLE iso_later")
 
 for s in ("DROP TABLE iso", "DROP TABLE iso_other"):
     ok(a, s)
-if failed:
-    print(failed, "failed")
-    sys.exit(1)
-print("isolation_wire: all passed")
+finish("isolation_wire")

@@ -29,15 +29,7 @@ import sys
 import time
 
 from pgwire_client import connect_from_env
-
-failed = 0
-
-
-def expect(what, got, want):
-    global failed
-    if got != want:
-        print("FAIL", what, "\n  got: ", got, "\n  want:", want)
-        failed += 1
+from wire_checks import expect, finish
 
 
 def q(c, sql):
@@ -280,7 +272,4 @@ expect("still serving", one(c, "SELECT count(*) FROM pg_stat_activity WHERE " + 
 q(a, "DROP TABLE lnw")
 for x in (a, c, d):
     x.close()
-if failed:
-    print(failed, "check(s) failed")
-    sys.exit(1)
-print("ok")
+finish("listen_notify_wire")

@@ -20,32 +20,11 @@ it on PostgreSQL 15 and on attud, which must agree):
 Where attu is coarser than PostgreSQL (docs/sql-reference.md,
 "Transactions": table locks, DDL locks the whole database), the script
 checks each server's own answer."""
-import sys
 import threading
 import time
 
 from pgwire_client import connect_from_env
-
-failed = 0
-
-
-def expect(what, got, want):
-    global failed
-    if got != want:
-        print("FAIL", what, "\n  got: ", got, "\n  want:", want)
-        failed += 1
-
-
-def ok(c, sql):
-    r = c.query(sql)
-    if r.error():
-        expect(sql, r.error(), None)
-    return r
-
-
-def val(c, sql):
-    r = c.query(sql)
-    return r.error() or r.rows()[0][0]
+from wire_checks import expect, finish, ok, val
 
 
 def in_thread(c, sql):
@@ -200,7 +179,4 @@ expect("and fails on the committed DELETE", box[0].error()[0] if box and box[0].
 
 for s in ("DROP TABLE tl_child", "DROP TABLE tl_parent", "DROP TABLE tl_one", "DROP TABLE tl_two"):
     ok(a, s)
-if failed:
-    print(failed, "failed")
-    sys.exit(1)
-print("table_locks_wire: all passed")
+finish("table_locks_wire")
