@@ -685,7 +685,8 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
         st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
         st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH &&   /* (FETCH reads its cursor's rows) */
-        st->kind != ATTU_STMT_SET_CONSTRAINTS) {
+        st->kind != ATTU_STMT_SET_CONSTRAINTS &&
+        st->kind != ATTU_STMT_LOCK) {   /* (LOCK: the snapshot comes after it, as PostgreSQL's) */
         s->snapshot_taken = true;
         if (db_txn_snapshot(s, err)) return -1;
         /* (READ COMMITTED: what others committed meanwhile, under the
@@ -763,6 +764,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
         return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_MERGE: return db_exec_merge(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
+    case ATTU_STMT_LOCK: return db_exec_lock_table(s, st, cb, err);
     case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
     case ATTU_STMT_DROP_SEQUENCE: return db_exec_drop_sequence(s, st, cb, err);
     case ATTU_STMT_ALTER_TABLE: return db_exec_alter(s, sql, st, cb, err);

@@ -224,7 +224,7 @@ void db_lock_destroy(attu_db *db);
 int db_lock_shared(attu_session *s, bool interruptible, attu_error *err);
 int db_lock_exclusive(attu_session *s, bool interruptible, attu_error *err);
 bool db_lock_holds_exclusive(attu_session *s);
-int db_lock_table(attu_session *s, const char *name, attu_error *err);
+int db_lock_table(attu_session *s, const char *name, bool nowait, attu_error *err);
 void db_lock_release_all(attu_session *s);
 /* Transactions (db_txn.c). init / destroy: the locks. lock_stmt: the
  * locks a statement that writes takes before it runs (db_lock_stmt.c's
@@ -233,6 +233,10 @@ void db_lock_release_all(attu_session *s);
  * with no savepoint to go back to, its locks go now, as PostgreSQL's
  * aborted transaction's do). */
 int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err);
+/* LOCK TABLE's: the tables' write locks (nowait: 55P03 rather than wait)
+ * and the transaction's working catalog, as a statement that writes them. */
+int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, bool nowait, attu_error *err);
+int db_exec_lock_table(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* READ COMMITTED with a working catalog: a statement starts from what
  * others committed since, its transaction's changes carried onto it. */
 int db_txn_refresh(attu_session *s, attu_error *err);

@@ -277,13 +277,16 @@ bool db_lock_holds_exclusive(attu_session *s) {
     return held;
 }
 
-int db_lock_table(attu_session *s, const char *name, attu_error *err) {
+int db_lock_table(attu_session *s, const char *name, bool nowait, attu_error *err) {
     attu_db *db = s->db;
     pthread_mutex_lock(&db->txn_mu);
     int rc = 0;
     bool hooked = false;
     if (db->excl != s) {   /* (the database's exclusive lock holds every table) */
-        rc = wait_until(s, table_free, name, 't', name, true, &hooked, err);
+        /* (NOWAIT, LOCK TABLE's: fail now rather than wait) */
+        if (nowait && !table_free(db, s, name))
+            rc = attu_error_set(err, "55P03", 0, "could not obtain lock on relation \"%s\"", name);
+        if (!rc) rc = wait_until(s, table_free, name, 't', name, true, &hooked, err);
         if (!rc && find_held(db, name) < 0) {
             if (db->nheld == db->capheld) {
                 int nc = db->capheld ? db->capheld * 2 : 16;

@@ -225,12 +225,20 @@ int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err) 
     if (n < 0) rc = lock_database(s, err);   /* DDL: every other writer gone */
     else {
         rc = db_lock_shared(s, true, err);
-        for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, mine[i], err);
+        for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, mine[i], false, err);
         if (!rc) rc = begin_work(s, err);
     }
     free(mine);
     if (!rc) rc = db_txn_refresh(s, err);
     if (!rc) s->stmt_locked = true;
+    return rc;
+}
+
+int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, bool nowait, attu_error *err) {
+    int rc = db_lock_shared(s, true, err);
+    for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, names[i], nowait, err);
+    if (!rc) rc = begin_work(s, err);
+    if (!rc) rc = db_txn_refresh(s, err);
     return rc;
 }
 

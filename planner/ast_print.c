@@ -743,6 +743,11 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (s->u.truncate.restart_identity) puts_(o, " restart-identity");
         puts_(o, ")");
         break;
+    case ATTU_STMT_LOCK:
+        puts_(o, "(lock ");
+        pr_names(o, s->u.lock.tables);
+        putf(o, " mode %d%s)", s->u.lock.mode, s->u.lock.nowait ? " nowait" : "");
+        break;
     case ATTU_STMT_CREATE_SEQUENCE:
         puts_(o, "(create-sequence ");
         if (s->u.create_sequence.if_not_exists) puts_(o, "if-not-exists ");

@@ -468,6 +468,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token OF KEY SHARE.
 /* CONSTRAINTS: a token only as SET's second word (parser.c) */
 %token CONSTRAINTS.
+/* LOCK: a token only as a statement's first word (parser.c) */
+%token LOCK.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -522,6 +524,7 @@ stmt(A) ::= delete_stmt(S).            { A = S; }
 stmt(A) ::= update_stmt(S).            { A = S; }
 stmt(A) ::= merge_stmt(S).             { A = S; }
 stmt(A) ::= truncate_stmt(S).          { A = S; }
+stmt(A) ::= lock_stmt(S).              { A = S; }
 stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
@@ -2633,6 +2636,76 @@ truncate_rel(A) ::= target_name(N).          { A = N; }
 truncate_rel(A) ::= ONLY target_name(N).     { A = N; }
 opt_table ::= TABLE.
 opt_table ::= .
+
+/* LOCK [TABLE] [ONLY] t, ... [IN mode MODE] [NOWAIT] (db/db_lock_table.c).
+ * The mode's words (PostgreSQL's unreserved keywords, identifiers here
+ * but ROW and UPDATE) are collected and read as a whole: no conflicts
+ * between ACCESS SHARE and SHARE, or the mode and MODE. */
+%include {
+typedef struct ab_lockopts { int mode; bool nowait; } ab_lockopts;
+typedef struct ab_lockwords { attu_token w[6]; int n; bool over; } ab_lockwords;
+/* words: the mode's, then MODE, then maybe NOWAIT */
+static ab_lockopts ab_lock_mode(attu_parse_ctx *ctx, const ab_lockwords *ws) {
+    static const char *const modes[] = { "access share", "row share", "row exclusive", "share update exclusive",
+                                         "share", "share row exclusive", "exclusive", "access exclusive" };
+    ab_lockopts o = { 8, false };
+    char text[64] = "";
+    int found = 0, i = 0;
+    /* the mode's words while they continue one, then MODE, then NOWAIT:
+     * the first word that does not fit is the syntax error */
+    for (; i < ws->n; i++) {
+        const char *w = ab_tokstr(&ws->w[i]);
+        if (found && !strcmp(w, "mode")) break;
+        char next[64];
+        snprintf(next, sizeof next, "%s%s%s", text, text[0] ? " " : "", w);
+        size_t len = strlen(next);
+        bool prefix = false;
+        found = 0;
+        for (int m = 0; m < 8; m++) {
+            if (!strncmp(modes[m], next, len) && (modes[m][len] == ' ' || !modes[m][len])) prefix = true;
+            if (!strcmp(modes[m], next)) found = m + 1;
+        }
+        if (!prefix) { ab_word_expect(ctx, &ws->w[i], "\001"); return o; }
+        snprintf(text, sizeof text, "%s", next);
+    }
+    if (i == ws->n) {   /* (no MODE: the error at the end, PostgreSQL's "at end of input" aside) */
+        ab_word_expect(ctx, &ws->w[ws->n - 1], "\001");
+        return o;
+    }
+    o.mode = found;
+    if (i + 1 < ws->n) {
+        ab_word_expect(ctx, &ws->w[i + 1], "nowait");
+        o.nowait = true;
+        if (i + 2 < ws->n) ab_word_expect(ctx, &ws->w[i + 2], "\001");
+    }
+    if (ws->over) ab_word_expect(ctx, &ws->w[5], "\001");
+    return o;
+}
+}
+%type lock_stmt {attu_ast_stmt *}
+lock_stmt(A) ::= LOCK(K) opt_table truncate_list(L) lock_opts(O).
+{
+    A = ab_stmt(ctx, ATTU_STMT_LOCK, K.pos);
+    A->u.lock.tables = ab_names(L);
+    A->u.lock.mode = O.mode;
+    A->u.lock.nowait = O.nowait;
+}
+%type lock_opts {ab_lockopts}
+lock_opts(A) ::= .                          { A.mode = 8; A.nowait = false; }
+lock_opts(A) ::= ID(W).                     { A.mode = 8; A.nowait = true; ab_word_expect(ctx, &W, "nowait"); }
+lock_opts(A) ::= IN lock_words(W).          { A = ab_lock_mode(ctx, &W); }
+%type lock_words {ab_lockwords}
+lock_words(A) ::= lock_word(W).             { A.n = 1; A.over = false; A.w[0] = W; }
+lock_words(A) ::= lock_words(L) lock_word(W).
+{
+    A = L;
+    if (A.n < 6) A.w[A.n++] = W;
+    else A.over = true;
+}
+%type lock_word {attu_token}
+lock_word(A) ::= ID(W).                     { A = W; }
+lock_word(A) ::= ROW(W).                    { A = W; }
+lock_word(A) ::= UPDATE(W).                 { A = W; }
 
 /* ======================================================================== */
 /* CREATE TABLE [AS], DROP TABLE                                            */
