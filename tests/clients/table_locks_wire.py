@@ -177,6 +177,46 @@ ok(a, "COMMIT")
 th.join(10)
 expect("and fails on the committed DELETE", box[0].error()[0] if box and box[0].error() else box, "23503")
 
+# ---- LOCK TABLE: the modes from SHARE ROW EXCLUSIVE up keep other writers
+# of the table waiting until the block ends (attu: from ROW EXCLUSIVE up);
+# readers do not wait in attu (PostgreSQL's wait for ACCESS EXCLUSIVE)
+c = connect_from_env()
+ok(a, "BEGIN")
+ok(a, "LOCK TABLE tl_one IN SHARE ROW EXCLUSIVE MODE")
+th, box = in_thread(b, "INSERT INTO tl_one VALUES (30, 300)")
+expect("a writer of the locked table waits", done_within(th, box, 0.5), False)
+ok(c, "BEGIN")
+expect("NOWAIT fails at once", c.query("LOCK tl_one IN EXCLUSIVE MODE NOWAIT").error(),
+       ("55P03", 'could not obtain lock on relation "tl_one"'))
+ok(c, "ROLLBACK")
+expect("a reader does not wait", val(c, "SELECT count(*) FROM tl_one WHERE id = 30"), "0")
+ok(a, "COMMIT")
+th.join(10)
+expect("the writer runs after the COMMIT", box[0].tags() if box else None, ["INSERT 0 1"])
+# the weak modes keep no writer waiting
+ok(a, "BEGIN")
+ok(a, "LOCK tl_two IN ACCESS SHARE MODE")
+ok(a, "LOCK tl_two IN ROW SHARE MODE")
+th, box = in_thread(b, "UPDATE tl_two SET v = v + 1 WHERE id = 1")
+expect("ACCESS SHARE / ROW SHARE: a writer goes on", done_within(th, box, 5), True)
+ok(a, "COMMIT")
+# LOCK waits for a writer's block, and lock_timeout ends that wait
+ok(a, "BEGIN")
+ok(a, "UPDATE tl_one SET v = v + 1 WHERE id = 2")
+ok(b, "BEGIN")
+th, box = in_thread(b, "LOCK tl_one IN SHARE MODE")
+expect("LOCK waits for the block writing the table", done_within(th, box, 0.5), False)
+ok(c, "SET lock_timeout = '200ms'")
+ok(c, "BEGIN")
+expect("lock_timeout ends LOCK's wait", c.query("LOCK TABLE tl_one").error(),
+       ("55P03", "canceling statement due to lock timeout"))
+ok(c, "ROLLBACK")
+ok(c, "RESET lock_timeout")
+ok(a, "COMMIT")
+th.join(10)
+expect("LOCK runs after the COMMIT", box[0].tags() if box else None, ["LOCK TABLE"])
+ok(b, "COMMIT")
+
 for s in ("DROP TABLE tl_child", "DROP TABLE tl_parent", "DROP TABLE tl_one", "DROP TABLE tl_two"):
     ok(a, s)
 finish("table_locks_wire")
