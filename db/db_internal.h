@@ -151,6 +151,7 @@ struct attu_session {
      * else db_write_lock takes the database's). */
     char             lock_wait;
     const char      *lock_wait_name;
+    int              lock_wait_mode;   /* the mode awaited (pg_locks: PostgreSQL's number, 3 a write) */
     int              lock_id;
     int              lock_timeout_ms;
     bool             stmt_locked;
@@ -224,7 +225,12 @@ void db_lock_destroy(attu_db *db);
 int db_lock_shared(attu_session *s, bool interruptible, attu_error *err);
 int db_lock_exclusive(attu_session *s, bool interruptible, attu_error *err);
 bool db_lock_holds_exclusive(attu_session *s);
-int db_lock_table(attu_session *s, const char *name, bool nowait, attu_error *err);
+/* (mode: PostgreSQL's lock mode number pg_locks shows, 3 ROW EXCLUSIVE
+ * for a write; nowait: 55P03 rather than wait) */
+int db_lock_table(attu_session *s, const char *name, int mode, bool nowait, attu_error *err);
+/* pg_locks' rows: every table lock held or awaited (row called under the
+ * lock manager's mutex) */
+void db_lock_rows(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), void *rctx);
 void db_lock_release_all(attu_session *s);
 /* Transactions (db_txn.c). init / destroy: the locks. lock_stmt: the
  * locks a statement that writes takes before it runs (db_lock_stmt.c's
@@ -235,7 +241,8 @@ void db_lock_release_all(attu_session *s);
 int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* LOCK TABLE's: the tables' write locks (nowait: 55P03 rather than wait)
  * and the transaction's working catalog, as a statement that writes them. */
-int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, bool nowait, attu_error *err);
+int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, int mode, bool nowait,
+                       attu_error *err);
 int db_exec_lock_table(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* READ COMMITTED with a working catalog: a statement starts from what
  * others committed since, its transaction's changes carried onto it. */

@@ -40,6 +40,7 @@
 typedef struct db_lock_held {
     char          name[ATTU_NAME_MAX + 1];
     attu_session *holder;
+    int           mode;   /* the strongest PostgreSQL mode asked (pg_locks) */
 } db_lock_held;
 
 void db_lock_init(attu_db *db) {
@@ -277,9 +278,10 @@ bool db_lock_holds_exclusive(attu_session *s) {
     return held;
 }
 
-int db_lock_table(attu_session *s, const char *name, bool nowait, attu_error *err) {
+int db_lock_table(attu_session *s, const char *name, int mode, bool nowait, attu_error *err) {
     attu_db *db = s->db;
     pthread_mutex_lock(&db->txn_mu);
+    s->lock_wait_mode = mode;
     int rc = 0;
     bool hooked = false;
     if (db->excl != s) {   /* (the database's exclusive lock holds every table) */
@@ -299,8 +301,12 @@ int db_lock_table(attu_session *s, const char *name, bool nowait, attu_error *er
             }
             if (!rc) {
                 snprintf(db->held[db->nheld].name, sizeof db->held[db->nheld].name, "%s", name);
+                db->held[db->nheld].mode = mode;
                 db->held[db->nheld++].holder = s;
             }
+        } else if (!rc) {
+            long i = find_held(db, name);
+            if (db->held[i].mode < mode) db->held[i].mode = mode;
         }
     }
     pthread_mutex_unlock(&db->txn_mu);
@@ -325,5 +331,34 @@ void db_lock_release_all(attu_session *s) {
             break;
         }
     if (any) pthread_cond_broadcast(&db->txn_cv);
+    pthread_mutex_unlock(&db->txn_mu);
+}
+
+/* ---- pg_locks ----------------------------------------------------------------------------- */
+
+static const char *mode_name(int mode) {
+    static const char *const names[] = { "AccessShareLock", "RowShareLock", "RowExclusiveLock",
+                                         "ShareUpdateExclusiveLock", "ShareLock", "ShareRowExclusiveLock",
+                                         "ExclusiveLock", "AccessExclusiveLock" };
+    return mode >= 1 && mode <= 8 ? names[mode - 1] : "RowExclusiveLock";
+}
+
+void db_lock_rows(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), void *rctx) {
+    attu_session *self = ctx;
+    attu_db *db = self->db;
+    pthread_mutex_lock(&db->txn_mu);
+    for (int i = 0; i < db->nheld; i++) {
+        attu_lock_info l = { db->held[i].holder->pid, db->held[i].name, mode_name(db->held[i].mode), true };
+        row(rctx, &l);
+    }
+    /* the waiters: a session's wait is set and cleared under txn_mu, so
+     * its table's name stays valid here (the sessions' list is act_mu's) */
+    pthread_mutex_lock(&db->act_mu);
+    for (attu_session *s = db->sessions; s; s = s->act_next)
+        if (s->lock_wait == 't' && s->lock_wait_name) {
+            attu_lock_info l = { s->pid, s->lock_wait_name, mode_name(s->lock_wait_mode), false };
+            row(rctx, &l);
+        }
+    pthread_mutex_unlock(&db->act_mu);
     pthread_mutex_unlock(&db->txn_mu);
 }

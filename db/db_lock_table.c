@@ -50,7 +50,7 @@ int db_exec_lock_table(attu_session *s, const attu_ast_stmt *st, const attu_exec
             rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", name);
     }
     /* ROW EXCLUSIVE (3) and stronger: the tables' write locks */
-    if (!rc && n && st->u.lock.mode >= 3) rc = db_txn_lock_tables(s, take, n, st->u.lock.nowait, err);
+    if (!rc && n && st->u.lock.mode >= 3) rc = db_txn_lock_tables(s, take, n, st->u.lock.mode, st->u.lock.nowait, err);
     free(take);
     if (rc) return -1;
     return db_deliver_tag(cb, "LOCK TABLE", err) ? -2 : 0;

@@ -225,7 +225,7 @@ int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err) 
     if (n < 0) rc = lock_database(s, err);   /* DDL: every other writer gone */
     else {
         rc = db_lock_shared(s, true, err);
-        for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, mine[i], false, err);
+        for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, mine[i], 3, false, err);
         if (!rc) rc = begin_work(s, err);
     }
     free(mine);
@@ -234,9 +234,10 @@ int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err) 
     return rc;
 }
 
-int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, bool nowait, attu_error *err) {
+int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, int mode, bool nowait,
+                       attu_error *err) {
     int rc = db_lock_shared(s, true, err);
-    for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, names[i], nowait, err);
+    for (int i = 0; !rc && i < n; i++) rc = db_lock_table(s, names[i], mode, nowait, err);
     if (!rc) rc = begin_work(s, err);
     if (!rc) rc = db_txn_refresh(s, err);
     return rc;

@@ -57,6 +57,15 @@ typedef struct attu_activity_info {
     const char *query;
 } attu_activity_info;
 
+/* One table lock as pg_locks shows it (db/db_lock.c): the session's pid,
+ * the table, PostgreSQL's mode name, whether held (else awaited). */
+typedef struct attu_lock_info {
+    uint32_t    pid;
+    const char *table;
+    const char *mode;
+    bool        granted;
+} attu_lock_info;
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -156,6 +165,8 @@ typedef struct attu_bind_params {
      * the last. NULL: none of these. */
     uint32_t            backend_pid;
     void              (*activity)(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
+    /* locks: calls row once per table lock held or awaited (pg_locks) */
+    void              (*locks)(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), void *rctx);
     int               (*signal_backend)(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok,
                                         attu_error *err);
     int               (*notify)(void *ctx, const char *channel, const char *payload, attu_error *err);

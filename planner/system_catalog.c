@@ -824,6 +824,31 @@ static void rows_pg_stat_activity(rel_text *r, const syscat_env *env) {
     if (bp && bp->activity) bp->activity(bp->setting_ctx, activity_row, r);
 }
 
+/* pg_locks: a row per table lock held or awaited (db/db_lock.c),
+ * relation the table's OID as pg_class has it; attu has no transaction
+ * ids, so virtualtransaction is the session's "pid/1" and the other
+ * objects' columns NULL. */
+typedef struct locks_ctx { rel_text *r; const syscat_env *env; } locks_ctx;
+static void lock_row(void *rctx, const attu_lock_info *l) {
+    locks_ctx *c = rctx;
+    rel_text *r = c->r;
+    int64_t oid = 0;
+    for (size_t i = 0; i < c->env->rs.n && !oid; i++)
+        if (c->env->rs.r[i].kind != 'i' && !strcmp(c->env->rs.r[i].name, l->table)) oid = c->env->rs.r[i].oid;
+    char vt[32];
+    snprintf(vt, sizeof vt, "%u/1", l->pid);
+    v_text(r, "relation"); v_int(r, OID_DATABASE);
+    if (oid) v_int(r, oid); else v_null(r);
+    v_nulls(r, 7);   /* page, tuple, virtualxid, transactionid, classid, objid, objsubid */
+    v_text(r, vt); v_int(r, l->pid); v_text(r, l->mode); v_bool(r, l->granted); v_bool(r, false);
+    v_null(r);   /* waitstart */
+}
+static void rows_pg_locks(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    locks_ctx c = { r, env };
+    if (bp && bp->locks) bp->locks(bp->setting_ctx, lock_row, &c);
+}
+
 /* pg_stat_database: the one database's row, numbers attu does not keep
  * as 0; numbackends counted from the sessions. */
 static void count_session(void *rctx, const attu_activity_info *a) { (void)a; (*(int *)rctx)++; }
@@ -1658,6 +1683,10 @@ static const sys_relation sys_relations[] = {
       "backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, "
       "wait_event_type text, wait_event text, state text, backend_xid bigint, backend_xmin bigint, "
       "query_id bigint, query text, backend_type text", rows_pg_stat_activity },
+    { "pg_catalog", "pg_locks",
+      "locktype text, database bigint, relation bigint, page integer, tuple smallint, virtualxid text, "
+      "transactionid bigint, classid bigint, objid bigint, objsubid smallint, virtualtransaction text, "
+      "pid integer, mode text, granted boolean, fastpath boolean, waitstart timestamptz", rows_pg_locks },
     { "pg_catalog", "pg_stat_database",
       "datid bigint, datname text, numbackends integer, xact_commit bigint, xact_rollback bigint, "
       "blks_read bigint, blks_hit bigint, tup_returned bigint, tup_fetched bigint, tup_inserted bigint, "

@@ -181,10 +181,15 @@ expect("and fails on the committed DELETE", box[0].error()[0] if box and box[0].
 # of the table waiting until the block ends (attu: from ROW EXCLUSIVE up);
 # readers do not wait in attu (PostgreSQL's wait for ACCESS EXCLUSIVE)
 c = connect_from_env()
+apid, bpid = val(a, "SELECT pg_backend_pid()"), val(b, "SELECT pg_backend_pid()")
 ok(a, "BEGIN")
 ok(a, "LOCK TABLE tl_one IN SHARE ROW EXCLUSIVE MODE")
 th, box = in_thread(b, "INSERT INTO tl_one VALUES (30, 300)")
 expect("a writer of the locked table waits", done_within(th, box, 0.5), False)
+expect("pg_locks: the holder's lock and the waiter's request",
+       c.query("SELECT pid::text, mode, granted FROM pg_locks WHERE relation = 'tl_one'::regclass "
+               "ORDER BY granted DESC").rows(),
+       [(apid, "ShareRowExclusiveLock", "t"), (bpid, "RowExclusiveLock", "f")])
 ok(c, "BEGIN")
 expect("NOWAIT fails at once", c.query("LOCK tl_one IN EXCLUSIVE MODE NOWAIT").error(),
        ("55P03", 'could not obtain lock on relation "tl_one"'))
