@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/array.h"
 #include "engine/comments.h"
 #include "engine/dictionary.h"
 #include "engine/table_rewrite.h"
@@ -41,6 +42,13 @@ static int check_label(const char *label, attu_error *err) {
     return -1;
 }
 
+/* Whether a column of type t holds values of the enum id: one of the
+ * enum, or an array of it (engine/types.h). */
+static bool holds_enum(attu_type t, int id) {
+    if (attu_type_is_array(t)) t = attu_type_array_elem(t);
+    return attu_type_is_enum(t) && attu_type_enum_id(t) == id;
+}
+
 /* The first column (of a table or a view) of type id: 1 with its names,
  * else 0. */
 static int first_user(attu_session *s, int id, char *what, size_t cap) {
@@ -48,7 +56,7 @@ static int first_user(attu_session *s, int id, char *what, size_t cap) {
     for (size_t i = 0; i < attu_catalog_count(cat); i++) {
         const attu_table *t = attu_catalog_at(cat, i);
         for (int k = 0; k < t->ncols; k++)
-            if (attu_type_is_enum(t->defs[k].type) && attu_type_enum_id(t->defs[k].type) == id) {
+            if (holds_enum(t->defs[k].type, id)) {
                 snprintf(what, cap, "column %s of table %s", t->defs[k].name, t->name);
                 return 1;
             }
@@ -57,7 +65,7 @@ static int first_user(attu_session *s, int id, char *what, size_t cap) {
     for (size_t i = 0; vs && i < attu_views_count(vs); i++) {
         const attu_view *v = attu_views_at(vs, i);
         for (int k = 0; k < v->ncols; k++)
-            if (attu_type_is_enum(v->col_types[k]) && attu_type_enum_id(v->col_types[k]) == id) {
+            if (holds_enum(v->col_types[k], id)) {
                 snprintf(what, cap, "%s %s", v->kind == 'm' ? "materialized view" : "view", v->name);
                 return 1;
             }
@@ -218,17 +226,93 @@ static int add_value(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     return rc;
 }
 
-/* The stored values of label k of d, in every table column of d's type,
- * rewritten to the image of label k as d now has it (RENAME VALUE: a
- * value's image holds its label, engine/enum_type.h). from: the old
- * label. Each table changed gets a new version, as UPDATE makes one. */
+/* Whether image s[0..len) is of the label from[0..fl). */
+static bool image_of(const char *s, size_t len, const char *from, size_t fl) {
+    size_t ll;
+    const char *lab = attu_enum_image_label(s, len, &ll);
+    return ll == fl && !memcmp(lab, from, fl);
+}
+
+/* The array s[0..len) of enum elem with its elements of label from made
+ * img, into out (engine/array.h: each element put again, then the shape);
+ * *hit whether any was. -1: out of memory. */
+static int relabel_array(attu_type elem, const char *s, size_t len, const char *from, const char *img, size_t il,
+                         attu_abuf *out, bool *hit) {
+    size_t fl = strlen(from);
+    attu_abuf raw = { 0 };
+    attu_array_iter it;
+    attu_array_shape sh;
+    attu_slot v;
+    int rc = attu_abuf_put(&raw, "", 0);
+    *hit = false;
+    attu_array_iter_init(&it, elem, s, len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        if (!v.null && image_of(v.v.s, v.len, from, fl)) {
+            v.v.s = img;
+            v.len = (uint32_t)il;
+            *hit = true;
+        }
+        rc = attu_array_put(&raw, elem, &v);
+    }
+    attu_array_iter_done(&it);
+    attu_array_get_shape(elem, s, len, &sh);
+    out->len = 0;
+    if (!rc) rc = attu_array_finish(elem, raw.p, raw.len, &sh, out);
+    attu_abuf_free(&raw);
+    return rc;
+}
+
+/* The new values of column col (of d's enum or an array of it) where
+ * label from is renamed to image img: vals[0..*nvals) (malloc'd, the
+ * caller frees each) and src[r] the value row r takes, -1 for none. */
+static int relabel_column(const attu_column *col, attu_type t, size_t nrows, const char *from, const char *img,
+                          size_t il, int64_t *src, char ***vals, size_t **lens, size_t *nvals) {
+    size_t fl = strlen(from);
+    int32_t n = col->dict ? col->dict->count : 0;
+    int64_t *of_code = malloc((size_t)(n ? n : 1) * sizeof *of_code);
+    *vals = calloc((size_t)(n ? n : 1), sizeof **vals);
+    *lens = calloc((size_t)(n ? n : 1), sizeof **lens);
+    *nvals = 0;
+    if (!of_code || !*vals || !*lens) { free(of_code); return -1; }
+    bool arr = attu_type_is_array(t);
+    attu_type elem = arr ? attu_type_array_elem(t) : t;
+    for (int32_t code = 0; code < n; code++) {   /* each distinct value once */
+        size_t len;
+        const char *sv = attu_dictionary_get(col->dict, code, &len);
+        of_code[code] = -1;
+        if (!arr) {
+            if (!image_of(sv, len, from, fl)) continue;
+            if (!((*vals)[*nvals] = malloc(il ? il : 1))) { free(of_code); return -1; }
+            memcpy((*vals)[*nvals], img, il);
+            (*lens)[*nvals] = il;
+        } else {
+            attu_abuf a = { 0 };
+            bool hit;
+            if (relabel_array(elem, sv, len, from, img, il, &a, &hit)) { attu_abuf_free(&a); free(of_code); return -1; }
+            if (!hit) { attu_abuf_free(&a); continue; }
+            (*vals)[*nvals] = a.p ? a.p : strdup("");   /* ('{}' is the empty string) */
+            (*lens)[*nvals] = a.len;
+            if (!(*vals)[*nvals]) { free(of_code); return -1; }
+        }
+        of_code[code] = (int64_t)(*nvals)++;
+    }
+    for (size_t r = 0; r < nrows; r++)
+        src[r] = attu_column_is_null(col, r) || !col->dict ? -1 : of_code[((const int32_t *)col->data)[r]];
+    free(of_code);
+    return 0;
+}
+
+/* The stored values of label k of d, in every table column of d's type
+ * or of an array of it, rewritten to the image of label k as d now has
+ * it (RENAME VALUE: a value's image holds its label, engine/enum_type.h).
+ * from: the old label. Each table changed gets a new version, as UPDATE
+ * makes one. */
 static int rewrite_label(attu_session *s, const attu_enum_def *d, int k, const char *from, attu_error *err) {
     attu_catalog *cat = db_cat(s);
     size_t il;
     char *img = attu_enum_image(d, k, &il);
     if (!img) return attu_error_oom(err);
     int rc = 0;
-    size_t fl = strlen(from);
     for (size_t i = 0; !rc && i < attu_catalog_count(cat); i++) {
         /* (each column's rewrite replaces the table: its name is kept
          * and the latest version looked up) */
@@ -237,38 +321,27 @@ static int rewrite_label(attu_session *s, const attu_enum_def *d, int k, const c
         int ncols = attu_catalog_at(cat, i)->ncols;
         for (int c = 0; !rc && c < ncols; c++) {
             const attu_table *t = attu_catalog_lookup(cat, name);
-            if (!t || !attu_type_is_enum(t->defs[c].type) || attu_type_enum_id(t->defs[c].type) != d->id) continue;
+            if (!t || !holds_enum(t->defs[c].type, d->id)) continue;
             const attu_column *col = t->cols[c];
             int64_t *src = malloc((t->nrows ? t->nrows : 1) * sizeof *src);
             uint8_t *changed = malloc(t->nrows ? t->nrows : 1);
-            attu_column *v = attu_column_new(t->defs[c].type, 1, err);
-            int32_t code = 0, moved = 0, *remap = NULL;
-            const char *sp = img;
-            attu_dictionary *dict = v ? attu_dictionary_add(NULL, &sp, &il, 1, &code, &moved, &remap, err) : NULL;
-            free(remap);
-            if (!src || !changed || !v || !dict) {
-                if (!err->set) attu_error_oom(err);
-                free(src); free(changed); attu_column_free(v); if (dict) attu_dictionary_unref(dict);
-                rc = -1;
-                break;
-            }
-            v->dict = dict;
-            ((int32_t *)v->data)[0] = code;
-            v->length = 1;
-            size_t hits = 0;
-            for (size_t r = 0; r < t->nrows; r++) {
-                size_t len = 0, ll;
-                bool hit = false;
-                if (!attu_column_is_null(col, r) && col->dict) {
-                    const char *sv = attu_dictionary_get(col->dict, ((const int32_t *)col->data)[r], &len);
-                    const char *lab = attu_enum_image_label(sv, len, &ll);
-                    hit = ll == fl && !memcmp(lab, from, fl);
-                }
-                src[r] = hit ? 0 : -1;
-                changed[r] = hit;
-                hits += hit;
-            }
-            if (hits) {
+            char **vals = NULL;
+            size_t *lens = NULL, nvals = 0;
+            attu_column *v = NULL;
+            attu_dictionary *dict = NULL;
+            int32_t *codes = NULL, moved = 0, *remap = NULL;
+            if (!src || !changed ||
+                relabel_column(col, t->defs[c].type, t->nrows, from, img, il, src, &vals, &lens, &nvals))
+                goto oom;
+            if (nvals) {
+                if (!(codes = malloc(nvals * sizeof *codes)) || !(v = attu_column_new(t->defs[c].type, nvals, err)) ||
+                    !(dict = attu_dictionary_add(NULL, (const char *const *)vals, lens, nvals, codes, &moved, &remap, err)))
+                    goto oom;
+                free(remap);
+                v->dict = dict;
+                memcpy(v->data, codes, nvals * sizeof *codes);
+                v->length = nvals;
+                for (size_t r = 0; r < t->nrows; r++) changed[r] = src[r] >= 0;
                 int cols[1] = { c };
                 attu_table *nt = attu_table_update_rows(t, src, 1, cols, &v, err);
                 if (!nt || db_save_table(s, nt, err)) { attu_table_free(nt); rc = -1; }
@@ -279,7 +352,14 @@ static int rewrite_label(attu_session *s, const attu_enum_def *d, int k, const c
                     attu_table_free(old);
                 }
             }
-            free(src); free(changed); attu_column_free(v);
+            if (0) {
+            oom:
+                if (!err->set) attu_error_oom(err);
+                if (dict && !v) attu_dictionary_unref(dict);
+                rc = -1;
+            }
+            for (size_t m = 0; vals && m < nvals; m++) free(vals[m]);
+            free(vals); free(lens); free(codes); free(src); free(changed); attu_column_free(v);
         }
     }
     free(img);
@@ -352,7 +432,7 @@ static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_
         for (size_t k = 0; k < attu_catalog_count(cat) && !rc; k++) {
             const attu_table *t = attu_catalog_at(cat, k);
             for (int c = 0; c < t->ncols; c++) {
-                if (!attu_type_is_enum(t->defs[c].type) || attu_type_enum_id(t->defs[c].type) != d->id) continue;
+                if (!holds_enum(t->defs[c].type, d->id)) continue;
                 if (n == cap) {
                     victim *nv = realloc(v, (size_t)(cap = cap ? cap * 2 : 4) * sizeof *nv);
                     if (!nv) { rc = attu_error_oom(err); break; }

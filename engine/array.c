@@ -5,6 +5,7 @@
  */
 #include "engine/array.h"
 #include "engine/bytea.h"
+#include "engine/enum_type.h"
 #include "engine/interval.h"
 #include "engine/json.h"
 #include "engine/numeric.h"
@@ -548,7 +549,14 @@ static size_t elem_format(attu_type e, const attu_slot *v, char *buf, size_t cap
     union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; char n16[16]; } slot;
     memset(&slot, 0, sizeof slot);
     switch (e.id) {
-    case ATTU_TYPE_TEXT: *longp = v->v.s; return v->len;
+    case ATTU_TYPE_TEXT:
+        if (attu_type_is_enum(e)) {   /* an enum's image shows its label */
+            size_t ll;
+            *longp = attu_enum_image_label(v->v.s, v->len, &ll);
+            return ll;
+        }
+        *longp = v->v.s;
+        return v->len;
     case ATTU_TYPE_BOOL: slot.b = (uint8_t)v->v.i; break;
     case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)v->v.i; break;
     case ATTU_TYPE_FLOAT32: slot.f4 = (float)v->v.f; break;
@@ -559,9 +567,10 @@ static size_t elem_format(attu_type e, const attu_slot *v, char *buf, size_t cap
     return attu_value_format(e, &slot, buf, cap);
 }
 
-/* A json, jsonb, uuid or bytea element's text made the held form of its
- * type (engine/types.h: json as written once valid, jsonb's and uuid's
- * canonical text, bytea's hex form), into typed; its input errors. */
+/* A json, jsonb, uuid, bytea or enum element's text made the held form
+ * of its type (engine/types.h: json as written once valid, jsonb's and
+ * uuid's canonical text, bytea's hex form, an enum label's image), into
+ * typed; its input errors. */
 static int typed_text_parse(attu_type e, const char *s, size_t len, attu_abuf *typed, attu_slot *v, attu_error *err) {
     char *held = NULL, u[ATTU_UUID_TEXT_LEN];
     size_t n = 0;
@@ -572,6 +581,9 @@ static int typed_text_parse(attu_type e, const char *s, size_t len, attu_abuf *t
         n = ATTU_UUID_TEXT_LEN;
     } else if (attu_type_is_bytea(e)) {
         rc = attu_bytea_canonical(s, len, &held, &n, err);
+    } else if (attu_type_is_enum(e)) {   /* 22P02 for a label the enum has not */
+        held = attu_enum_input(e, s, len, &n, err);
+        rc = held ? 0 : -1;
     } else if (attu_type_is_jsonb(e)) {
         rc = attu_jsonb_canonical(s, len, &held, &n, err);
     } else {

@@ -27,6 +27,8 @@ attu_enum_source attu_enum_use(attu_enum_source src) {
     return old;
 }
 
+attu_enum_source attu_enum_current(void) { return enum_src; }
+
 static const attu_comments *current_store(void) {
     struct attu_catalog *cat = enum_src.fn ? enum_src.fn(enum_src.ctx) : NULL;
     return cat ? attu_catalog_comments(cat) : NULL;

@@ -80,6 +80,10 @@ typedef struct attu_enum_source {
     void *ctx;
 } attu_enum_source;
 attu_enum_source attu_enum_use(attu_enum_source src);
+/* The calling thread's pair: what a worker thread of the same statement
+ * takes (thread_pool.c, cpu_threads.c), so that what it reads of an enum
+ * (an enum array's labels: engine/array.c) finds the statement's types. */
+attu_enum_source attu_enum_current(void);
 
 /* The definition of the type named name / of id, parsed afresh (free it
  * with attu_enum_def_free), or NULL when there is none. */

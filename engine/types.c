@@ -131,6 +131,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
         case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8_ARRAY;
         case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC_ARRAY;
         case ATTU_TYPE_TEXT:
+            if (attu_type_is_enum(e)) return attu_enum_array_oid(attu_type_enum_id(e));
             return attu_type_is_bpchar_any(e) ? ATTU_PG_OID_BPCHAR_ARRAY
                    : attu_type_is_json(e)     ? ATTU_PG_OID_JSON_ARRAY
                    : attu_type_is_jsonb(e)    ? ATTU_PG_OID_JSONB_ARRAY
@@ -263,8 +264,6 @@ int attu_type_from_name(const char *name, int precision, int scale,
         if (elem) {
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
-            if (attu_type_is_enum(e))
-                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of enum types are not supported");
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,

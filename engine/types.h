@@ -161,6 +161,11 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
     /* (and its scale 7 an enum type, precision its id: engine/enum_type.h) */
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale == 7 || b.scale == 7))
         return a.scale == b.scale && a.precision == b.precision;
+    /* (an enum array's scale is 16 + TEXT's id + 128 * 7, its precision
+     * the enum's, as the enum's own: attu_type_array_of) */
+    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale == 16 + ATTU_TYPE_TEXT + 128 * 7 ||
+                                                             b.scale == 16 + ATTU_TYPE_TEXT + 128 * 7))
+        return a.scale == b.scale && a.precision == b.precision;
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || (a.scale >= 3 && a.scale <= 6) ||
                                                              (b.scale >= 3 && b.scale <= 6)))
         return a.scale == b.scale;
@@ -298,7 +303,8 @@ static inline int attu_type_is_typed_text(attu_type t) {
  * element type's modifier: for text-like elements the length (0: text or
  * bpchar without one, -1: varchar without one, n: varchar(n) or char(n)),
  * for numeric elements ATTU_ARRAY_NUMERIC_MOD(p, s) (0: none), for
- * interval elements ATTU_ARRAY_INTERVAL_MOD(range, prec + 1) (0: none), else 0.
+ * interval elements ATTU_ARRAY_INTERVAL_MOD(range, prec + 1) (0: none),
+ * for enum elements the enum's own (minus its id: no modifier), else 0.
  * The value is a byte string in an order-preserving encoding
  * (engine/array.h), so that byte order is PostgreSQL's array order: an
  * array column is a dictionary of such strings like any TEXT column, and
@@ -331,9 +337,10 @@ static inline int attu_type_array_is_bpchar(attu_type t) {
  * attu_type_array_elem_mod's). */
 static inline attu_type attu_type_array_elem(attu_type t) {
     attu_type e = { (attu_type_id)((t.scale - ATTU_ARRAY_SCALE_BASE) & (ATTU_ARRAY_BPCHAR - 1)), 0, 0, 0 };
-    if (e.id == ATTU_TYPE_TEXT && (t.scale - ATTU_ARRAY_SCALE_BASE) >= ATTU_ARRAY_TYPED_TEXT)
+    if (e.id == ATTU_TYPE_TEXT && (t.scale - ATTU_ARRAY_SCALE_BASE) >= ATTU_ARRAY_TYPED_TEXT) {
         e.scale = (int16_t)((t.scale - ATTU_ARRAY_SCALE_BASE) / ATTU_ARRAY_TYPED_TEXT);
-    else if (e.id == ATTU_TYPE_TEXT && attu_type_array_is_bpchar(t)) e.scale = 1;
+        if (e.scale == ATTU_ENUM_SCALE) e.precision = t.precision;   /* the enum's id, negated */
+    } else if (e.id == ATTU_TYPE_TEXT && attu_type_array_is_bpchar(t)) e.scale = 1;
     else if (e.id == ATTU_TYPE_TEXT) e.precision = t.precision > 0 ? -1 : t.precision;
     return e;
 }
@@ -365,8 +372,10 @@ static inline attu_type attu_type_array_of(attu_type e) {
     if (e.id == ATTU_TYPE_DECIMAL) e.id = ATTU_TYPE_NUMERIC;
     t.scale = (int16_t)(ATTU_ARRAY_SCALE_BASE + e.id);
     if (e.id == ATTU_TYPE_TEXT && e.scale == 1) t.scale = (int16_t)(t.scale + ATTU_ARRAY_BPCHAR);
-    else if (attu_type_is_typed_text(e)) t.scale = (int16_t)(t.scale + ATTU_ARRAY_TYPED_TEXT * e.scale);
-    else if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
+    else if (attu_type_is_typed_text(e)) {
+        t.scale = (int16_t)(t.scale + ATTU_ARRAY_TYPED_TEXT * e.scale);
+        if (e.scale == ATTU_ENUM_SCALE) t.precision = e.precision;   /* which enum (negative: no modifier) */
+    } else if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
     return t;
 }
 /* The array type of e keeping e's modifier (a declared char(4)[],
@@ -402,6 +411,7 @@ static inline int attu_type_array_shows(attu_type t) {
  * does not look at a TEXT's modifiers). */
 static inline int attu_type_array_same(attu_type a, attu_type b) {
     if (a.id != b.id || a.scale != b.scale) return 0;
+    if (attu_type_is_enum(attu_type_array_elem(a))) return a.precision == b.precision;   /* the same enum */
     if (attu_type_array_elem(a).id == ATTU_TYPE_TEXT && !attu_type_array_is_bpchar(a) &&
         a.precision <= 0 && b.precision <= 0)
         return (a.precision != 0) == (b.precision != 0);

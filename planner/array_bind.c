@@ -35,7 +35,7 @@ static attu_bexpr *empty_array(bctx *c, attu_type t, int pos) {
  * varchar elements). */
 static attu_type elem_of(attu_type t) {
     attu_type e = attu_type_array_elem(t);
-    if (e.id == ATTU_TYPE_TEXT && e.precision) return attu_type_varchar_unbounded();
+    if (e.id == ATTU_TYPE_TEXT && e.precision && !attu_type_is_enum(e)) return attu_type_varchar_unbounded();
     return e;
 }
 
@@ -95,9 +95,10 @@ attu_bexpr *attu_array_assign(bctx *c, attu_bexpr *e, attu_type t, int pos) {
 static int typed_kind(attu_type e) { return attu_type_is_typed_text(e) ? e.scale : 0; }
 
 /* Two element types held alike: the same machine type, bpchar or not, and
- * the same json / jsonb / uuid / bytea type or none. */
+ * the same json / jsonb / uuid / bytea / enum type or none. */
 static bool elem_same_kind(attu_type a, attu_type b) {
-    return a.id == b.id && attu_type_is_bpchar_any(a) == attu_type_is_bpchar_any(b) && typed_kind(a) == typed_kind(b);
+    return a.id == b.id && attu_type_is_bpchar_any(a) == attu_type_is_bpchar_any(b) && typed_kind(a) == typed_kind(b) &&
+           (!attu_type_is_enum(a) || attu_type_enum_id(a) == attu_type_enum_id(b));   /* mood[] is not color[] */
 }
 
 /* Whether array elements of type fe cast to te at all, where either is a
@@ -386,11 +387,6 @@ static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr *
         }
         t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? et : t);
     }
-    if (attu_type_is_enum(t)) {   /* (attu keeps no arrays of enums) */
-        char b1[64];
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported", tname(t, b1));
-        return NULL;
-    }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     attu_type at = attu_type_array_of(t);
     attu_bexpr *acc = empty_array(c, at, e->position);
@@ -421,11 +417,6 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
             t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? args[i]->type : t);
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
-    if (attu_type_is_enum(t)) {   /* (attu keeps no arrays of enums) */
-        char b1[64];
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported", tname(t, b1));
-        return NULL;
-    }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     attu_type at = attu_type_array_of(t);
     attu_type et = attu_type_array_elem(at);
@@ -451,7 +442,7 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     if (attu_type_is_bpchar_any(t)) { t = attu_type_bpchar_unbounded(); x = bpchar_elem(c, x, pos); }
-    if (t.id == ATTU_TYPE_UNKNOWN || attu_type_is_enum(t)) {   /* (attu keeps no arrays of enums) */
+    if (t.id == ATTU_TYPE_UNKNOWN) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
         return NULL;

@@ -3090,11 +3090,12 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         /* an array assigns to another where its elements assign (numbers
          * to numbers, dates and timestamps, anything to text) */
         attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
-        /* json, jsonb, uuid and bytea elements take only their own type
-         * (json and jsonb each other), as their scalars */
+        /* json, jsonb, uuid, bytea and enum elements take only their own
+         * type (json and jsonb each other), as their scalars */
         if (attu_type_is_typed_text(te)) {
             if (attu_type_is_typed_text(fe) &&
-                (fe.scale == te.scale || (attu_type_is_json_any(fe) && attu_type_is_json_any(te))))
+                ((fe.scale == te.scale && fe.precision == te.precision) ||   /* (an enum's: the same enum) */
+                 (attu_type_is_json_any(fe) && attu_type_is_json_any(te))))
                 return attu_array_assign(&c, e, t, e->position);
         } else if (fe.id == te.id || (is_numeric(fe.id) && is_numeric(te.id)) || te.id == ATTU_TYPE_TEXT ||
             ((fe.id == ATTU_TYPE_DATE || attu_type_is_ts_any(fe.id)) && (te.id == ATTU_TYPE_DATE || attu_type_is_ts_any(te.id))))

@@ -18,6 +18,7 @@
  *     fold to constants; enum_range(a, b) is a CASE over the pairs.
  */
 #include "planner/binder_internal.h"
+#include "engine/array.h"
 #include "engine/enum_type.h"
 
 #include <stdio.h>
@@ -183,10 +184,25 @@ static void range_text(const attu_enum_def *d, int lo, int hi, char **out, size_
     *len = (size_t)(p - s);
 }
 
-/* enum_range(x) and enum_range(a, b). attu keeps no arrays of enums, so
- * the result is the array's text, typed text (a documented difference:
- * PostgreSQL's is an array of the enum). enum_range(a, b) of non-constant
- * values: a CASE over every (a, b) pair. */
+/* The enum array t[] of labels lo..hi of d (lo > hi: the empty array), a
+ * constant: the labels' text read as the array (engine/array.h). */
+static attu_bexpr *range_const(bctx *c, const attu_enum_def *d, attu_type t, int lo, int hi, int pos) {
+    char *s;
+    size_t len;
+    if (lo > hi) { s = strdup("{}"); len = 2; }
+    else range_text(d, lo, hi, &s, &len);
+    if (!s) { attu_error_oom(c->err); return NULL; }
+    attu_abuf a = { 0 };
+    attu_bexpr *r = NULL;
+    if (!attu_array_from_text(t, s, len, &a, c->err)) r = text_const(c, a.p, a.len, attu_type_array_of(t), pos);
+    attu_abuf_free(&a);
+    free(s);
+    return r;
+}
+
+/* enum_range(x) and enum_range(a, b): an array of the enum, as
+ * PostgreSQL's. enum_range(a, b) of non-constant values: a CASE over
+ * every (a, b) pair. */
 attu_bexpr *attu_enum_range(bctx *c, attu_bexpr **args, int n, int pos) {
     attu_type t = args[0]->type.id == ATTU_TYPE_UNKNOWN && n == 2 ? args[1]->type : args[0]->type;
     if (n == 2 && args[0]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_UNKNOWN &&
@@ -201,15 +217,9 @@ attu_bexpr *attu_enum_range(bctx *c, attu_bexpr **args, int n, int pos) {
         if (args[i]->type.id == ATTU_TYPE_UNKNOWN && !(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
     attu_enum_def *d = def_of(c, t, pos);
     if (!d) return NULL;
-    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
-    attu_bexpr *res = NULL;
+    attu_type arr = attu_type_array_of(t);
     if (n == 1) {
-        char *s;
-        size_t len;
-        range_text(d, 0, d->n - 1, &s, &len);
-        if (s) res = text_const(c, s, len, txt, pos);
-        else attu_error_oom(c->err);
-        free(s);
+        attu_bexpr *res = range_const(c, d, t, 0, d->n - 1, pos);
         attu_enum_def_free(d);
         return res;
     }
@@ -237,7 +247,7 @@ attu_bexpr *attu_enum_range(bctx *c, attu_bexpr **args, int n, int pos) {
     /* a range from lo to hi is the labels between, in order; lo after hi
      * gives the empty array */
     int pairs = d->n * d->n;
-    attu_bexpr *k = attu_bx_new(c->pa, BX_CASE, txt, pos);
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CASE, arr, pos);
     if (!k || !(k->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(pairs + 1))) ||
         !(k->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(pairs + 1)))) goto oom;
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
@@ -248,19 +258,15 @@ attu_bexpr *attu_enum_range(bctx *c, attu_bexpr **args, int n, int pos) {
     int w = 0;
     for (int lo = 0; lo < d->n; lo++)
         for (int hi = 0; hi < d->n; hi++) {
-            char *s;
-            size_t len;
-            if (lo > hi) { s = strdup("{}"); len = 2; }
-            else range_text(d, lo, hi, &s, &len);
-            attu_bexpr *v = s ? text_const(c, s, len, txt, pos) : NULL;
-            free(s);
+            attu_bexpr *v = range_const(c, d, t, lo, hi, pos);
+            if (!v) goto oom;
             k->whens[w] = v ? mk_call(c, ATTU_OP_EQ_I, tb, pos, 2, code, mk_const_int(c, i8, (int64_t)lo * d->n + hi), NULL, NULL) : NULL;
             k->thens[w] = v;
             if (!k->whens[w]) goto oom;
             w++;
         }
     k->nwhens = w;
-    k->else_ = text_const(c, "{}", 2, txt, pos);
+    k->else_ = text_const(c, "", 0, arr, pos);   /* '{}' is the empty string */
     attu_enum_def_free(d);
     /* (both NULL: PostgreSQL's whole range; that is what the ends give) */
     return k;

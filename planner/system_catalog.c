@@ -1476,8 +1476,13 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
              arr ? (pg_type_array_elem((int)attu_type_pg_oid(ty)) ? pg_type_array_elem((int)attu_type_pg_oid(ty))->typname : "")
                  : (pt ? pt->typname : ""));
-    if (attu_type_is_enum(ty)) attu_type_name(ty, udt, sizeof udt);
-    v_text(r, env->database); v_text(r, attu_type_is_enum(ty) ? "public" : "pg_catalog"); v_text(r, udt);
+    /* an enum's own name, its array's with a "_" (pg_type's _mood) */
+    bool en = attu_type_is_enum(arr ? attu_type_array_elem(ty) : ty);
+    if (en) {
+        char eb[72];
+        snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "", attu_type_name(arr ? attu_type_array_elem(ty) : ty, eb, sizeof eb));
+    }
+    v_text(r, env->database); v_text(r, en ? "public" : "pg_catalog"); v_text(r, udt);
     v_nulls(r, 4);   /* scope_*, maximum_cardinality */
     snprintf(buf, sizeof buf, "%d", k + 1);
     v_text(r, buf); v_text(r, "NO");

@@ -5,6 +5,7 @@
 
 #include "server/pg_numeric.h"
 #include "engine/time_of_day.h"
+#include "engine/enum_type.h"
 #include "engine/expr_program.h"
 
 #include <stdarg.h>
@@ -427,6 +428,16 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
             pgbuf_put(b, v->v.s, v->len);
             break;
         }
+        if (attu_type_is_enum(e)) {
+            /* enum_send: the label's bytes, what follows the image's
+             * separator (engine/enum_type.h; read here, as the server
+             * core links no engine) */
+            const char *sep = v->len ? memchr(v->v.s, ATTU_ENUM_SEP, v->len) : NULL;
+            size_t skip = sep ? (size_t)(sep - v->v.s) + 1 : 0;
+            pgbuf_put_i32(b, (int32_t)(v->len - skip));
+            pgbuf_put(b, v->v.s + skip, v->len - skip);
+            break;
+        }
         /* text, varchar, json: the bytes */
         pgbuf_put_i32(b, (int32_t)v->len);
         pgbuf_put(b, v->v.s, v->len);
@@ -436,7 +447,7 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
 
 static void put_binary_array(pgbuf *b, const attu_column *c, size_t row) {
     attu_type e = attu_type_array_elem(c->type);
-    attu_type et = e.id == ATTU_TYPE_TEXT && e.precision ? attu_type_varchar_unbounded() : e;
+    attu_type et = e.id == ATTU_TYPE_TEXT && e.precision && !attu_type_is_enum(e) ? attu_type_varchar_unbounded() : e;
     array_send a = { b, 0, false };
     if (attu_column_array_each(c, row, count_elem, &a) < 0) { pgbuf_put_i32(b, -1); return; }
     size_t at = b->len;

@@ -6,7 +6,8 @@ directory of its own; the CPU device, or ATTU_TEST_DEVICE's):
   - RowDescription's type OID of an enum column is the type's pg_type.oid
     (what drivers look up), and pg_type / pg_enum describe it; values are
     the labels in text and in binary results (enum_send is the label's
-    bytes); a parameter compared with or inserted into an enum column is
+    bytes), and of a mood[] column (the array type's OID, array_send of the
+    labels); a parameter compared with or inserted into an enum column is
     described with the type's OID, and a label the type lacks is 22P02;
   - a type made or changed in one session's open block is unseen by
     another until COMMIT, and gone after ROLLBACK;
@@ -72,6 +73,18 @@ try:
     r, params, cols, rows = a.bind_run("SELECT m FROM person WHERE m > $1 ORDER BY m", [], [b"sad"], [0], 1)
     check("a parameter compared with an enum takes its type", (r.error(), params, cols), (None, [oid], [oid]))
     check("binary results are the labels' bytes", rows, [(b"ok",), (b"happy",)])
+    # an enum array: the array type's OID, array_send of the labels
+    # (the element OID the enum's, each element the label's bytes)
+    ok(a, "CREATE TABLE moods (ms mood[])")
+    ok(a, "INSERT INTO moods VALUES ('{happy,NULL,sad}')")
+    aoid = int(a.query("SELECT oid FROM pg_type WHERE typname = '_mood'").rows()[0][0])
+    r = a.query("SELECT ms, ms[1] FROM moods")
+    check("RowDescription OID of a mood[] column", (col_oids(r), r.rows()), ([aoid, oid], [("{happy,NULL,sad}", "happy")]))
+    import struct
+    want = struct.pack("!iiIii", 1, 1, oid, 3, 1) + struct.pack("!i", 5) + b"happy" + struct.pack("!i", -1) + \
+        struct.pack("!i", 3) + b"sad"
+    r, params, cols, rows = a.bind_run("SELECT ms FROM moods", [], [], [], 1)
+    check("a binary mood[] is array_send of the labels", (r.error(), cols, rows), (None, [aoid], [(want,)]))
     r, params, cols, rows = a.bind_run("INSERT INTO person VALUES ($1, $2)", [], [b"5", b"ok"], [0, 0], 0)
     check("an INSERT parameter of an enum column", (r.error(), params), (None, [23, oid]))
     r, params, cols, rows = a.bind_run("INSERT INTO person VALUES ($1, $2)", [], [b"6", b"angry"], [0, 0], 0)
@@ -124,6 +137,7 @@ try:
     check("after a restart: the old type name is gone", (d.query("SELECT 'red'::color").error() or (None,))[0], "42704")
     check("after a restart: a new label still sorts between", d.query(
         "SELECT count(*) FROM person WHERE m > 'ok' AND m < 'happy'").rows(), [("1",)])
+    check("after a restart: a mood[] column", d.query("SELECT ms, ms[3] FROM moods").rows(), [("{happy,NULL,sad}", "sad")])
     check("after a restart: DROP TYPE in use", (d.query("DROP TYPE mood").error() or (None,))[0], "2BP01")
     d.close()
 finally:
