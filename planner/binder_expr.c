@@ -413,6 +413,16 @@ attu_bexpr *fold_pairwise(bctx *c, attu_opcode op, attu_bexpr **v, int n, int po
 /* A constant whose text an input function made canonical: r's text becomes
  * a copy of out[0, n) in the plan arena; out (malloc'd) is freed. NULL when
  * out is NULL (the function's error, at r's position) or on no memory. */
+attu_bexpr *cast_refused(bctx *c, attu_type from, attu_type t, bool explicit_cast, int pos) {
+    char b1[64], b2[64];
+    if (explicit_cast)
+        attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(from, b1), tname(t, b2));
+    else
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s is of type %s but expression is of type %s",
+                       "value", tname(t, b2), tname(from, b1));
+    return NULL;
+}
+
 attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n) {
     if (!out) { c->err->position = r->position; return NULL; }
     r->s = attu_pstrdup(c->pa, out, n);

@@ -349,6 +349,10 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n);
+/* A cast a type's rules refuse: 42846 "cannot cast type from to t" when
+ * explicit, else 42804 "value is of type t but expression is of type
+ * from" (an assignment or an implicit use). Always NULL. */
+attu_bexpr *cast_refused(bctx *c, attu_type from, attu_type t, bool explicit_cast, int pos);
 attu_bexpr *fold_pairwise(bctx *c, attu_opcode op, attu_bexpr **v, int n, int pos);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* row values (planner/row_value.c) */

@@ -41,7 +41,6 @@ attu_bexpr *attu_bytea_parse_literal(bctx *c, attu_bexpr *r, const char *s, size
  * their output text); text types -> uuid / bytea (explicit only: the
  * input function at run time); nothing else. */
 attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
-    char b1[64], b2[64];
     attu_type from = e->type;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     bool from_own = attu_type_is_uuid(from) || attu_type_is_bytea(from);
@@ -49,7 +48,7 @@ attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
     bool plain_from = from.id == ATTU_TYPE_TEXT && !attu_type_is_array(from) && !attu_type_is_typed_text(from);
     bool plain_to = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) && !attu_type_is_typed_text(t);
     if (from_own && plain_to) {
-        if (!explicit_cast) goto no_cast_implicit;
+        if (!explicit_cast) return cast_refused(c, from, t, false, pos);
         if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) {
             /* through text, where the length rule applies */
             attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, attu_type_make(ATTU_TYPE_TEXT), pos, 1, e, NULL, NULL, NULL);
@@ -58,7 +57,7 @@ attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
         return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
     }
     if (to_own && plain_from) {
-        if (!explicit_cast) goto no_cast_implicit;
+        if (!explicit_cast) return cast_refused(c, from, t, false, pos);
         if (attu_type_is_bpchar_any(from)) e = coerce(c, e, attu_type_make(ATTU_TYPE_TEXT), true, pos);
         if (!e) return NULL;
         if (attu_type_is_uuid(t)) {
@@ -68,14 +67,7 @@ attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
         }
         return by_call(c, ATTU_BY_IN, t, pos, 1, e, NULL, NULL, NULL);
     }
-    if (explicit_cast) {
-        attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(from, b1), tname(t, b2));
-        return NULL;
-    }
-no_cast_implicit:
-    attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s is of type %s but expression is of type %s",
-                   "value", tname(t, b2), tname(from, b1));
-    return NULL;
+    return cast_refused(c, from, t, explicit_cast, pos);
 }
 
 /* ---- operators ---------------------------------------------------------------------- */

@@ -106,19 +106,18 @@ static attu_bexpr *enum_in(bctx *c, attu_bexpr *x, attu_type t, int pos) {
  * enum explicit only, as PostgreSQL's I/O casts); another enum or any
  * other type: 42846 (explicit) / 42804. */
 attu_bexpr *attu_enum_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
-    char b1[64], b2[64];
     attu_type from = e->type;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     bool plain_from = from.id == ATTU_TYPE_TEXT && !attu_type_is_array(from) && !attu_type_is_typed_text(from) &&
                       !attu_type_is_enum(from) && !attu_type_is_record(from);
     bool plain_to = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) && !attu_type_is_typed_text(t) && !attu_type_is_enum(t);
     if (attu_type_is_enum(from) && plain_to) {
-        if (!explicit_cast) goto no_cast_implicit;
+        if (!explicit_cast) return cast_refused(c, from, t, false, pos);
         attu_bexpr *l = label_of(c, e, pos);
         return l ? coerce(c, l, t, explicit_cast, pos) : NULL;
     }
     if (attu_type_is_enum(t) && plain_from) {
-        if (!explicit_cast) goto no_cast_implicit;
+        if (!explicit_cast) return cast_refused(c, from, t, false, pos);
         if (attu_type_is_bpchar_any(from)) e = coerce(c, e, attu_type_make(ATTU_TYPE_TEXT), true, pos);
         if (!e) return NULL;
         if (e->kind == BX_CONST) {
@@ -128,14 +127,7 @@ attu_bexpr *attu_enum_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
         }
         return enum_in(c, e, t, pos);
     }
-    if (explicit_cast) {
-        attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(from, b1), tname(t, b2));
-        return NULL;
-    }
-no_cast_implicit:
-    attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s is of type %s but expression is of type %s",
-                   "value", tname(t, b2), tname(from, b1));
-    return NULL;
+    return cast_refused(c, from, t, explicit_cast, pos);
 }
 
 /* enum_first(x), enum_last(x): the type's first / last value (55000 when

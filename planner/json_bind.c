@@ -63,7 +63,7 @@ attu_bexpr *attu_json_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_
 /* json <-> jsonb, json(b) -> text types (explicit; the same bytes), text
  * types -> json(b) (explicit: validated, or made canonical) */
 attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
-    char b1[64], b2[64];
+    char b2[64];
     attu_type from = e->type;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     if (attu_type_is_json_any(from) && attu_type_is_json_any(t)) {
@@ -72,7 +72,7 @@ attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
         return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
     }
     if (attu_type_is_json_any(from) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) && !attu_type_is_record(t)) {
-        if (!explicit_cast) goto no_cast_implicit;
+        if (!explicit_cast) return cast_refused(c, from, t, false, pos);
         if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) {
             /* through text, where the length rule applies */
             attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, attu_type_make(ATTU_TYPE_TEXT), pos, 1, e, NULL, NULL, NULL);
@@ -81,7 +81,7 @@ attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
         return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
     }
     if (attu_type_is_json_any(t) && from.id == ATTU_TYPE_TEXT && !attu_type_is_array(from)) {
-        if (!explicit_cast) goto no_cast_implicit;
+        if (!explicit_cast) return cast_refused(c, from, t, false, pos);
         if (attu_type_is_bpchar_any(from)) e = coerce(c, e, attu_type_make(ATTU_TYPE_TEXT), true, pos);
         return e ? js_call(c, ATTU_JS_IN, t, pos, 1, e, NULL, NULL, NULL) : NULL;
     }
@@ -98,14 +98,7 @@ attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
             tx = coerce(c, tx, attu_type_make(ATTU_TYPE_NUMERIC), true, pos);
         return tx ? coerce(c, tx, t, true, pos) : NULL;
     }
-    if (explicit_cast) {
-        attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(from, b1), tname(t, b2));
-        return NULL;
-    }
-no_cast_implicit:
-    attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s is of type %s but expression is of type %s",
-                   "value", tname(t, b2), tname(from, b1));
-    return NULL;
+    return cast_refused(c, from, t, explicit_cast, pos);
 }
 
 /* ---- keys and comparisons ------------------------------------------------------------ */
