@@ -156,6 +156,23 @@ inline std::vector<size_t> parse_sizes(int argc, char** argv, std::vector<size_t
 
 // ATTU_BENCH_ONLY=a,b,...: run only the named groups (each bench's main
 // names its groups); unset, run all. For short profiling runs.
+// The positive numbers of a comma-separated environment variable (the
+// mean segments of ATTU_BENCH_SEGSORT_MEANS / ATTU_BENCH_SEGREDUCE_MEANS),
+// or defaults when it is not set.
+inline std::vector<long long> env_numbers(const char* name, std::vector<long long> defaults) {
+  const char* m = std::getenv(name);
+  if (!m) return defaults;
+  std::vector<long long> v;
+  for (const char* p = m; *p;) {
+    char* end;
+    long long x = std::strtoll(p, &end, 10);
+    if (end == p) break;
+    if (x > 0) v.push_back(x);
+    p = *end == ',' ? end + 1 : end;
+  }
+  return v;
+}
+
 inline bool bench_wanted(const char* group) {
   const char* only = std::getenv("ATTU_BENCH_ONLY");
   if (!only || !*only) return true;

@@ -374,17 +374,7 @@ int main(int argc, char** argv) {
       if (n > (256u << 20)) continue;
       // ATTU_BENCH_SEGREDUCE_MEANS=100,300,1000 replaces the mean segments
       // (of segreduce, lbs and interval_move)
-      std::vector<long long> means = {10, 1000};
-      if (const char* m = getenv("ATTU_BENCH_SEGREDUCE_MEANS")) {
-        means.clear();
-        for (const char* p = m; *p;) {
-          char* end;
-          long long v = strtoll(p, &end, 10);
-          if (end == p) break;
-          if (v > 0) means.push_back(v);
-          p = *end == ',' ? end + 1 : end;
-        }
-      }
+      const std::vector<long long> means = env_numbers("ATTU_BENCH_SEGREDUCE_MEANS", {10, 1000});
       for (long long mean : means) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
         // the tile kernels beside the warp path (a launch box keeps them)

@@ -270,17 +270,7 @@ int main(int argc, char** argv) {
     size_t segn = 64u << 20;
     // ATTU_BENCH_SEGSORT_MEANS=10000,30000 replaces the mean segments (the
     // radix path's threshold runs, with ATTU_SEGSORT_RADIX_MIN_TILES)
-    std::vector<long long> means = {16, 100, 1000, 100000};
-    if (const char* m = std::getenv("ATTU_BENCH_SEGSORT_MEANS")) {
-      means.clear();
-      for (const char* p = m; *p;) {
-        char* end;
-        long long v = std::strtoll(p, &end, 10);
-        if (end == p) break;
-        if (v > 0) means.push_back(v);
-        p = *end == ',' ? end + 1 : end;
-      }
-    }
+    const std::vector<long long> means = env_numbers("ATTU_BENCH_SEGSORT_MEANS", {16, 100, 1000, 100000});
     if (bench_wanted("segsort"))
       for (long long mean : means) bench_segsort(ctx, segn, mean);
   } catch (const std::exception& e) {
