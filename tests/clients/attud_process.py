@@ -5,15 +5,26 @@ Daemon(attud, prefix) makes a temporary folder (tmp) with a data directory
 data directory), on ATTU_TEST_DEVICE's device (cpu by default), returning
 its port; proc is the running process. Checks counts failed checks:
 check(what, got, want), ok(conn, sql) (a query that must not fail) and
-count(conn, table). in_thread(fn) runs fn beside the test."""
+count(conn, table). in_thread(fn) runs fn beside the test; attud_argv()
+is the attud the test was given (its first argument), or a skip."""
 
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 
 from pgwire_client import Conn
+
+
+def attud_argv():
+    """The attud of argv[1]; exits 77 (ctest's skip) when there is none."""
+    attud = sys.argv[1] if len(sys.argv) > 1 else None
+    if not attud or not os.access(attud, os.X_OK):
+        print("SKIP: attud not built")
+        sys.exit(77)
+    return attud
 
 
 class Daemon:

@@ -26,12 +26,9 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attud_process import Checks, Daemon, conn  # noqa: E402
+from attud_process import Checks, Daemon, attud_argv, conn  # noqa: E402
 
-ATTUD = sys.argv[1] if len(sys.argv) > 1 else None
-if not ATTUD or not os.access(ATTUD, os.X_OK):
-    print("SKIP: attud not built")
-    sys.exit(77)
+ATTUD = attud_argv()
 
 daemon = Daemon(ATTUD, "attu-enum-wire.")
 checks = Checks()

@@ -22,12 +22,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attud_process import Checks, Daemon, conn  # noqa: E402
+from attud_process import Checks, Daemon, attud_argv, conn  # noqa: E402
 
-ATTUD = sys.argv[1] if len(sys.argv) > 1 else None
-if not ATTUD or not os.access(ATTUD, os.X_OK):
-    print("SKIP: attud not built")
-    sys.exit(77)
+ATTUD = attud_argv()
 
 gpu = os.environ.get("ATTU_TEST_DEVICE", "cpu") == "gpu"
 LEVEL = os.environ.get("ISOLATION_LOOP_LEVEL", "REPEATABLE READ")   # (READ COMMITTED: the baseline)
