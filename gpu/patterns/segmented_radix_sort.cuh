@@ -201,15 +201,19 @@ void sort_impl(key_t* keys, val_t* vals, long long count, const int* segments, i
                context_t& ctx) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
-  using L = sort_launch<bits_t, val_t, has_vals>;
+  // 32-bit pairs travel packed (sort.cuh's sort_pack) in its tile shape
+  constexpr bool can_pack = has_vals && sizeof(bits_t) == 4 && sizeof(val_t) == 4;
+  int pack_mode = can_pack ? sort_detail::sort_pack_pairs() : 0;
+  using L0 = sort_launch<bits_t, val_t, has_vals>;
   static_assert(sizeof(key_t) == sizeof(bits_t), "key and its bits have one size");
-  constexpr int passes = L::passes;  // even: the result lands back in keys / vals
+  constexpr int passes = L0::passes;  // even: the result lands back in keys / vals
+  const int nv = pack_mode ? sort_detail::sort_launch_packed::nv : L0::nv;
   if (count < 2) return;
   if (count > 0x7fffffffll) throw std::runtime_error("segmented_sort: more than 2^31-1 items");
   cudaStream_t st = ctx.stream();
   const int n = int(count), total = num_segments + 1;
   // Upper bound of the tiles: every segment adds at most one short tile.
-  const long long max_tiles = (count + L::nv - 1) / L::nv + total;
+  const long long max_tiles = (count + nv - 1) / nv + total;
 
   auto up = [](size_t b) { return (b + 255) & ~size_t(255); };
   size_t hist_bytes = up(size_t(total) * passes * 256 * sizeof(unsigned long long));
@@ -221,8 +225,10 @@ void sort_impl(key_t* keys, val_t* vals, long long count, const int* segments, i
   size_t key_bytes = up(size_t(count) * sizeof(bits_t));
   size_t val_bytes = has_vals ? up(size_t(count) * sizeof(val_t)) : 0;
   const size_t cleared = hist_bytes + ctr_bytes + lb_bytes;
-  char* mem = (char*)sort_detail::sort_alloc(cleared + first_bytes + start_bytes + seg_bytes +
-                                                 key_bytes + val_bytes, ctx);
+  bool second = false;
+  char* mem = sort_detail::sort_alloc_packed(cleared + first_bytes + start_bytes + seg_bytes + key_bytes + val_bytes,
+                                             pack_mode == 2 ? size_t(count) * sizeof(uint64_t) : 0, &second, ctx);
+  if (pack_mode == 2 && !second) pack_mode = 1;
   unsigned long long* hist = (unsigned long long*)mem;
   unsigned int* ctr = (unsigned int*)(mem + hist_bytes);  // [0, passes): tile tickets; [passes]: ntiles
   uint64_t* lb = (uint64_t*)(mem + hist_bytes + ctr_bytes);
@@ -240,10 +246,10 @@ void sort_impl(key_t* keys, val_t* vals, long long count, const int* segments, i
     ATTU_CUDA_CHECK_LAUNCH();
   }
   unsigned int* ntiles = ctr + passes;
-  tile_counts_kernel<1024><<<1, 1024, 0, st>>>(segments, num_segments, n, L::nv, first_tile, ntiles);
+  tile_counts_kernel<1024><<<1, 1024, 0, st>>>(segments, num_segments, n, nv, first_tile, ntiles);
   ATTU_CUDA_CHECK_LAUNCH();
   tile_table_kernel<int><<<int((max_tiles + 1 + 255) / 256), 256, 0, st>>>(
-      segments, num_segments, n, L::nv, first_tile, int(max_tiles), tile_start, tile_seg);
+      segments, num_segments, n, nv, first_tile, int(max_tiles), tile_start, tile_seg);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_seg_tiles tiles{tile_start, tile_seg, ntiles, passes * 256};
 
@@ -255,11 +261,23 @@ void sort_impl(key_t* keys, val_t* vals, long long count, const int* segments, i
   scan_kernel<passes><<<total * passes, 256, 0, st>>>(segments, hist);
   ATTU_CUDA_CHECK_LAUNCH();
 
+  const int grid = int(max_tiles);
+  if constexpr (can_pack) {
+    if (pack_mode) {
+      // tmp_keys and tmp_vals are one run of count * 8 bytes
+      uint64_t* packed2 = pack_mode == 2 ? reinterpret_cast<uint64_t*>((char*)tmp_keys + key_bytes + val_bytes) : nullptr;
+      sort_detail::sort_packed_passes<descending, key_t, val_t, true>(keys, vals, reinterpret_cast<uint64_t*>(tmp_keys),
+                                                                     packed2, passes, size_t(count), grid, hist, lb, ctr,
+                                                                     tiles, st);
+      sort_detail::sort_free(mem, ctx);
+      return;
+    }
+  }
+  using L = L0;
   void* kin = keys;
   void* kout = tmp_keys;
   val_t* vin = vals;
   val_t* vout = tmp_vals;
-  const int grid = int(max_tiles);
   using sort_detail::pass_mark;
   for (int p = 0; p < passes; ++p) {
     const unsigned long long* ds = hist + p * 256;

@@ -16,6 +16,9 @@
 // ranks just before +0.0, NaN with the sign bit clear after +inf). The sort is
 // stable. Keys of 4 bytes take 4 passes and keys of 8 bytes 8, an even
 // count, so the result lands back in the caller's buffer with no extra copy.
+// 32-bit keys with 4-byte values travel as one 64-bit item, key above value
+// (sort_pack): the tile's shared-memory exchange and its stores then happen
+// once an item instead of once for the keys and again for the values.
 //
 // Invariant of the look-back words: one 64-bit word per (tile, digit); the top
 // two bits say what the low bits hold (01: this tile's count of the digit,
@@ -39,6 +42,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -137,6 +141,22 @@ template <typename T> struct sort_direction<greater_t<T>> { static constexpr int
 #endif
 #ifndef ATTU_SORT_MINB_K64
 #define ATTU_SORT_MINB_K64 2
+#endif
+// Packed 32-bit pairs (sort_pack below): 64-bit items in a tile of their
+// own shape; over 48 KB of shared memory the tile is dynamic. 384 x 19 at
+// 2 blocks (80 registers, no spill, 58 KB): int/int pairs 1.05x / 1.12-1.15x
+// of DeviceRadixSort at 64M / 256M with two scratch arrays (session 23,
+// run 2); 384 x 15 1.00x / 1.03x, 384 x 18 1.03-1.05x / 1.06-1.10x, 448 x 16
+// 1.04-1.06x / 1.08-1.13x, 320 x 20 1.01-1.02x / 1.03-1.04x, 384 x 20
+// spilled (0.85x).
+#ifndef ATTU_SORT_NT_PK
+#define ATTU_SORT_NT_PK 384
+#endif
+#ifndef ATTU_SORT_VT_PK
+#define ATTU_SORT_VT_PK 19
+#endif
+#ifndef ATTU_SORT_MINB_PK
+#define ATTU_SORT_MINB_PK 2
 #endif
 // Keys alone rank into shared memory before the look-back (0: after it,
 // as with values; 2: with values too, no faster for pairs in session 14's
@@ -272,12 +292,57 @@ struct sort_seg_tiles {
   int digit_stride;
 };
 
+// Packed pairs (pack != pack_none; 32-bit keys with 4-byte values): a
+// thread holds each pair as one 64-bit item, the key's bits above the
+// value's, and ranks it by a digit of the upper half (shift counts from bit
+// 32). The tile then goes through shared memory once, 8 bytes an item,
+// instead of once for the keys and once again for the values. Passes
+// alternate between the caller's two arrays (split: keys_in_v / vals_in,
+// keys_out_v / vals_out; the first pass converts the keys, the last
+// converts them back) and one scratch array of packed items, so the
+// scratch is no larger than the unpacked sort's.
+// pack_packed: packed items in and out (the middle passes when the sort may
+// take a second scratch array).
+enum sort_pack : int { pack_none = 0, pack_split_to_packed = 1, pack_packed_to_split = 2, pack_packed = 3 };
+
+struct sort_launch_packed {
+  static constexpr int nt = ATTU_SORT_NT_PK;
+  static constexpr int vt = ATTU_SORT_VT_PK;
+  static constexpr int nv = nt * vt;
+};
+
+// A tile's shared memory: the rank's storage, then the tile's keys, then
+// its values, one after the other in one union.
+template <typename bits_t, typename val_t, bool has_vals, int nt, int vt>
+struct sort_tile_smem {
+  using rank_t = cub::BlockRadixRankMatchEarlyCounts<nt, 8, false>;
+  union {
+    typename rank_t::TempStorage rank;
+    bits_t keys[nt * vt];
+    val_t vals[has_vals ? nt * vt : 1];
+  };
+  int digit_offset[256];  // global start of the digit minus tile prefix
+  unsigned int tile;
+};
+
+template <typename key_t, typename val_t, bool has_vals, int pack>
+struct sort_kernel_shape {
+  using bits_t = std::conditional_t<pack != pack_none, uint64_t, typename sort_key_traits<key_t>::bits_t>;
+  using L = std::conditional_t<pack != pack_none, sort_launch_packed, sort_launch<bits_t, val_t, has_vals>>;
+  static constexpr int min_blocks = pack != pack_none ? ATTU_SORT_MINB_PK
+                                    : has_vals        ? ATTU_SORT_MINB_PAIRS
+                                    : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64
+                                                         : ATTU_SORT_MINB_K32;
+  using smem_t = sort_tile_smem<bits_t, val_t, has_vals, L::nt, L::vt>;
+  // Past the static 48 KB the tile lives in dynamic shared memory.
+  static constexpr size_t dyn_smem = sizeof(smem_t) > 48 * 1024 ? sizeof(smem_t) : 0;
+};
+
 template <typename key_t, typename val_t, bool has_vals, bool descending,
           bool first, bool last, typename in_t = key_t, typename out_t = key_t,
-          bool segmented = false>
-__global__ void __launch_bounds__(sort_launch<typename sort_key_traits<key_t>::bits_t, val_t, has_vals>::nt,
-                                  has_vals ? ATTU_SORT_MINB_PAIRS
-                                               : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
+          bool segmented = false, int pack = pack_none>
+__global__ void __launch_bounds__(sort_kernel_shape<key_t, val_t, has_vals, pack>::L::nt,
+                                  sort_kernel_shape<key_t, val_t, has_vals, pack>::min_blocks)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
                      const val_t* __restrict__ vals_in, val_t* __restrict__ vals_out,
                      size_t count, int shift,
@@ -286,24 +351,28 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
                      unsigned int* __restrict__ tile_counter, long long key_base = 0,
                      sort_seg_tiles seg_tiles = sort_seg_tiles{}) {
   using traits = sort_key_traits<key_t>;
-  using bits_t = typename traits::bits_t;
-  using L = sort_launch<bits_t, val_t, has_vals>;
+  using shape = sort_kernel_shape<key_t, val_t, has_vals, pack>;
+  using bits_t = typename shape::bits_t;
+  using L = typename shape::L;
+  static_assert(pack == pack_none || (sizeof(key_t) == 4 && sizeof(val_t) == 4 && !has_vals),
+                "packed pairs: 32-bit keys, 4-byte values, passed as has_vals = false");
+  constexpr bool load_split = pack == pack_split_to_packed, store_split = pack == pack_packed_to_split;
 
   constexpr int nt = L::nt, vt = L::vt, nv = L::nv;
-  using rank_t = cub::BlockRadixRankMatchEarlyCounts<nt, 8, false>;
+  using rank_t = typename shape::smem_t::rank_t;
   constexpr int bins_per_thread = (256 + nt - 1) / nt;
   static_assert(bins_per_thread == 1, "one digit per thread at most");
 
-  struct smem_t {
-    union {
-      typename rank_t::TempStorage rank;
-      bits_t keys[nv];
-      val_t vals[has_vals ? nv : 1];
-    };
-    int digit_offset[256];  // global start of the digit minus tile prefix
-    unsigned int tile;
-  };
-  __shared__ smem_t s;
+  using smem_t = typename shape::smem_t;
+  extern __shared__ __align__(16) unsigned char sort_dyn_smem[];
+  smem_t* sp;
+  if constexpr (shape::dyn_smem > 0) {
+    sp = reinterpret_cast<smem_t*>(sort_dyn_smem);
+  } else {
+    __shared__ smem_t s_static;
+    sp = &s_static;
+  }
+  smem_t& s = *sp;
 
   const int tid = threadIdx.x;
   if (tid == 0) s.tile = atomicAdd(tile_counter, 1u);
@@ -336,7 +405,21 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   // are that pointer plus constants, not a 64-bit index sum each.
   const in_t* in_first = static_cast<const in_t*>(keys_in_v) + base + wbase;
   const bits_t* bits_first = static_cast<const bits_t*>(keys_in_v) + base + wbase;
+  const uint32_t* key32_first = static_cast<const uint32_t*>(keys_in_v) + base + wbase;
+  const uint32_t* val32_first = reinterpret_cast<const uint32_t*>(vals_in) + base + wbase;
   auto load_bits = [&](int u) -> bits_t {
+    if constexpr (load_split) {
+      uint32_t k;
+      if (first) {
+        if constexpr (std::is_integral<key_t>::value)
+          k = uint32_t(traits::to_bits(key_t((long long)in_first[u * 32] - key_base)));
+        else
+          k = uint32_t(traits::to_bits(reinterpret_cast<const key_t*>(in_first)[u * 32]));
+      } else {
+        k = key32_first[u * 32];
+      }
+      return (bits_t(k) << 32) | val32_first[u * 32];
+    }
     if (first) {
       if constexpr (std::is_integral<key_t>::value)
         return traits::to_bits(key_t((long long)in_first[u * 32] - key_base));
@@ -424,7 +507,16 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
     dest[u] = s.digit_offset[dig.Digit(b)] + i;
     // keys_out_v may be null on a last pass (radix_partition moving a
     // further value column by the same keys): the keys are then not written
-    if (i < valid && (!last || keys_out_v)) {
+    if constexpr (store_split) {
+      if (i < valid) {
+        const uint32_t k = uint32_t(b >> 32);
+        if (last)
+          static_cast<key_t*>(keys_out_v)[dest[u]] = traits::from_bits(typename traits::bits_t(k));
+        else
+          static_cast<uint32_t*>(keys_out_v)[dest[u]] = k;
+        reinterpret_cast<uint32_t*>(vals_out)[dest[u]] = uint32_t(b);
+      }
+    } else if (i < valid && (!last || keys_out_v)) {
       if (last)
         static_cast<out_t*>(keys_out_v)[dest[u]] = out_t(traits::from_bits(b));
       else
@@ -464,6 +556,95 @@ inline void sort_free(void* p, context_t& ctx) {
   ctx.free(p);
 }
 
+// How 32-bit keys with 4-byte values sort (sort_pack): 0 apart (keys,
+// then values, through the tile: 0.93x of DeviceRadixSort at 64M), 1 packed
+// with the scratch of the unpacked sort (passes alternate between the
+// caller's arrays and one packed array: 0.99x), 2 (the default) packed
+// with a second scratch array, 8 bytes an item more (the middle passes
+// read and write packed items only: 1.05x). ATTU_SORT_PACK_PAIRS sets it
+// for A/B runs; tests set it to cover every path.
+inline int& sort_pack_pairs() {
+  static int mode = [] {
+    const char* e = getenv("ATTU_SORT_PACK_PAIRS");
+    return e && *e ? atoi(e) : 2;
+  }();
+  return mode;
+}
+
+// Launches one onesweep pass. A kernel whose tile needs more than the
+// static 48 KB of shared memory is allowed its dynamic size once, at its
+// first launch (a static per kernel: the attribute call per launch cost the
+// small sorts of a query their time).
+template <typename shape, auto kernel, typename... args_t>
+void sort_launch_pass(int grid, cudaStream_t st, args_t... args) {
+  if constexpr (shape::dyn_smem > 0) {
+    static const bool allowed = [] {
+      ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape::dyn_smem)));
+      return true;
+    }();
+    (void)allowed;
+  }
+  kernel<<<grid, shape::L::nt, shape::dyn_smem, st>>>(args...);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
+// The passes of a packed pair sort (sort_pack). With packed2 (mode 2): the
+// first pass from the caller's keys / vals to packed items, the middle ones
+// between packed and packed2, the last back to the caller's. Without it
+// (mode 1): even passes from the caller's arrays to packed, odd passes
+// back. npasses is even, so the last pass is odd and ends in the caller's.
+// Segmented (segmented_radix_sort.cuh): tiles as sort_seg_tiles says, grid
+// their upper bound.
+template <bool descending, typename key_t, typename val_t, bool segmented>
+void sort_packed_passes(key_t* keys, val_t* vals, uint64_t* packed, uint64_t* packed2, int npasses, size_t count,
+                        int grid, const unsigned long long* hist, uint64_t* lb, unsigned int* ctr,
+                        sort_seg_tiles tiles, cudaStream_t st) {
+  using S1 = sort_kernel_shape<key_t, val_t, false, pack_split_to_packed>;
+  using S2 = sort_kernel_shape<key_t, val_t, false, pack_packed_to_split>;
+  using S3 = sort_kernel_shape<key_t, val_t, false, pack_packed>;
+  uint64_t* pin = packed;
+  for (int p = 0; p < npasses; ++p) {
+    const unsigned long long* ds = hist + p * 256;
+    unsigned int* c = ctr + p;
+    const int sh = 32 + 8 * p;
+    const uint64_t mk = pass_mark(p);
+    if (p == 0)
+      sort_launch_pass<S1, sort_onesweep_kernel<key_t, val_t, false, descending, true, false, key_t, key_t, segmented, pack_split_to_packed>>(
+                           grid, st, (const void*)keys, (void*)packed, (const val_t*)vals, (val_t*)nullptr, count, sh, ds, lb, mk, c, 0LL, tiles);
+    else if (p == npasses - 1)
+      sort_launch_pass<S2, sort_onesweep_kernel<key_t, val_t, false, descending, false, true, key_t, key_t, segmented, pack_packed_to_split>>(
+                           grid, st, (const void*)pin, (void*)keys, (const val_t*)nullptr, vals, count, sh, ds, lb, mk, c, 0LL, tiles);
+    else if (packed2) {
+      uint64_t* pout = pin == packed ? packed2 : packed;
+      sort_launch_pass<S3, sort_onesweep_kernel<key_t, val_t, false, descending, false, false, key_t, key_t, segmented, pack_packed>>(
+                           grid, st, (const void*)pin, (void*)pout, (const val_t*)nullptr, (val_t*)nullptr, count, sh, ds, lb, mk, c, 0LL, tiles);
+      pin = pout;
+    } else if (p % 2 == 0)
+      sort_launch_pass<S1, sort_onesweep_kernel<key_t, val_t, false, descending, false, false, key_t, key_t, segmented, pack_split_to_packed>>(
+                           grid, st, (const void*)keys, (void*)packed, (const val_t*)vals, (val_t*)nullptr, count, sh, ds, lb, mk, c, 0LL, tiles);
+    else
+      sort_launch_pass<S2, sort_onesweep_kernel<key_t, val_t, false, descending, false, false, key_t, key_t, segmented, pack_packed_to_split>>(
+                           grid, st, (const void*)packed, (void*)keys, (const val_t*)nullptr, vals, count, sh, ds, lb, mk, c, 0LL, tiles);
+  }
+}
+
+// Allocates a sort's scratch of `bytes`, plus `extra` for a second packed
+// array where the device has room for it; *with_extra says which it got.
+template <typename context_t>
+inline char* sort_alloc_packed(size_t bytes, size_t extra, bool* with_extra, context_t& ctx) {
+  *with_extra = false;
+  if (extra) {
+    try {
+      char* m = (char*)sort_alloc(bytes + extra, ctx);
+      *with_extra = true;
+      return m;
+    } catch (const cuda_error& e) {
+      if (e.code != cudaErrorMemoryAllocation) throw;
+    }
+  }
+  return (char*)sort_alloc(bytes, ctx);
+}
+
 template <bool descending, typename key_t, typename val_t, bool has_vals, typename context_t>
 void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx, int end_bit) {
   using traits = sort_key_traits<key_t>;
@@ -484,11 +665,23 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx, int
   // and values.
   size_t hist_bytes = L::passes * 256 * sizeof(unsigned long long);
   size_t ctr_bytes = 64 * sizeof(unsigned int);
-  size_t lb_bytes = tiles * 256 * sizeof(uint64_t);  // every pass's, marked by pass
+  // every pass's, marked by pass (packed pairs take smaller tiles: more)
+  constexpr bool can_pack = has_vals && sizeof(bits_t) == 4 && sizeof(val_t) == 4;
+  const size_t lb_tiles = !can_pack ? tiles : std::max(tiles, (count + sort_kernel_shape<key_t, val_t, false, pack_split_to_packed>::L::nv - 1) /
+                                              sort_kernel_shape<key_t, val_t, false, pack_split_to_packed>::L::nv);
+  size_t lb_bytes = lb_tiles * 256 * sizeof(uint64_t);
   size_t key_bytes = (count * sizeof(bits_t) + 255) & ~size_t(255);
   size_t val_bytes = has_vals ? (count * sizeof(val_t) + 255) & ~size_t(255) : 0;
   size_t head = (hist_bytes + ctr_bytes + 255) & ~size_t(255);
-  char* mem = (char*)sort_alloc(head + lb_bytes + key_bytes + val_bytes, ctx);
+  // Packed pairs take a second scratch array where the device has room for
+  // it, else alternate with the caller's arrays (mode 1).
+  // (Two passes have no middle pass to use it.)
+  int pack_mode = can_pack ? sort_pack_pairs() : 0;
+  if (pack_mode == 2 && npasses <= 2) pack_mode = 1;
+  bool second = false;
+  char* mem = sort_alloc_packed(head + lb_bytes + key_bytes + val_bytes,
+                                pack_mode == 2 ? count * sizeof(uint64_t) : 0, &second, ctx);
+  if (pack_mode == 2 && !second) pack_mode = 1;
   unsigned long long* hist = (unsigned long long*)mem;
   unsigned int* ctr = (unsigned int*)(mem + hist_bytes);
   uint64_t* lb = (uint64_t*)(mem + head);
@@ -503,6 +696,18 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx, int
   ATTU_CUDA_CHECK_LAUNCH();
   sort_scan_kernel<<<L::passes, 256, 0, st>>>(hist);
   ATTU_CUDA_CHECK_LAUNCH();
+
+  if constexpr (can_pack) {
+    if (pack_mode != 0) {
+      // tmp_keys and tmp_vals are one run of count * 8 bytes
+      uint64_t* packed2 = pack_mode == 2 ? reinterpret_cast<uint64_t*>(mem + head + lb_bytes + key_bytes + val_bytes) : nullptr;
+      const int pgrid = int((count + sort_launch_packed::nv - 1) / sort_launch_packed::nv);
+      sort_packed_passes<descending, key_t, val_t, false>(keys, vals, reinterpret_cast<uint64_t*>(tmp_keys), packed2,
+                                                         npasses, count, pgrid, hist, lb, ctr, sort_seg_tiles{}, st);
+      sort_free(mem, ctx);
+      return;
+    }
+  }
 
   void* kin = keys;
   void* kout = tmp_keys;

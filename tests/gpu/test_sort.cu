@@ -430,8 +430,18 @@ int main() {
                       size_t(attu::gpu::sort_launch<uint64_t, uint32_t, true>::nv)})
       for (size_t n : {nv - 1, nv, nv + 1, 2 * nv + 1}) radix_sizes.push_back(n);
     for (size_t n : radix_sizes) {
-      test_radix_pairs<int>(ctx, n, 0, less_t<int>(), "i32");
-      test_radix_pairs<int>(ctx, n, 100, less_t<int>(), "i32 ties");
+      // 32-bit pairs packed into 64-bit items (with one scratch array, the
+      // default, and with two) and apart
+      const int pack_default = attu::gpu::sort_detail::sort_pack_pairs();
+      for (int pack : {1, 2, 0}) {
+        attu::gpu::sort_detail::sort_pack_pairs() = pack;
+        const std::string how = pack == 0 ? " apart" : pack == 1 ? " packed" : " packed twice";
+        test_radix_pairs<int>(ctx, n, 0, less_t<int>(), ("i32" + how).c_str());
+        test_radix_pairs<int>(ctx, n, 100, less_t<int>(), ("i32 ties" + how).c_str());
+        test_radix_pairs<int>(ctx, n, 100, greater_t<int>(), ("i32 desc ties" + how).c_str());
+        test_radix_pairs<unsigned>(ctx, n, 0, greater_t<unsigned>(), ("u32 desc" + how).c_str());
+      }
+      attu::gpu::sort_detail::sort_pack_pairs() = pack_default;
       test_radix_keys<int>(ctx, n, 0, less_t<int>(), "i32");
       test_radix_keys<unsigned>(ctx, n, 0, greater_t<unsigned>(), "u32 desc");
       test_radix_keys<float>(ctx, n, 0, less_t<float>(), "f32");
@@ -555,17 +565,29 @@ int main() {
       // shape, empty and one-item segments between them, items before
       // segments[0]), ties, descending, 64-bit and unsigned keys; and
       // segmented_sort choosing it by the mean
-      std::vector<int> s32, s64;
-      for (int which = 0; which < 2; ++which) {
-        const int nv = which == 0 ? attu::gpu::sort_launch<uint32_t, int, true>::nv
-                                  : attu::gpu::sort_launch<uint64_t, int, true>::nv;
-        std::vector<int>& s = which == 0 ? s32 : s64;
+      std::vector<int> s32, s64, spk;
+      for (int which = 0; which < 3; ++which) {
+        const int nv = which == 0   ? attu::gpu::sort_launch<uint32_t, int, true>::nv
+                       : which == 1 ? attu::gpu::sort_launch<uint64_t, int, true>::nv
+                                    : attu::gpu::sort_detail::sort_launch_packed::nv;
+        std::vector<int>& s = which == 0 ? s32 : which == 1 ? s64 : spk;
         int lens[] = {nv - 1, nv, nv + 1, 0, 1, 2 * nv + 1, 0, 0, 3, 5 * nv, 17};
         long long pos = 5;
         for (int rep = 0; pos < 400000; ++rep) { s.push_back(int(pos)); pos += lens[rep % 11]; }
       }
-      test_segsort<int, less_t<int>, true>(ctx, 400000, s32, 0, less_t<int>(), "tile-edge lengths");
-      test_segsort<int, greater_t<int>, true>(ctx, 400000, s32, 40, greater_t<int>(), "tile-edge desc ties");
+      // 32-bit pairs packed (two scratch arrays, the default; one) and apart
+      const int pack_default = attu::gpu::sort_detail::sort_pack_pairs();
+      for (int pack : {2, 1, 0}) {
+        attu::gpu::sort_detail::sort_pack_pairs() = pack;
+        const std::string how = " pack " + std::to_string(pack);
+        test_segsort<int, less_t<int>, true>(ctx, 400000, s32, 0, less_t<int>(), "tile-edge lengths" + how);
+        test_segsort<int, greater_t<int>, true>(ctx, 400000, s32, 40, greater_t<int>(),
+                                                "tile-edge desc ties" + how);
+        test_segsort<int, less_t<int>, true>(ctx, 400000, spk, 0, less_t<int>(), "packed tile-edge" + how);
+        test_segsort<float, greater_t<float>, true>(ctx, 400000, spk, 30, greater_t<float>(),
+                                                    "f32 packed tile-edge desc ties" + how);
+      }
+      attu::gpu::sort_detail::sort_pack_pairs() = pack_default;
       test_segsort<long long, less_t<long long>, true>(ctx, 400000, s64, 1000, less_t<long long>(),
                                                        "i64 tile-edge ties");
       test_segsort<unsigned, less_t<unsigned>, true>(ctx, 400000, s32, 0, less_t<unsigned>(), "u32 tile-edge");
