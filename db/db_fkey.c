@@ -396,6 +396,9 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                 }
                 f->ref_cols[j] = c;
             }
+            /* (a deferrable key may hold duplicates until COMMIT: no
+             * foreign key may reference it, as in PostgreSQL) */
+            bool found_deferrable = false;
             for (int k = 0; k < npu && !match; k++) {
                 if (pu[k].ncols != a->ref_columns.n) continue;
                 bool same = true;
@@ -405,7 +408,13 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                     for (int q = 0; q < j; q++) if (f->ref_cols[q] == f->ref_cols[j]) in = false;
                     same = in;
                 }
-                if (same) match = &pu[k];
+                if (same && pu[k].deferrable) found_deferrable = true;
+                else if (same) match = &pu[k];
+            }
+            if (!match && found_deferrable) {
+                attu_error_set(err, "55000", 0, "cannot use a deferrable unique constraint for referenced table \"%s\"",
+                               p->name);
+                goto fail;
             }
             if (!match) {
                 attu_error_set(err, "42830", 0, "there is no unique constraint matching given keys for referenced table \"%s\"",
@@ -421,6 +430,10 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
             if (!match) {
                 attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "there is no primary key for referenced table \"%s\"",
                                p->name);
+                goto fail;
+            }
+            if (match->deferrable) {
+                attu_error_set(err, "55000", 0, "cannot use a deferrable primary key for referenced table \"%s\"", p->name);
                 goto fail;
             }
             if (match->ncols != f->ncols) {

@@ -159,6 +159,8 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
         attu_unique *u = &all[i];
         if (d->check || d->fkey) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
         u->primary = d->primary;
+        u->deferrable = d->deferrable || d->initially_deferred;
+        u->initially_deferred = d->initially_deferred;
         if (d->name) snprintf(u->name, sizeof u->name, "%s", d->name);
         named[i] = d->name != NULL;
         if (d->columns.n > ATTU_INDEX_MAX_KEYS) {
@@ -201,8 +203,9 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
         if (i == pk || all[i].ncols < 0) continue;
         int same = -1;
         for (int k = 0; k < nf && same < 0; k++)
-            if (fin[k].ncols == all[i].ncols && !memcmp(fin[k].cols, all[i].cols, sizeof(int) * (size_t)all[i].ncols))
-                same = k;
+            if (fin[k].ncols == all[i].ncols && !memcmp(fin[k].cols, all[i].cols, sizeof(int) * (size_t)all[i].ncols) &&
+                fin[k].deferrable == all[i].deferrable && fin[k].initially_deferred == all[i].initially_deferred)
+                same = k;   /* (a different deferral: two constraints, as in PostgreSQL) */
         if (same >= 0) {
             if (!fnamed[same] && named[i]) { memcpy(fin[same].name, all[i].name, sizeof fin[same].name); fnamed[same] = true; }
             continue;
@@ -644,6 +647,14 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
 static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
 
 int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    /* the row-by-row checks first (PostgreSQL's fail at the row), then
+     * the deferrable constraints' (at the end of the statement, or queued
+     * for COMMIT: db_unique_defer.c) */
+    if (db_unique_check_immediate(s, t, first, changed, err)) return -1;
+    return db_unique_defer_check(s, t, first, changed, err);
+}
+
+int db_unique_check_immediate(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     /* the keys of the key sets, then the unique indexes a query checks
      * (over expressions, partial, NULLS NOT DISTINCT: db_index.c) */
     if (check_keys(s, t, first, changed, err)) return -1;
@@ -651,15 +662,25 @@ int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t 
 }
 
 static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    int nall = 0;
+    const attu_unique *all = attu_catalog_uniques(db_cat(s), t->name, &nall);
+    if (!nall || (!changed && first >= t->nrows)) return 0;
+    /* the NOT DEFERRABLE ones: a deferrable one may hold duplicates
+     * between statements, which no key set can describe */
+    attu_unique *us = malloc(sizeof *us * (size_t)nall);
+    if (!us) return attu_error_oom(err);
     int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
-    if (!nu || (!changed && first >= t->nrows)) return 0;
-    attu_table *base = indexed_base(s, t);
-    if (base && (changed || first == base->nrows)) {
-        int rc = index_check(base, t, us, nu, first, changed, err);
-        if (rc <= 0) return rc;
+    for (int k = 0; k < nall; k++)
+        if (!all[k].deferrable) us[nu++] = all[k];
+    int rc = 0;
+    if (nu) {
+        attu_table *base = indexed_base(s, t);
+        rc = 1;
+        if (base && (changed || first == base->nrows)) rc = index_check(base, t, us, nu, first, changed, err);
+        if (rc > 0) rc = query_check(s, t, us, nu, first, changed, err);
     }
-    return query_check(s, t, us, nu, first, changed, err);
+    free(us);
+    return rc;
 }
 
 int db_unique_groups(attu_session *s, attu_table *t, const attu_table *extra, const attu_unique *u, size_t first,

@@ -2799,9 +2799,11 @@ static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_c
     } else if ((a->d.deferrable || a->d.initially_deferred) && u->check) {
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
                        "CHECK constraints cannot be marked DEFERRABLE");
-    } else if (a->d.deferrable_position && (a->d.deferrable || a->d.initially_deferred)) {
-        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
-                       "deferrable %s constraints are not supported", what);
+    } else if (!u->check) {
+        /* a PRIMARY KEY's or UNIQUE's (INITIALLY DEFERRED implies
+         * DEFERRABLE: ab_con_attr refused NOT DEFERRABLE with it) */
+        u->deferrable = a->d.deferrable || a->d.initially_deferred;
+        u->initially_deferred = a->d.initially_deferred;
     }
     if (a->not_valid && what && !u->check)
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
@@ -3005,39 +3007,34 @@ static void ab_col_deferral(attu_parse_ctx *ctx, ab_colcons *a, const attu_token
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause", clause);
         return;
     }
-    if (!u->fkey) {
-        /* a column's PRIMARY KEY / UNIQUE: only the default, immediate
-         * checking (db/db_unique.c checks at the end of each statement) */
-        if (deferrable > 0 || deferred)
-            ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, k->pos, "deferrable %s constraints are not supported",
-                           u->primary ? "PRIMARY KEY" : "UNIQUE");
-        return;
-    }
     /* PostgreSQL's rules for a column constraint's attributes: each kind
      * once, and INITIALLY DEFERRED only on a DEFERRABLE one (implied when
-     * DEFERRABLE is not written) */
+     * DEFERRABLE is not written); a foreign key's flags or a PRIMARY
+     * KEY's / UNIQUE's */
     attu_ast_fkey *f = u->fkey;
-    bool saw_deferrability = f->deferrable || f->not_deferrable;
+    bool *is_deferrable = f ? &f->deferrable : &u->deferrable, *not_deferrable = f ? &f->not_deferrable : &u->not_deferrable;
+    bool *init_deferred = f ? &f->initially_deferred : &u->initially_deferred;
+    bool *init_seen = f ? &f->initially_seen : &u->initially_seen;
     if (deferrable >= 0) {
-        if (saw_deferrability) {
+        if (*is_deferrable || *not_deferrable) {
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed");
             return;
         }
-        f->deferrable = deferrable > 0;
-        f->not_deferrable = deferrable == 0;
-        if (f->not_deferrable && f->initially_deferred)
+        *is_deferrable = deferrable > 0;
+        *not_deferrable = deferrable == 0;
+        if (*not_deferrable && *init_deferred)
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
     } else {
-        if (f->initially_seen) {
+        if (*init_seen) {
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
             return;
         }
-        f->initially_seen = true;
-        f->initially_deferred = deferred;   /* (which implies DEFERRABLE: db_fkey.c) */
-        if (deferred && f->not_deferrable)
+        *init_seen = true;
+        *init_deferred = deferred;   /* (which implies DEFERRABLE: db_fkey.c, db_unique_define) */
+        if (deferred && *not_deferrable)
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
     }
-    if (!f->deferrable_position) f->deferrable_position = k->pos;
+    if (f && !f->deferrable_position) f->deferrable_position = k->pos;
 }
 static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
     if (c->identity)
