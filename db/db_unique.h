@@ -37,6 +37,18 @@ int db_unique_check(struct attu_session *s, attu_table *t, size_t first, const u
 int db_unique_check_immediate(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed,
                               attu_error *err);
 
+/* The same for UPDATE (its rows changed[r]), whose NOT DEFERRABLE
+ * constraints fail as PostgreSQL's row-by-row check does in the table's
+ * row order: a row whose new key a row yet to be updated still holds
+ * fails too (`UPDATE t SET id = id + 1` over 1, 2, 3 meets 2), where
+ * db_unique_check looks at the final keys only. */
+int db_unique_check_update(struct attu_session *s, attu_table *t, const uint8_t *changed, attu_error *err);
+
+/* The catalog's version of t's table when t is a statement's new version
+ * of it (the same columns; its first rows are the old version's), else
+ * NULL. */
+attu_table *db_unique_old_version(struct attu_session *s, const attu_table *t);
+
 /* DEFERRABLE constraints (db_unique_defer.c). defer_check: the part of
  * db_unique_check for them: the rows of t (first / changed as there)
  * whose key another row held when PostgreSQL's row-by-row insertion

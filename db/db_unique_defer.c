@@ -38,17 +38,6 @@ static size_t next_row(const uint8_t *changed, size_t r, size_t end) {
     return r;
 }
 
-/* The catalog's version of t's table when t is a statement's new version
- * of it (same columns; t's rows below base->nrows are base's rows, some
- * changed), else NULL. */
-static const attu_table *old_version(attu_session *s, const attu_table *t) {
-    const attu_table *base = attu_catalog_lookup(db_cat(s), t->name);
-    if (!base || base == t || base->unavailable || base->ncols != t->ncols || t->nrows < base->nrows) return NULL;
-    for (int c = 0; c < t->ncols; c++)
-        if (!attu_type_equal(base->defs[c].type, t->defs[c].type)) return NULL;
-    return base;
-}
-
 /* The rows of t (changed or appended at first) that would queue u's
  * recheck, in row order: *out (malloc'd), *nout. -1 when out of memory. */
 static int queued_rows(const attu_table *t, const attu_table *base, const attu_unique *u, size_t first,
@@ -146,7 +135,7 @@ int db_unique_defer_check(attu_session *s, attu_table *t, size_t first, const ui
     int which = -1;
     for (int k = 0; k < nu; k++) {
         if (!us[k].deferrable) continue;
-        if (!looked) { base = old_version(s, t); looked = true; }
+        if (!looked) { base = db_unique_old_version(s, t); looked = true; }
         size_t *rows = NULL, n = 0;
         if (queued_rows(t, base, &us[k], first, changed, &rows, &n)) return attu_error_oom(err);
         int rc = 0;
