@@ -1356,6 +1356,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     t = NULL;
     rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
     if (!rc) db_comments_renamed(s, 'r', NULL, from, to);
+    if (!rc) db_defer_renamed(s, 't', from, to);
     if (!rc && nix) {
         attu_error e2;
         attu_error_clear(&e2);
@@ -1476,6 +1477,7 @@ static int rename_constraint(attu_session *s, attu_table *base, const attu_ast_a
         snprintf(found, ATTU_NAME_MAX + 1, "%s", cmd->new_name);
         rc = store_constraints(s, base, k.u, k.nu, k.c, k.nc, k.f, k.nf, err);
         if (!rc) db_comments_renamed(s, 'k', base->name, cmd->column, cmd->new_name);
+        if (!rc) db_defer_renamed(s, 'k', cmd->column, cmd->new_name);
     }
     constraints_free(&k);
     return rc;

@@ -261,6 +261,18 @@ int db_defer_in_use(const attu_session *s, const char *table, const char *what, 
     return 0;
 }
 
+void db_defer_renamed(attu_session *s, char what, const char *from, const char *to) {
+    db_defer *d = s->defer;
+    for (int i = 0; d && i < d->nev; i++) {
+        defer_event *e = &d->ev[i];
+        if (what == 't' && !strcmp(e->table, from)) snprintf(e->table, sizeof e->table, "%s", to);
+        if (what == 'k' && e->kind == 'u' && !strcmp(e->uname, from)) snprintf(e->uname, sizeof e->uname, "%s", to);
+    }
+    for (int i = 0; d && what == 'k' && i < d->nmodes; i++)
+        if (!d->modes[i].made && !strcmp(d->modes[i].uname, from))
+            snprintf(d->modes[i].uname, sizeof d->modes[i].uname, "%s", to);
+}
+
 /* ---- savepoints ------------------------------------------------------------------------- */
 
 db_defer_mark *db_defer_mark_take(attu_session *s, attu_error *err) {

@@ -1022,6 +1022,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
             int rc = db_constraints_save(s, t, u, nu, err);
             free(u);
             if (!rc) db_comments_renamed(s, 'r', NULL, name, st->u.alter_index.new_name);
+            if (!rc) db_defer_renamed(s, 'k', name, st->u.alter_index.new_name);
             return rc;
         }
         char *opts = NULL;
