@@ -24,7 +24,14 @@
  *     row found is the one PostgreSQL's row-by-row check stops at.
  *   - UPDATE and ON CONFLICT's final version (rows marked changed): the
  *     same over the changed rows, a hit in the index counting only when
- *     the row it names did not change (its key is still there).
+ *     the row it names did not change (its key is still there) or, for
+ *     UPDATE (db_unique_check_update), changes after this row (its old
+ *     key is still there when PostgreSQL's row-by-row update writes
+ *     this one: `SET id = id + 1` fails on 1, 2, 3).
+ *
+ * DEFERRABLE constraints take none of this: db_unique_defer.c checks
+ * them at the end of the statement or queues them for COMMIT, and they
+ * have no key set (their keys need not be unique between statements).
  *   - ON CONFLICT's groups (db_unique_groups): an index hit names the old
  *     row, else the first proposed row with the key.
  *

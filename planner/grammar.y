@@ -2786,8 +2786,9 @@ table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
 %type table_constraint {attu_ast_unique_def}
 /* The attributes after a table constraint ([NOT] DEFERRABLE, INITIALLY
  * ..., NOT VALID), as PostgreSQL's ConstraintAttributeSpec: DEFERRABLE is
- * a foreign key's only here, NOT VALID a foreign key's or a CHECK's
- * (CREATE TABLE ignores it: the table has no rows to skip). */
+ * a foreign key's, a PRIMARY KEY's or a UNIQUE's (a CHECK's is 0A000),
+ * NOT VALID a foreign key's or a CHECK's (CREATE TABLE ignores it: the
+ * table has no rows to skip). */
 %include {
 typedef struct ab_conattrs { attu_ast_fkey d; bool not_valid; int not_valid_position; } ab_conattrs;
 static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_conattrs *a) {
