@@ -28,12 +28,12 @@
  *     UPDATE (db_unique_check_update), changes after this row (its old
  *     key is still there when PostgreSQL's row-by-row update writes
  *     this one: `SET id = id + 1` fails on 1, 2, 3).
+ *   - ON CONFLICT's groups (db_unique_groups): an index hit names the old
+ *     row, else the first proposed row with the key.
  *
  * DEFERRABLE constraints take none of this: db_unique_defer.c checks
  * them at the end of the statement or queues them for COMMIT, and they
  * have no key set (their keys need not be unique between statements).
- *   - ON CONFLICT's groups (db_unique_groups): an index hit names the old
- *     row, else the first proposed row with the key.
  *
  * The index moves to the new version only once it has replaced the old
  * one in the catalog (db_unique_follow, db_unique_follow_delete, called
