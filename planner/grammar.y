@@ -2959,6 +2959,10 @@ typedef struct ab_colcons {
     int identity_position;
     attu_sequence_options identity_options;
     attu_ast_typename identity_as;
+    /* the last clause was NOT NULL, NULL, DEFAULT or GENERATED, which
+     * take no DEFERRABLE / INITIALLY after them (PostgreSQL's
+     * "misplaced" even when a key came before) */
+    bool no_attrs;
 } ab_colcons;
 /* PRIMARY KEY or UNIQUE on the column being defined (ctx->cur_column). */
 static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int pos) {
@@ -2971,6 +2975,7 @@ static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int po
     if (!a->uq) a->uq = vec_new(c);
     ab_vec_push(c, a->uq, &u, sizeof u);
     a->cname = NULL;
+    a->no_attrs = false;
 }
 /* CHECK (expr): the expression and its text as written, which the db
  * layer keeps (db/db_check.c). */
@@ -3004,7 +3009,7 @@ static void ab_col_deferral(attu_parse_ctx *ctx, ab_colcons *a, const attu_token
     const char *clause = deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE"
                        : deferred ? "INITIALLY DEFERRED" : "INITIALLY IMMEDIATE";
     if (deferrable < 0 && !deferred) ab_word_expect(ctx, w, "immediate");
-    if (!u || u->check) {
+    if (!u || u->check || a->no_attrs) {
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause", clause);
         return;
     }
@@ -3057,6 +3062,7 @@ col_constraints(A) ::= col_constraints(L) NOT(K) NULL.
                        ctx->cur_column, ctx->cur_table);
     A.not_null = true; A.cname = NULL;
     A.not_null_seen = true;
+    A.no_attrs = true;
 }
 col_constraints(A) ::= col_constraints(L) NULL(K).
 {
@@ -3066,13 +3072,15 @@ col_constraints(A) ::= col_constraints(L) NULL(K).
                        "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"",
                        ctx->cur_column, ctx->cur_table);
     A.null_seen = true; A.cname = NULL;
+    A.no_attrs = true;
 }
 col_constraints(A) ::= col_constraints(L) PRIMARY(K) key_word.
     { A = L; A.primary_key = true; A.not_null = true; ab_col_unique(ctx, &A, true, K.pos); }
 col_constraints(A) ::= col_constraints(L) UNIQUE(K).    { A = L; ab_col_unique(ctx, &A, false, K.pos); }
 col_constraints(A) ::= col_constraints(L) CHECK(K) LP(P) a_expr(E) RP(R).
     { A = L; ab_col_check(ctx, &A, &K, &P, E, &R); }
-col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; A.cname = NULL; }
+col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).
+    { A = L; A.default_ = E; A.cname = NULL; A.no_attrs = true; }
 /* REFERENCES t [(col)] ...: a FOREIGN KEY of the table over the column */
 col_constraints(A) ::= col_constraints(L) fk_references(R).
 {
@@ -3086,6 +3094,7 @@ col_constraints(A) ::= col_constraints(L) fk_references(R).
     if (!A.uq) A.uq = vec_new(ctx);
     ab_vec_push(ctx, A.uq, &u, sizeof u);
     A.cname = NULL;
+    A.no_attrs = false;
 }
 /* [NOT] DEFERRABLE, INITIALLY DEFERRED / IMMEDIATE: of the REFERENCES
  * just before (PostgreSQL's "misplaced" 42601 otherwise) */
@@ -3109,6 +3118,7 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) ID(W) AS ID(I) opt_identi
     ab_word_expect(ctx, &I, "identity");
     ab_identity(ctx, &A, 'a', G.pos, &O);
     A.cname = NULL;
+    A.no_attrs = true;
 }
 col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_identity_options(O).
 {
@@ -3116,6 +3126,7 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_i
     ab_word_expect(ctx, &I, "identity");
     ab_identity(ctx, &A, 'd', G.pos, &O);
     A.cname = NULL;
+    A.no_attrs = true;
 }
 %type opt_identity_options {ab_seqopts}
 opt_identity_options(A) ::= LP seq_opt_list(L) RP.
