@@ -573,7 +573,8 @@ static int orphan_error(const attu_table *g, const attu_fkey *f, const char *tab
 
 /* Whether f references exactly u's columns of table. */
 static bool fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) {
-    if (strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
+    /* (a DEFERRABLE key never serves one: db_fkey_define refuses it) */
+    if (u->deferrable || strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
     for (int q = 0; q < u->ncols; q++) {
         bool in = false;
         for (int r = 0; r < u->ncols; r++) in |= f->ref_cols[q] == u->cols[r];
@@ -1444,6 +1445,7 @@ static int db_fkey_follow_columns_check(attu_session *s, const char *table, cons
 
 const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, const attu_unique *u,
                                     const char **owner) {
+    if (u->deferrable) return NULL;   /* (no foreign key references one) */
     for (size_t j = 0; j < attu_catalog_count(cat); j++) {
         const attu_table *c = attu_catalog_at(cat, j);
         int nf = 0;
