@@ -27,8 +27,10 @@
  * The state is the transaction's: SET CONSTRAINTS' modes and the queue,
  * dropped at its end; a savepoint keeps the queue's length and the modes
  * (db_defer_mark), which ROLLBACK TO puts back. While events wait on a
- * table, ALTER TABLE, DROP TABLE and TRUNCATE of it are refused (55006,
- * PostgreSQL's "pending trigger events"), so the copies keep its layout.
+ * table, ALTER TABLE, CREATE INDEX, DROP TABLE and TRUNCATE of it are
+ * refused (55006, PostgreSQL's "pending trigger events"), so the copies
+ * keep its layout; a rename of the table or of a unique constraint moves
+ * the events along (db_defer_renamed).
  *
  * A DEFERRABLE PRIMARY KEY or UNIQUE constraint queues its rechecks
  * here too ('u' events, db_unique_defer.c): a copy of the rows whose key
