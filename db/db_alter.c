@@ -270,7 +270,9 @@ done:
 
 /* A new constraint over draft columns cols[0..n): name given (42P07 when
  * a relation has it) or chosen as PostgreSQL chooses it. */
-static int push_key(draft *d, bool primary, const char *name, const int *cols, int n, attu_error *err) {
+static int push_key(draft *d, const attu_ast_unique_def *k, const int *cols, int n, attu_error *err) {
+    bool primary = k->primary;
+    const char *name = k->name;
     if (d->nadded == d->added_cap) {
         int nc = d->added_cap ? d->added_cap * 2 : 4;
         attu_unique *p = realloc(d->added, sizeof *p * (size_t)nc);
@@ -281,6 +283,8 @@ static int push_key(draft *d, bool primary, const char *name, const int *cols, i
     attu_unique *u = &d->added[d->nadded];
     memset(u, 0, sizeof *u);
     u->primary = primary;
+    u->deferrable = k->deferrable || k->initially_deferred;
+    u->initially_deferred = k->initially_deferred;
     u->ncols = n;
     memcpy(u->cols, cols, sizeof *cols * (size_t)n);
     if (name) {
@@ -317,13 +321,16 @@ static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu
             continue;
         }
         int same = -1;
+        bool deferrable = ud->deferrable || ud->initially_deferred;
         for (int j = 0; j < d->nadded && same < 0; j++)
-            if (d->added[j].ncols == 1 && d->added[j].cols[0] == ci) same = j;
+            if (d->added[j].ncols == 1 && d->added[j].cols[0] == ci && d->added[j].deferrable == deferrable &&
+                d->added[j].initially_deferred == ud->initially_deferred)
+                same = j;
         if (same >= 0) {   /* UNIQUE PRIMARY KEY: one constraint, as PostgreSQL merges them */
             d->added[same].primary |= ud->primary;
             continue;
         }
-        if (push_key(d, ud->primary, ud->name, &ci, 1, err)) return -1;
+        if (push_key(d, ud, &ci, 1, err)) return -1;
     }
     return 0;
 }
@@ -745,7 +752,7 @@ static int add_constraint(draft *d, const attu_ast_unique_def *k, attu_error *er
     }
     if (k->primary)
         for (int j = 0; j < k->columns.n; j++) d->cols[cols[j]].def.not_null = true;
-    return push_key(d, k->primary, k->name, cols, k->columns.n, err);
+    return push_key(d, k, cols, k->columns.n, err);
 }
 
 /* ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: one of the table's
@@ -1349,6 +1356,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     t = NULL;
     rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
     if (!rc) db_comments_renamed(s, 'r', NULL, from, to);
+    if (!rc) db_defer_renamed(s, 't', from, to);
     if (!rc && nix) {
         attu_error e2;
         attu_error_clear(&e2);
@@ -1469,6 +1477,7 @@ static int rename_constraint(attu_session *s, attu_table *base, const attu_ast_a
         snprintf(found, ATTU_NAME_MAX + 1, "%s", cmd->new_name);
         rc = store_constraints(s, base, k.u, k.nu, k.c, k.nc, k.f, k.nf, err);
         if (!rc) db_comments_renamed(s, 'k', base->name, cmd->column, cmd->new_name);
+        if (!rc) db_defer_renamed(s, 'k', cmd->column, cmd->new_name);
     }
     constraints_free(&k);
     return rc;

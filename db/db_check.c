@@ -371,7 +371,7 @@ int db_check_appended(struct attu_session *s, attu_table *t, size_t first, attu_
     attu_error_clear(&e2);
     attu_table *head = attu_table_keep_rows(t, keep, &e2);
     free(keep);
-    if (head && db_unique_check(s, head, first, NULL, &e2) && !strcmp(e2.sqlstate, "23505")) *err = e2;
+    if (head && db_unique_check_immediate(s, head, first, NULL, &e2) && !strcmp(e2.sqlstate, "23505")) *err = e2;
     attu_table_free(head);
     return -1;
 }

@@ -27,11 +27,17 @@
  * The state is the transaction's: SET CONSTRAINTS' modes and the queue,
  * dropped at its end; a savepoint keeps the queue's length and the modes
  * (db_defer_mark), which ROLLBACK TO puts back. While events wait on a
- * table, ALTER TABLE, DROP TABLE and TRUNCATE of it are refused (55006,
- * PostgreSQL's "pending trigger events"), so the copies keep its layout.
+ * table, ALTER TABLE, CREATE INDEX, DROP TABLE and TRUNCATE of it are
+ * refused (55006, PostgreSQL's "pending trigger events"), so the copies
+ * keep its layout; a rename of the table or of a unique constraint moves
+ * the events along (db_defer_renamed).
  *
- * UNIQUE and PRIMARY KEY constraints are never deferrable here (the
- * grammar and db_ddl.c refuse DEFERRABLE on them with 0A000).
+ * A DEFERRABLE PRIMARY KEY or UNIQUE constraint queues its rechecks
+ * here too ('u' events, db_unique_defer.c): a copy of the rows whose key
+ * was duplicated when written, rechecked (is the key held twice now?) in
+ * the same order as the foreign keys' events. Such a constraint is known
+ * by its name (a relation's: one in the schema), its events and modes
+ * by that name.
  */
 #include "db/db_internal.h"
 #include "db/db_fkey.h"
@@ -44,15 +50,18 @@
 #define EVENT_TABLE "\001fk_deferred"
 
 typedef struct defer_event {
-    char         kind;                        /* 'c' or 'p' (above) */
-    uint64_t     made;                        /* the foreign key (attu_fkey.made) */
+    char         kind;                        /* 'c' or 'p' (above), 'u' a unique constraint's */
+    uint64_t     made;                        /* the foreign key (attu_fkey.made); 0 for 'u' */
+    char         uname[ATTU_NAME_MAX + 1];    /* 'u': the constraint */
     char         table[ATTU_NAME_MAX + 1];    /* whose rows rows holds: the child ('c'), the parent ('p') */
     attu_table  *rows;
 } defer_event;
 
-/* SET CONSTRAINTS name ...: the mode of one foreign key */
+/* SET CONSTRAINTS name ...: the mode of one foreign key (made) or
+ * unique constraint (made 0, uname) */
 typedef struct defer_mode {
     uint64_t made;
+    char     uname[ATTU_NAME_MAX + 1];
     bool     deferred;
 } defer_mode;
 
@@ -105,25 +114,53 @@ bool db_defer_is_deferred(const attu_session *s, const attu_fkey *f) {
     return f->initially_deferred;
 }
 
-int db_defer_queue(attu_session *s, char kind, const attu_fkey *f, const attu_table *t, const size_t *rows, size_t n,
-                   attu_error *err) {
-    if (!n) return 0;
+bool db_defer_unique_is_deferred(const attu_session *s, const attu_unique *u) {
+    if (!u->deferrable) return false;
+    const db_defer *d = s->defer;
+    if (d) {
+        for (int i = 0; i < d->nmodes; i++)
+            if (!d->modes[i].made && !strcmp(d->modes[i].uname, u->name)) return d->modes[i].deferred;
+        if (d->all) return d->all == 'd';
+    }
+    return u->initially_deferred;
+}
+
+static defer_event *push_event(attu_session *s, char kind, const attu_table *t, const size_t *rows, size_t n,
+                               attu_error *err) {
     db_defer *d = state(s);
-    if (!d) return attu_error_oom(err);
+    if (!d) { attu_error_oom(err); return NULL; }
     if (d->nev == d->capev) {
         int nc = d->capev ? d->capev * 2 : 8;
         defer_event *v = realloc(d->ev, sizeof *v * (size_t)nc);
-        if (!v) return attu_error_oom(err);
+        if (!v) { attu_error_oom(err); return NULL; }
         d->ev = v;
         d->capev = nc;
     }
     attu_table *g = db_gather_rows(t, rows, n, EVENT_TABLE, err);
-    if (!g) return -1;
+    if (!g) return NULL;
     defer_event *e = &d->ev[d->nev++];
+    memset(e, 0, sizeof *e);
     e->kind = kind;
-    e->made = f->made;
     snprintf(e->table, sizeof e->table, "%s", t->name);
     e->rows = g;
+    return e;
+}
+
+int db_defer_queue_unique(attu_session *s, const attu_unique *u, const attu_table *t, const size_t *rows, size_t n,
+                          attu_error *err) {
+    if (!n) return 0;
+    defer_event *e = push_event(s, 'u', t, rows, n, err);
+    if (!e) return -1;
+    snprintf(e->uname, sizeof e->uname, "%s", u->name);
+    return 0;
+}
+
+int db_defer_queue(attu_session *s, char kind, const attu_fkey *f, const attu_table *t, const size_t *rows, size_t n,
+                   attu_error *err) {
+    if (!n) return 0;
+    defer_event *e = push_event(s, kind, t, rows, n, err);
+    if (!e) return -1;
+    e->made = f->made;
     return 0;
 }
 
@@ -141,6 +178,32 @@ static const attu_fkey *find_fkey(const attu_catalog *cat, uint64_t made, const 
     return NULL;
 }
 
+/* The unique constraint named name (of any table: *owner its table), or
+ * NULL when it is gone (dropped since: nothing to check). */
+static const attu_unique *find_unique(const attu_catalog *cat, const char *name, const char **owner) {
+    for (size_t i = 0; i < attu_catalog_count(cat); i++) {
+        const attu_table *t = attu_catalog_at(cat, i);
+        if (t->name[0] == '\001') continue;
+        int nu = 0;
+        const attu_unique *us = attu_catalog_uniques(cat, t->name, &nu);
+        for (int k = 0; k < nu; k++)
+            if (!us[k].index && !strcmp(us[k].name, name)) { *owner = t->name; return &us[k]; }
+    }
+    return NULL;
+}
+
+/* A 'u' event's recheck, when its constraint is due (else *due false). */
+static int fire_unique(attu_session *s, const defer_event *e, bool everything, bool *due, attu_error *err) {
+    const char *owner = NULL;
+    const attu_unique *u = find_unique(db_cat(s), e->uname, &owner);
+    *due = !u || everything || !db_defer_unique_is_deferred(s, u);
+    if (!u || !*due) return 0;
+    attu_unique copy = *u;
+    const attu_table *t = attu_catalog_lookup(db_cat(s), owner);
+    if (!t || t->ncols != e->rows->ncols) return 0;
+    return db_unique_recheck(t, &copy, e->rows, err);
+}
+
 /* Checks the events whose foreign key is no longer deferred (all of
  * them when every one is due: COMMIT), in the order queued; those checked
  * leave the queue once all passed (a failure keeps them: its transaction
@@ -155,6 +218,12 @@ static int fire(attu_session *s, bool everything, attu_error *err) {
     if (!done) rc = attu_error_oom(err);
     for (int i = 0; !rc && i < d->nev; i++) {
         defer_event *e = &d->ev[i];
+        if (e->kind == 'u') {
+            bool due = false;
+            rc = fire_unique(s, e, everything, &due, err);
+            done[i] = due;
+            continue;
+        }
         const char *child = NULL;
         const attu_fkey *f = find_fkey(db_cat(s), e->made, &child);
         if (f && !everything && db_defer_is_deferred(s, f)) continue;
@@ -192,6 +261,18 @@ int db_defer_in_use(const attu_session *s, const char *table, const char *what, 
         if (!strcmp(d->ev[i].table, table))
             return attu_error_set(err, "55006", 0, "cannot %s \"%s\" because it has pending trigger events", what, table);
     return 0;
+}
+
+void db_defer_renamed(attu_session *s, char what, const char *from, const char *to) {
+    db_defer *d = s->defer;
+    for (int i = 0; d && i < d->nev; i++) {
+        defer_event *e = &d->ev[i];
+        if (what == 't' && !strcmp(e->table, from)) snprintf(e->table, sizeof e->table, "%s", to);
+        if (what == 'k' && e->kind == 'u' && !strcmp(e->uname, from)) snprintf(e->uname, sizeof e->uname, "%s", to);
+    }
+    for (int i = 0; d && what == 'k' && i < d->nmodes; i++)
+        if (!d->modes[i].made && !strcmp(d->modes[i].uname, from))
+            snprintf(d->modes[i].uname, sizeof d->modes[i].uname, "%s", to);
 }
 
 /* ---- savepoints ------------------------------------------------------------------------- */
@@ -233,10 +314,28 @@ void db_defer_mark_free(db_defer_mark *m) {
 
 /* ---- SET CONSTRAINTS ---------------------------------------------------------------------- */
 
+/* The mode of the foreign key made (made 0: the unique constraint
+ * uname); -1 when out of memory. */
+static int set_mode(db_defer *d, uint64_t made, const char *uname, bool deferred) {
+    int j = 0;
+    while (j < d->nmodes && (d->modes[j].made != made || (!made && strcmp(d->modes[j].uname, uname)))) j++;
+    if (j == d->nmodes) {
+        defer_mode *v = realloc(d->modes, sizeof *v * (size_t)(d->nmodes + 1));
+        if (!v) return -1;
+        d->modes = v;
+        d->nmodes++;
+        memset(&d->modes[j], 0, sizeof d->modes[j]);
+    }
+    d->modes[j].made = made;
+    if (uname) snprintf(d->modes[j].uname, sizeof d->modes[j].uname, "%s", uname);
+    d->modes[j].deferred = deferred;
+    return 0;
+}
+
 /* Sets the mode of every constraint named name (PostgreSQL looks in
  * every table of the schema): 42704 when none is, 42809 (DEFERRED) when
- * one is not deferrable (a PRIMARY KEY, UNIQUE or CHECK constraint never
- * is); IMMEDIATE is what such a one is anyway. */
+ * one is not deferrable (a CHECK constraint never is); IMMEDIATE is what
+ * such a one is anyway. */
 static int set_named(attu_session *s, db_defer *d, const char *written, bool deferred, attu_error *err) {
     const char *name = written, *dot = strchr(written, '.');
     if (dot) {
@@ -255,8 +354,12 @@ static int set_named(attu_session *s, db_defer *d, const char *written, bool def
         if (t->name[0] == '\001') continue;
         int n = 0;
         const attu_unique *us = attu_catalog_uniques(cat, t->name, &n);
-        for (int k = 0; k < n; k++)
-            if (!us[k].index && !strcmp(us[k].name, name)) fixed = name;
+        for (int k = 0; k < n; k++) {
+            if (us[k].index || strcmp(us[k].name, name)) continue;
+            if (!us[k].deferrable) { fixed = name; continue; }
+            found++;
+            if (set_mode(d, 0, name, deferred)) return attu_error_oom(err);
+        }
         const attu_check *cs = attu_catalog_checks(cat, t->name, &n);
         for (int k = 0; k < n; k++)
             if (!strcmp(cs[k].name, name)) fixed = name;
@@ -265,16 +368,7 @@ static int set_named(attu_session *s, db_defer *d, const char *written, bool def
             if (strcmp(fs[k].name, name)) continue;
             if (!fs[k].deferrable) { fixed = name; continue; }
             found++;
-            int j = 0;
-            while (j < d->nmodes && d->modes[j].made != fs[k].made) j++;
-            if (j == d->nmodes) {
-                defer_mode *v = realloc(d->modes, sizeof *v * (size_t)(d->nmodes + 1));
-                if (!v) return attu_error_oom(err);
-                d->modes = v;
-                d->nmodes++;
-            }
-            d->modes[j].made = fs[k].made;
-            d->modes[j].deferred = deferred;
+            if (set_mode(d, fs[k].made, NULL, deferred)) return attu_error_oom(err);
         }
     }
     if (fixed && deferred) return attu_error_set(err, "42809", 0, "constraint \"%s\" is not deferrable", name);

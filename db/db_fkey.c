@@ -396,6 +396,9 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                 }
                 f->ref_cols[j] = c;
             }
+            /* (a deferrable key may hold duplicates until COMMIT: no
+             * foreign key may reference it, as in PostgreSQL) */
+            bool found_deferrable = false;
             for (int k = 0; k < npu && !match; k++) {
                 if (pu[k].ncols != a->ref_columns.n) continue;
                 bool same = true;
@@ -405,7 +408,13 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                     for (int q = 0; q < j; q++) if (f->ref_cols[q] == f->ref_cols[j]) in = false;
                     same = in;
                 }
-                if (same) match = &pu[k];
+                if (same && pu[k].deferrable) found_deferrable = true;
+                else if (same) match = &pu[k];
+            }
+            if (!match && found_deferrable) {
+                attu_error_set(err, "55000", 0, "cannot use a deferrable unique constraint for referenced table \"%s\"",
+                               p->name);
+                goto fail;
             }
             if (!match) {
                 attu_error_set(err, "42830", 0, "there is no unique constraint matching given keys for referenced table \"%s\"",
@@ -421,6 +430,10 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
             if (!match) {
                 attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "there is no primary key for referenced table \"%s\"",
                                p->name);
+                goto fail;
+            }
+            if (match->deferrable) {
+                attu_error_set(err, "55000", 0, "cannot use a deferrable primary key for referenced table \"%s\"", p->name);
                 goto fail;
             }
             if (match->ncols != f->ncols) {
@@ -560,7 +573,8 @@ static int orphan_error(const attu_table *g, const attu_fkey *f, const char *tab
 
 /* Whether f references exactly u's columns of table. */
 static bool fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) {
-    if (strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
+    /* (a DEFERRABLE key never serves one: db_fkey_define refuses it) */
+    if (u->deferrable || strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
     for (int q = 0; q < u->ncols; q++) {
         bool in = false;
         for (int r = 0; r < u->ncols; r++) in |= f->ref_cols[q] == u->cols[r];
@@ -1431,6 +1445,7 @@ static int db_fkey_follow_columns_check(attu_session *s, const char *table, cons
 
 const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, const attu_unique *u,
                                     const char **owner) {
+    if (u->deferrable) return NULL;   /* (no foreign key references one) */
     for (size_t j = 0; j < attu_catalog_count(cat); j++) {
         const attu_table *c = attu_catalog_at(cat, j);
         int nf = 0;

@@ -728,6 +728,8 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "unique indexes on materialized views are not supported");
     if (t->unavailable) return attu_error_set(err, "XX001", 0, "table \"%s\" is unavailable", tname);
+    /* (its rows' deferred checks would meet a table that changed under them) */
+    if (db_defer_in_use(s, tname, "CREATE INDEX", err)) return -1;
     if (st->u.create_index.tablespace && strcmp(st->u.create_index.tablespace, "pg_default"))
         return attu_error_set(err, "42704", 0, "tablespace \"%s\" does not exist", st->u.create_index.tablespace);
     const char *method = st->u.create_index.method ? st->u.create_index.method : "btree";
@@ -1022,6 +1024,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
             int rc = db_constraints_save(s, t, u, nu, err);
             free(u);
             if (!rc) db_comments_renamed(s, 'r', NULL, name, st->u.alter_index.new_name);
+            if (!rc) db_defer_renamed(s, 'k', name, st->u.alter_index.new_name);
             return rc;
         }
         char *opts = NULL;

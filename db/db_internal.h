@@ -177,6 +177,16 @@ bool db_defer_is_deferred(const attu_session *s, const attu_fkey *f);
 int db_defer_queue(attu_session *s, char kind, const attu_fkey *f, const attu_table *t, const size_t *rows, size_t n,
                    attu_error *err);
 int db_defer_commit(attu_session *s, attu_error *err);
+/* The same for a DEFERRABLE PRIMARY KEY / UNIQUE u (by its name): its
+ * rows rows[0..n) of t, whose keys were duplicated when written, wait for
+ * their recheck (db_unique_defer.c). */
+bool db_defer_unique_is_deferred(const attu_session *s, const attu_unique *u);
+/* A rename while checks wait: what 't' a table (the events on its rows),
+ * 'k' a constraint (a unique constraint's events and SET CONSTRAINTS
+ * mode, which know it by name). */
+void db_defer_renamed(attu_session *s, char what, const char *from, const char *to);
+int db_defer_queue_unique(attu_session *s, const attu_unique *u, const attu_table *t, const size_t *rows, size_t n,
+                          attu_error *err);
 void db_defer_free(attu_session *s);
 bool db_defer_pending(const attu_session *s);
 int db_defer_in_use(const attu_session *s, const char *table, const char *what, attu_error *err);

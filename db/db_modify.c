@@ -733,12 +733,12 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (!t) goto out;
         uint8_t *changed = NULL;
         if (update) {
-            /* the constraints hold on the final state of the rows
-             * (db_unique.c), not row by row as PostgreSQL checks them */
+            /* the keys as PostgreSQL's row-by-row check meets them, in
+             * row order (db_unique_check_update) */
             changed = malloc(base->nrows ? base->nrows : 1);
             if (!changed) { attu_table_free(t); attu_error_oom(err); goto out; }
             for (size_t r = 0; r < base->nrows; r++) changed[r] = src_row[r] >= 0;
-            if (db_check_rows(s, t, 0, changed, err) || db_unique_check(s, t, 0, changed, err) ||
+            if (db_check_rows(s, t, 0, changed, err) || db_unique_check_update(s, t, changed, err) ||
                 db_view_check_rows(s, st->u.modify.view_checks,
                                    st->u.modify.alias ? st->u.modify.alias : st->u.modify.table, t, 0, changed, err)) {
                 free(changed);

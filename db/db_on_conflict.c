@@ -371,6 +371,16 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int rc = -1;
     if (!arbiter || !grp || !kgrp || !hold || !fate || !upd_of || !set_cols) { attu_error_oom(err); goto out; }
     if (choose_arbiters(t, oc, us, nu, arbiter, err)) goto out;
+    /* a deferrable arbiter may hold duplicates until COMMIT, which the
+     * replay below cannot follow: PostgreSQL refuses it at the first
+     * proposed row (none: no error) */
+    for (int a = 0; a < nu; a++)
+        if (arbiter[a] && us[a].deferrable) {
+            if (!n) { arbiter[a] = false; continue; }   /* (nothing to decide; no key set for it) */
+            attu_error_set(err, "55000", 0,
+                           "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters");
+            goto out;
+        }
     if (oc->update && set_column_of(t, oc, set_cols, err)) goto out;
     for (int a = 0; a < nu; a++) {
         if (!arbiter[a]) continue;

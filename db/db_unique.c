@@ -24,9 +24,16 @@
  *     row found is the one PostgreSQL's row-by-row check stops at.
  *   - UPDATE and ON CONFLICT's final version (rows marked changed): the
  *     same over the changed rows, a hit in the index counting only when
- *     the row it names did not change (its key is still there).
+ *     the row it names did not change (its key is still there) or, for
+ *     UPDATE (db_unique_check_update), changes after this row (its old
+ *     key is still there when PostgreSQL's row-by-row update writes
+ *     this one: `SET id = id + 1` fails on 1, 2, 3).
  *   - ON CONFLICT's groups (db_unique_groups): an index hit names the old
  *     row, else the first proposed row with the key.
+ *
+ * DEFERRABLE constraints take none of this: db_unique_defer.c checks
+ * them at the end of the statement or queues them for COMMIT, and they
+ * have no key set (their keys need not be unique between statements).
  *
  * The index moves to the new version only once it has replaced the old
  * one in the catalog (db_unique_follow, db_unique_follow_delete, called
@@ -159,6 +166,8 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
         attu_unique *u = &all[i];
         if (d->check || d->fkey) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
         u->primary = d->primary;
+        u->deferrable = d->deferrable || d->initially_deferred;
+        u->initially_deferred = d->initially_deferred;
         if (d->name) snprintf(u->name, sizeof u->name, "%s", d->name);
         named[i] = d->name != NULL;
         if (d->columns.n > ATTU_INDEX_MAX_KEYS) {
@@ -201,8 +210,9 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
         if (i == pk || all[i].ncols < 0) continue;
         int same = -1;
         for (int k = 0; k < nf && same < 0; k++)
-            if (fin[k].ncols == all[i].ncols && !memcmp(fin[k].cols, all[i].cols, sizeof(int) * (size_t)all[i].ncols))
-                same = k;
+            if (fin[k].ncols == all[i].ncols && !memcmp(fin[k].cols, all[i].cols, sizeof(int) * (size_t)all[i].ncols) &&
+                fin[k].deferrable == all[i].deferrable && fin[k].initially_deferred == all[i].initially_deferred)
+                same = k;   /* (a different deferral: two constraints, as in PostgreSQL) */
         if (same >= 0) {
             if (!fnamed[same] && named[i]) { memcpy(fin[same].name, all[i].name, sizeof fin[same].name); fnamed[same] = true; }
             continue;
@@ -433,8 +443,11 @@ int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, a
 
 /* The check as a query (the file's comment), for when no key index
  * serves: ATTU_UNIQUE_INDEX=off, or out of memory for one. */
+static int64_t first_meeting_later_old_key(const attu_table *base, const attu_table *t, const attu_unique *u,
+                                           const uint8_t *changed, bool *oom);
+
 static int query_check(attu_session *s, attu_table *t, const attu_unique *us, int nu, size_t first, const uint8_t *changed,
-                       attu_error *err) {
+                       const attu_table *later, attu_error *err) {
     /* changed rows: their numbers in a one-column table the check joins
      * to, so that only their keys are partitioned (a few rows updated in a
      * large table cost a join, not a sort of the table) */
@@ -468,6 +481,11 @@ static int query_check(attu_session *s, attu_table *t, const attu_unique *us, in
         bool oom = false;
         int64_t r = n ? first_failing(rows, groups, n, first, changed, err, &oom) : -1;
         free(rows); free(groups);
+        if (!oom && later && changed) {
+            int64_t c = first_meeting_later_old_key(later, t, &us[k], changed, &oom);
+            if (oom) attu_error_oom(err);
+            else if (c >= 0 && (r < 0 || c < r)) r = c;
+        }
         if (oom) rc = -1;
         if (r >= 0 && (best < 0 || r < best)) { best = r; which = k; }
     }
@@ -513,13 +531,46 @@ static bool index_wanted(void) {
 /* The catalog's version of t's table when t is a new version of it whose
  * first base->nrows rows are base's (a statement's candidate, not yet in
  * the catalog), else NULL. */
-static attu_table *indexed_base(attu_session *s, const attu_table *t) {
-    if (!index_wanted()) return NULL;
+attu_table *db_unique_old_version(attu_session *s, const attu_table *t) {
     attu_table *base = attu_catalog_lookup(db_cat(s), t->name);
     if (!base || base == t || base->unavailable || base->ncols != t->ncols || t->nrows < base->nrows) return NULL;
     for (int c = 0; c < t->ncols; c++)
         if (!attu_type_equal(base->defs[c].type, t->defs[c].type)) return NULL;
     return base;
+}
+
+static attu_table *indexed_base(attu_session *s, const attu_table *t) {
+    return index_wanted() ? db_unique_old_version(s, t) : NULL;
+}
+
+/* UPDATE's row-by-row order for the query path: the first changed row r
+ * of t whose new key of u a changed row after it held in base (its old
+ * key, still there when r is written); -1 when none. A small set of the
+ * changed rows' old keys, each naming the last row that held it (base's
+ * rows are unique on u). */
+static int64_t first_meeting_later_old_key(const attu_table *base, const attu_table *t, const attu_unique *u,
+                                           const uint8_t *changed, bool *oom) {
+    size_t n = 0;
+    for (size_t r = next_changed(changed, 0, base->nrows); r < base->nrows; r = next_changed(changed, r + 1, base->nrows))
+        n++;
+    if (!n) return -1;
+    attu_key_set *olds = attu_key_set_new(base, u->cols, u->ncols, n);
+    if (!olds) { *oom = true; return -1; }
+    attu_key_rows in_base = { base, 0, NULL };
+    uint64_t h;
+    for (size_t r = 0; r < base->nrows; r++)
+        if (changed[r] && attu_key_hash(base, u->cols, u->ncols, r, &h) && attu_key_set_add(olds, h, (int64_t)r)) {
+            attu_key_set_free(olds);
+            *oom = true;
+            return -1;
+        }
+    int64_t found = -1;
+    for (size_t r = next_changed(changed, 0, base->nrows); r < base->nrows && found < 0;
+         r = next_changed(changed, r + 1, base->nrows))
+        if (attu_key_hash(t, u->cols, u->ncols, r, &h) && attu_key_set_find(olds, h, &in_base, t, r) > (int64_t)r)
+            found = (int64_t)r;
+    attu_key_set_free(olds);
+    return found;
 }
 
 static bool set_serves(const attu_key_set *ks, const attu_table *t, const attu_unique *u) {
@@ -600,7 +651,7 @@ static int keep_set(attu_table *t, attu_key_set *ks) {
  * path replays. 0 no collision, -1 23505 (or an error), 1 no memory for a
  * set (the caller falls back to the query). */
 static int index_check(attu_table *base, attu_table *t, const attu_unique *us, int nu, size_t first,
-                       const uint8_t *changed, attu_error *err) {
+                       const uint8_t *changed, bool later, attu_error *err) {
     size_t lo = changed ? 0 : first, nprobe = 0;
     if (changed) {
         for (size_t r = next_changed(changed, 0, t->nrows); r < t->nrows; r = next_changed(changed, r + 1, t->nrows))
@@ -616,6 +667,8 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
         /* (no key of u changed: nothing of u to check; the query path
          * finds no group of two either, the old rows being unique) */
         if (changed && t->nrows == base->nrows && keys_kept(base, t, u->cols, u->ncols, changed)) continue;
+        /* (later: a row meeting the old key of a row after it fails, so
+         * a key kept by every row changes nothing either) */
         attu_key_set *ks = key_set_of(base, u);
         attu_key_set *mine = ks ? attu_key_set_new(t, u->cols, u->ncols, nprobe) : NULL;
         if (!mine) return 1;
@@ -626,7 +679,8 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
             uint64_t h;
             if (!attu_key_hash(t, u->cols, u->ncols, r, &h)) continue;   /* a NULL: no key */
             int64_t g = attu_key_set_find(ks, h, &in_base, t, r);
-            bool fails = g >= 0 && (!changed || !changed[g]);
+            /* (later: a changed row after r still holds its old key) */
+            bool fails = g >= 0 && (!changed || !changed[g] || (later && g > (int64_t)r));
             if (!fails) fails = attu_key_set_find(mine, h, &in_t, t, r) >= 0;
             if (fails) { best = (int64_t)r; which = k; break; }
             if (attu_key_set_add(mine, h, (int64_t)r)) { attu_key_set_free(mine); return 1; }
@@ -641,25 +695,50 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
     return db_unique_violation(t, &us[which], (size_t)best, err);
 }
 
-static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
+static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, bool later,
+                      attu_error *err);
 
 int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    /* the row-by-row checks first (PostgreSQL's fail at the row), then
+     * the deferrable constraints' (at the end of the statement, or queued
+     * for COMMIT: db_unique_defer.c) */
+    if (db_unique_check_immediate(s, t, first, changed, err)) return -1;
+    return db_unique_defer_check(s, t, first, changed, err);
+}
+
+int db_unique_check_update(attu_session *s, attu_table *t, const uint8_t *changed, attu_error *err) {
+    if (check_keys(s, t, 0, changed, true, err) || db_index_check_rows(s, t, 0, changed, err)) return -1;
+    return db_unique_defer_check(s, t, 0, changed, err);
+}
+
+int db_unique_check_immediate(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     /* the keys of the key sets, then the unique indexes a query checks
      * (over expressions, partial, NULLS NOT DISTINCT: db_index.c) */
-    if (check_keys(s, t, first, changed, err)) return -1;
+    if (check_keys(s, t, first, changed, false, err)) return -1;
     return db_index_check_rows(s, t, first, changed, err);
 }
 
-static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, bool later,
+                      attu_error *err) {
+    int nall = 0;
+    const attu_unique *all = attu_catalog_uniques(db_cat(s), t->name, &nall);
+    if (!nall || (!changed && first >= t->nrows)) return 0;
+    /* the NOT DEFERRABLE ones: a deferrable one may hold duplicates
+     * between statements, which no key set can describe */
+    attu_unique *us = malloc(sizeof *us * (size_t)nall);
+    if (!us) return attu_error_oom(err);
     int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
-    if (!nu || (!changed && first >= t->nrows)) return 0;
-    attu_table *base = indexed_base(s, t);
-    if (base && (changed || first == base->nrows)) {
-        int rc = index_check(base, t, us, nu, first, changed, err);
-        if (rc <= 0) return rc;
+    for (int k = 0; k < nall; k++)
+        if (!all[k].deferrable) us[nu++] = all[k];
+    int rc = 0;
+    if (nu) {
+        attu_table *base = indexed_base(s, t);
+        rc = 1;
+        if (base && (changed || first == base->nrows)) rc = index_check(base, t, us, nu, first, changed, later, err);
+        if (rc > 0) rc = query_check(s, t, us, nu, first, changed, later && changed ? db_unique_old_version(s, t) : NULL, err);
     }
-    return query_check(s, t, us, nu, first, changed, err);
+    free(us);
+    return rc;
 }
 
 int db_unique_groups(attu_session *s, attu_table *t, const attu_table *extra, const attu_unique *u, size_t first,

@@ -31,6 +31,35 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
  * write lock. */
 int db_unique_check(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
 
+/* The same without the DEFERRABLE constraints: the checks PostgreSQL
+ * makes row by row (an error found by them comes before any deferrable
+ * constraint's, which waits for the end of the statement). */
+int db_unique_check_immediate(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed,
+                              attu_error *err);
+
+/* The same for UPDATE (its rows changed[r]), whose NOT DEFERRABLE
+ * constraints fail as PostgreSQL's row-by-row check does in the table's
+ * row order: a row whose new key a row yet to be updated still holds
+ * fails too (`UPDATE t SET id = id + 1` over 1, 2, 3 meets 2), where
+ * db_unique_check looks at the final keys only. */
+int db_unique_check_update(struct attu_session *s, attu_table *t, const uint8_t *changed, attu_error *err);
+
+/* The catalog's version of t's table when t is a statement's new version
+ * of it (the same columns; its first rows are the old version's), else
+ * NULL. */
+attu_table *db_unique_old_version(struct attu_session *s, const attu_table *t);
+
+/* DEFERRABLE constraints (db_unique_defer.c). defer_check: the part of
+ * db_unique_check for them: the rows of t (first / changed as there)
+ * whose key another row held when PostgreSQL's row-by-row insertion
+ * would have met them are rechecked at the end of the statement (23505
+ * for the first still duplicated) or, while the constraint is deferred,
+ * queued for COMMIT / SET CONSTRAINTS ... IMMEDIATE (db_defer.c). recheck:
+ * 23505 for the first row of probe (a copy of rows of t's layout) whose
+ * key two or more rows of t hold; 0 when none does. */
+int db_unique_defer_check(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
+int db_unique_recheck(const attu_table *t, const attu_unique *u, const attu_table *probe, attu_error *err);
+
 /* For each row r >= first of t, then each row of extra (NULL: none) as
  * if it followed t's (the old rows below first), out[r - first] = the
  * smallest row holding r's key of constraint u (an old row when one

@@ -363,6 +363,7 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
     for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 6 + 64 + ATTU_INDEX_MAX_KEYS * 24);
+    cap += (size_t)nuniques * (ATTU_NAME_MAX * 3 + 24);   /* (their uniquedefer lines) */
     cap += (size_t)(nchecks + nfkeys) * (ATTU_NAME_MAX * 3 + 16);   /* (the notvalid lines) */
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 3 + 16);   /* (the fkeydefer lines) */
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);   /* (the fkeyset lines) */
@@ -453,6 +454,14 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         if (fkeys[k].deferrable) {
             escape_text(fkeys[k].name, name, sizeof name);
             n += (size_t)snprintf(buf + n, cap - n, "fkeydefer %s %d\n", name, fkeys[k].initially_deferred ? 1 : 0);
+        }
+    /* "uniquedefer <name> <initially deferred 0|1>": a PRIMARY KEY /
+     * UNIQUE above that is DEFERRABLE; files written before them have
+     * none */
+    for (int k = 0; k < nuniques; k++)
+        if (!uniques[k].index && uniques[k].deferrable) {
+            escape_text(uniques[k].name, name, sizeof name);
+            n += (size_t)snprintf(buf + n, cap - n, "uniquedefer %s %d\n", name, uniques[k].initially_deferred ? 1 : 0);
         }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
@@ -635,6 +644,16 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             if (!f) return -1;
             f->deferrable = true;
             f->initially_deferred = deferred != 0;
+        } else if (strncmp(line, "uniquedefer ", 12) == 0) {
+            char nm[ATTU_NAME_MAX + 1];
+            int deferred;
+            if (sscanf(line, "uniquedefer %255s %d", buf, &deferred) != 2) return -1;
+            unescape_name(buf, nm, sizeof nm);
+            attu_unique *u = NULL;
+            for (int k = 0; k < s->nuniques && !u; k++) if (!strcmp(s->uniques[k].name, nm)) u = &s->uniques[k];
+            if (!u) return -1;
+            u->deferrable = true;
+            u->initially_deferred = deferred != 0;
         } else if (strncmp(line, "notvalid ", 9) == 0) {
             char nm[ATTU_NAME_MAX + 1];
             if (sscanf(line, "notvalid %255s", buf) != 1) return -1;

@@ -30,6 +30,12 @@ typedef struct attu_unique {
     bool index;
     int  ncols;
     int  cols[ATTU_INDEX_MAX_KEYS]; /* table column of each key column */
+    /* DEFERRABLE, INITIALLY DEFERRED (condeferrable / condeferred;
+     * indimmediate is !deferrable): such a constraint's check waits until
+     * the end of the statement, or of the transaction while deferred
+     * (db/db_unique_defer.c), so its table may hold duplicate keys
+     * meanwhile and it has no key index */
+    bool deferrable, initially_deferred;
 } attu_unique;
 
 #endif

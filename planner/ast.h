@@ -705,6 +705,11 @@ typedef struct attu_ast_unique_def {
      * ADD leaves the existing rows unchecked; CREATE TABLE ignores it */
     bool               not_valid;
     int                not_valid_position;
+    /* a PRIMARY KEY's or UNIQUE's [NOT] DEFERRABLE [INITIALLY ...]
+     * (db/db_unique_defer.c; INITIALLY DEFERRED sets deferrable too);
+     * not_deferrable and initially_seen only for a column constraint's
+     * checks of its clauses */
+    bool               deferrable, initially_deferred, not_deferrable, initially_seen;
 } attu_ast_unique_def;
 
 /* INSERT ... ON CONFLICT [ (a, b) | ON CONSTRAINT name ] DO NOTHING |

@@ -260,6 +260,8 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
             syscat_sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
         }
         syscat_sb_puts(&d, ")");
+        if (ri->u->deferrable) syscat_sb_puts(&d, " DEFERRABLE");
+        if (ri->u->initially_deferred) syscat_sb_puts(&d, " INITIALLY DEFERRED");
         if (d.oom) b->oom = true;
         syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)syscat_constraint_oid(ri));
         syscat_sb_quote(b, d.p ? d.p : "");

@@ -2786,8 +2786,9 @@ table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
 %type table_constraint {attu_ast_unique_def}
 /* The attributes after a table constraint ([NOT] DEFERRABLE, INITIALLY
  * ..., NOT VALID), as PostgreSQL's ConstraintAttributeSpec: DEFERRABLE is
- * a foreign key's only here, NOT VALID a foreign key's or a CHECK's
- * (CREATE TABLE ignores it: the table has no rows to skip). */
+ * a foreign key's, a PRIMARY KEY's or a UNIQUE's (a CHECK's is 0A000),
+ * NOT VALID a foreign key's or a CHECK's (CREATE TABLE ignores it: the
+ * table has no rows to skip). */
 %include {
 typedef struct ab_conattrs { attu_ast_fkey d; bool not_valid; int not_valid_position; } ab_conattrs;
 static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_conattrs *a) {
@@ -2799,9 +2800,11 @@ static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_c
     } else if ((a->d.deferrable || a->d.initially_deferred) && u->check) {
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
                        "CHECK constraints cannot be marked DEFERRABLE");
-    } else if (a->d.deferrable_position && (a->d.deferrable || a->d.initially_deferred)) {
-        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
-                       "deferrable %s constraints are not supported", what);
+    } else if (!u->check) {
+        /* a PRIMARY KEY's or UNIQUE's (INITIALLY DEFERRED implies
+         * DEFERRABLE: ab_con_attr refused NOT DEFERRABLE with it) */
+        u->deferrable = a->d.deferrable || a->d.initially_deferred;
+        u->initially_deferred = a->d.initially_deferred;
     }
     if (a->not_valid && what && !u->check)
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
@@ -2956,6 +2959,10 @@ typedef struct ab_colcons {
     int identity_position;
     attu_sequence_options identity_options;
     attu_ast_typename identity_as;
+    /* the last clause was NOT NULL, NULL, DEFAULT or GENERATED, which
+     * take no DEFERRABLE / INITIALLY after them (PostgreSQL's
+     * "misplaced" even when a key came before) */
+    bool no_attrs;
 } ab_colcons;
 /* PRIMARY KEY or UNIQUE on the column being defined (ctx->cur_column). */
 static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int pos) {
@@ -2968,6 +2975,7 @@ static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int po
     if (!a->uq) a->uq = vec_new(c);
     ab_vec_push(c, a->uq, &u, sizeof u);
     a->cname = NULL;
+    a->no_attrs = false;
 }
 /* CHECK (expr): the expression and its text as written, which the db
  * layer keeps (db/db_check.c). */
@@ -3001,43 +3009,38 @@ static void ab_col_deferral(attu_parse_ctx *ctx, ab_colcons *a, const attu_token
     const char *clause = deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE"
                        : deferred ? "INITIALLY DEFERRED" : "INITIALLY IMMEDIATE";
     if (deferrable < 0 && !deferred) ab_word_expect(ctx, w, "immediate");
-    if (!u || u->check) {
+    if (!u || u->check || a->no_attrs) {
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause", clause);
-        return;
-    }
-    if (!u->fkey) {
-        /* a column's PRIMARY KEY / UNIQUE: only the default, immediate
-         * checking (db/db_unique.c checks at the end of each statement) */
-        if (deferrable > 0 || deferred)
-            ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, k->pos, "deferrable %s constraints are not supported",
-                           u->primary ? "PRIMARY KEY" : "UNIQUE");
         return;
     }
     /* PostgreSQL's rules for a column constraint's attributes: each kind
      * once, and INITIALLY DEFERRED only on a DEFERRABLE one (implied when
-     * DEFERRABLE is not written) */
+     * DEFERRABLE is not written); a foreign key's flags or a PRIMARY
+     * KEY's / UNIQUE's */
     attu_ast_fkey *f = u->fkey;
-    bool saw_deferrability = f->deferrable || f->not_deferrable;
+    bool *is_deferrable = f ? &f->deferrable : &u->deferrable, *not_deferrable = f ? &f->not_deferrable : &u->not_deferrable;
+    bool *init_deferred = f ? &f->initially_deferred : &u->initially_deferred;
+    bool *init_seen = f ? &f->initially_seen : &u->initially_seen;
     if (deferrable >= 0) {
-        if (saw_deferrability) {
+        if (*is_deferrable || *not_deferrable) {
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed");
             return;
         }
-        f->deferrable = deferrable > 0;
-        f->not_deferrable = deferrable == 0;
-        if (f->not_deferrable && f->initially_deferred)
+        *is_deferrable = deferrable > 0;
+        *not_deferrable = deferrable == 0;
+        if (*not_deferrable && *init_deferred)
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
     } else {
-        if (f->initially_seen) {
+        if (*init_seen) {
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed");
             return;
         }
-        f->initially_seen = true;
-        f->initially_deferred = deferred;   /* (which implies DEFERRABLE: db_fkey.c) */
-        if (deferred && f->not_deferrable)
+        *init_seen = true;
+        *init_deferred = deferred;   /* (which implies DEFERRABLE: db_fkey.c, db_unique_define) */
+        if (deferred && *not_deferrable)
             ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
     }
-    if (!f->deferrable_position) f->deferrable_position = k->pos;
+    if (f && !f->deferrable_position) f->deferrable_position = k->pos;
 }
 static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
     if (c->identity)
@@ -3059,6 +3062,7 @@ col_constraints(A) ::= col_constraints(L) NOT(K) NULL.
                        ctx->cur_column, ctx->cur_table);
     A.not_null = true; A.cname = NULL;
     A.not_null_seen = true;
+    A.no_attrs = true;
 }
 col_constraints(A) ::= col_constraints(L) NULL(K).
 {
@@ -3068,13 +3072,15 @@ col_constraints(A) ::= col_constraints(L) NULL(K).
                        "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"",
                        ctx->cur_column, ctx->cur_table);
     A.null_seen = true; A.cname = NULL;
+    A.no_attrs = true;
 }
 col_constraints(A) ::= col_constraints(L) PRIMARY(K) key_word.
     { A = L; A.primary_key = true; A.not_null = true; ab_col_unique(ctx, &A, true, K.pos); }
 col_constraints(A) ::= col_constraints(L) UNIQUE(K).    { A = L; ab_col_unique(ctx, &A, false, K.pos); }
 col_constraints(A) ::= col_constraints(L) CHECK(K) LP(P) a_expr(E) RP(R).
     { A = L; ab_col_check(ctx, &A, &K, &P, E, &R); }
-col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; A.cname = NULL; }
+col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).
+    { A = L; A.default_ = E; A.cname = NULL; A.no_attrs = true; }
 /* REFERENCES t [(col)] ...: a FOREIGN KEY of the table over the column */
 col_constraints(A) ::= col_constraints(L) fk_references(R).
 {
@@ -3088,6 +3094,7 @@ col_constraints(A) ::= col_constraints(L) fk_references(R).
     if (!A.uq) A.uq = vec_new(ctx);
     ab_vec_push(ctx, A.uq, &u, sizeof u);
     A.cname = NULL;
+    A.no_attrs = false;
 }
 /* [NOT] DEFERRABLE, INITIALLY DEFERRED / IMMEDIATE: of the REFERENCES
  * just before (PostgreSQL's "misplaced" 42601 otherwise) */
@@ -3111,6 +3118,7 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) ID(W) AS ID(I) opt_identi
     ab_word_expect(ctx, &I, "identity");
     ab_identity(ctx, &A, 'a', G.pos, &O);
     A.cname = NULL;
+    A.no_attrs = true;
 }
 col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_identity_options(O).
 {
@@ -3118,6 +3126,7 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_i
     ab_word_expect(ctx, &I, "identity");
     ab_identity(ctx, &A, 'd', G.pos, &O);
     A.cname = NULL;
+    A.no_attrs = true;
 }
 %type opt_identity_options {ab_seqopts}
 opt_identity_options(A) ::= LP seq_opt_list(L) RP.

@@ -1011,7 +1011,7 @@ static void rows_pg_index(rel_text *r, const syscat_env *env) {
         }
         char buf[512];
         v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, u->ncols); v_int(r, u->ncols);
-        v_bool(r, true); v_bool(r, false); v_bool(r, u->primary); v_bool(r, false); v_bool(r, true);
+        v_bool(r, true); v_bool(r, false); v_bool(r, u->primary); v_bool(r, false); v_bool(r, !u->deferrable);
         v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
         v_text(r, int_array(u->cols, u->ncols, 1, buf, sizeof buf));
         v_text(r, int_array(coll, u->ncols, 0, buf, sizeof buf));
@@ -1051,7 +1051,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
         if (ri->kind != 'i' || ri->ix) continue;
         char buf[512];
         v_int(r, syscat_constraint_oid(ri)); v_text(r, ri->name); v_int(r, rel_ns_oid(env, ri)); v_char(r, ri->u->primary ? 'p' : 'u');
-        v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
+        v_bool(r, ri->u->deferrable); v_bool(r, ri->u->initially_deferred); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
         v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
         v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, buf, sizeof buf)); v_nulls(r, 2);
     }
@@ -1317,7 +1317,7 @@ static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
         if (ri->kind != 'i' || ri->ix) continue;
         v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, env->database);
         v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->u->primary ? "PRIMARY KEY" : "UNIQUE");
-        v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_text(r, ri->u->primary ? NULL : "YES");
+        v_text(r, ri->u->deferrable ? "YES" : "NO"); v_text(r, ri->u->initially_deferred ? "YES" : "NO"); v_text(r, "YES"); v_text(r, ri->u->primary ? NULL : "YES");
     }
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];

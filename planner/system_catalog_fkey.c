@@ -32,6 +32,7 @@ const rel_info *syscat_fkey_index(const syscat_rels *rs, const attu_fkey *f) {
     for (size_t i = 0; i < rs->n; i++) {
         const rel_info *ri = &rs->r[i];
         if (ri->kind != 'i' || ri->ix || strcmp(ri->t->name, f->ref_table) || ri->u->ncols != f->ncols) continue;
+        if (ri->u->deferrable) continue;   /* (never a foreign key's: db_fkey_define) */
         bool same = true;
         for (int j = 0; j < f->ncols && same; j++) {
             bool in = false;
