@@ -16,6 +16,10 @@ it on PostgreSQL 15 and on attud, which must agree):
   - lock_timeout ends a wait with 55P03; statement_timeout with 57014;
   - DDL on a table waits for its writer's block; a DELETE whose foreign
     key cascades waits for a writer of the referencing table;
+  - LOCK of a view locks its table in the same mode: a writer of the
+    table waits (and one through the view), pg_locks shows the view's and
+    the table's rows, NOWAIT on the table fails, a writer of another table
+    goes on;
   - pg_blocking_pids: with a LOCK ... ACCESS EXCLUSIVE held, a LOCK ...
     EXCLUSIVE waiting and an INSERT queued behind it, the first waiter's
     blockers are the holder, the second's the holder and the first
@@ -51,7 +55,8 @@ attu = "attu" in val(a, "SELECT version()").lower()
 
 
 def reset():
-    for s in ("DROP TABLE IF EXISTS tl_child", "DROP TABLE IF EXISTS tl_one", "DROP TABLE IF EXISTS tl_two",
+    for s in ("DROP VIEW IF EXISTS tl_view",
+              "DROP TABLE IF EXISTS tl_child", "DROP TABLE IF EXISTS tl_one", "DROP TABLE IF EXISTS tl_two",
               "DROP TABLE IF EXISTS tl_parent",
               "CREATE TABLE tl_one (id INTEGER PRIMARY KEY, v INTEGER)",
               "INSERT INTO tl_one VALUES (1, 10), (2, 20)",
@@ -227,6 +232,38 @@ ok(a, "COMMIT")
 th.join(10)
 expect("LOCK runs after the COMMIT", box[0].tags() if box else None, ["LOCK TABLE"])
 ok(b, "COMMIT")
+
+# ---- LOCK on a view locks the tables (and views) its query names, in the
+# same mode: a writer of its table waits, directly or through the view
+ok(a, "CREATE VIEW tl_view AS SELECT id, v FROM tl_one WHERE v > 0")
+ok(a, "BEGIN")
+ok(a, "LOCK TABLE tl_view IN SHARE ROW EXCLUSIVE MODE")
+th, box = in_thread(b, "UPDATE tl_one SET v = v + 1 WHERE id = 1")
+expect("a writer of the view's table waits", done_within(th, box, 0.5), False)
+expect("pg_locks: the view's and its table's locks, the writer's request",
+       c.query("SELECT relation::regclass::text, pid::text, mode, granted FROM pg_locks "
+               "WHERE relation IN ('tl_view'::regclass, 'tl_one'::regclass) ORDER BY 1, granted DESC").rows(),
+       [("tl_one", apid, "ShareRowExclusiveLock", "t"), ("tl_one", bpid, "RowExclusiveLock", "f"),
+        ("tl_view", apid, "ShareRowExclusiveLock", "t")])
+expect("the writer's blocker is the view's locker", val(c, "SELECT pg_blocking_pids(%s)::text" % bpid),
+       "{%s}" % apid)
+ok(c, "BEGIN")
+expect("NOWAIT on the view's table fails at once", c.query("LOCK tl_one IN EXCLUSIVE MODE NOWAIT").error(),
+       ("55P03", 'could not obtain lock on relation "tl_one"'))
+ok(c, "ROLLBACK")
+th2, box2 = in_thread(c, "UPDATE tl_two SET v = v + 1 WHERE id = 1")
+expect("a writer of another table goes on", done_within(th2, box2, 5), True)
+ok(a, "COMMIT")
+th.join(10)
+expect("the writer runs after the COMMIT", box[0].tags() if box else None, ["UPDATE 1"])
+ok(a, "BEGIN")
+ok(a, "LOCK tl_view IN EXCLUSIVE MODE")
+th, box = in_thread(b, "INSERT INTO tl_view VALUES (50, 5)")
+expect("a writer through the view waits too", done_within(th, box, 0.5), False)
+ok(a, "ROLLBACK")
+th.join(10)
+expect("and runs after the ROLLBACK", box[0].tags() if box else None, ["INSERT 0 1"])
+ok(a, "DROP VIEW tl_view")
 
 # ---- pg_blocking_pids: a waiting session's blockers, the holder of the
 # lock it asks and a waiter queued ahead of it whose request conflicts
