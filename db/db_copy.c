@@ -596,7 +596,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int rc = 0;
     if (to_file) rc = db_copy_out_open_file(&out, st->u.copy.filename, err);
     else {
-        db_copy_out_client(&out, cb);
+        db_copy_out_client(&out, cb, o->binary);
         if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, o->binary)) rc = -2;
     }
     if (!rc) rc = o->binary ? db_copy_binary_send(res, cb, &out, err) : put_rows(res, o, fq, &out, err);

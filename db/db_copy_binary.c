@@ -126,11 +126,12 @@ int db_copy_binary_to_text(const attu_table *t, const char *rel, const attu_exec
 }
 
 int db_copy_binary_send(const attu_result *res, const attu_exec_callbacks *cb, db_copy_out *out, attu_error *err) {
-    /* the header: signature, no flags, no extension */
+    /* the header: signature, no flags, no extension (sent with the first
+     * tuple, or the trailer, as PostgreSQL sends it) */
     char head[sizeof copy_signature + 8];
     memcpy(head, copy_signature, sizeof copy_signature);
     memset(head + sizeof copy_signature, 0, 8);
-    int rc = db_copy_out_put(out, head, sizeof head, err);
+    int rc = db_copy_out_prefix(out, head, sizeof head, err);
     for (size_t r = 0; !rc && r < res->nrows; r++) {
         const char *tuple = NULL;
         size_t len = 0;

@@ -121,6 +121,9 @@ c.query("INSERT INTO cb_ints VALUES (1, 'one', 10), (NULL, NULL, NULL), (-2, 'tw
 check("ints out", copy_out("COPY cb_ints TO STDOUT WITH (FORMAT binary)"),
       HEAD + tup(i4(1), b"one", struct.pack("!q", 10)) + tup(None, None, None)
       + tup(i4(-2), b"two", struct.pack("!q", -20)) + TRAILER)
+r = c.query("COPY cb_ints TO STDOUT (FORMAT binary)")
+check("ints out: a CopyData for each tuple (the header with the first), the trailer",
+      [len(p) for t, p in r.msgs if t == "d"], [19 + 29, 2 + 3 * 4, 29, 2])
 check("ints out: columns", copy_out("COPY cb_ints (c, a) TO STDOUT (FORMAT binary)"),
       HEAD + tup(struct.pack("!q", 10), i4(1)) + tup(None, None) + tup(struct.pack("!q", -20), i4(-2)) + TRAILER)
 check("ints out: old spelling", copy_out("COPY cb_ints (a) TO STDOUT BINARY"),
@@ -130,6 +133,7 @@ check("query out", copy_out("COPY (SELECT a, b FROM cb_ints WHERE a > 0 ORDER BY
 c.query("CREATE TABLE cb_empty (a int4, b text)")
 r = c.query("COPY cb_empty TO STDOUT (FORMAT binary)")
 check("empty out", (r.copy_data(), r.tags(), r.copy_response()), (HEAD + TRAILER, ["COPY 0"], (1, [1, 1])))
+check("empty out: one CopyData", [len(p) for t, p in r.msgs if t == "d"], [19 + 2])
 
 # in: a column list (the others take their DEFAULT), a header extension,
 # no trailer, an empty load
