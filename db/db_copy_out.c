@@ -68,9 +68,12 @@ void db_copy_out_client(db_copy_out *o, const attu_exec_callbacks *cb, bool each
 
 /* Where the file would be, its links resolved: the file's own real path
  * when it exists, else its folder's with its last name; false when the
- * folder cannot be resolved either. */
+ * folder cannot be resolved either, or the name is a link to nowhere. */
 static bool real_target(const char *name, char out[PATH_MAX]) {
     if (realpath(name, out)) return true;
+    /* (a link to nowhere: open() would create its target, wherever) */
+    struct stat st;
+    if (!lstat(name, &st) && S_ISLNK(st.st_mode)) return false;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", name);
     char *slash = strrchr(dir, '/');

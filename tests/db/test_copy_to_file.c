@@ -100,6 +100,15 @@ Test(copy_to_file, refuses_outside_the_load_dir) {
     char *text = tdb_read_file(target);
     cr_assert_str_eq(text, "keep\n");
     free(text);
+    /* a link to nowhere: its target would be made outside */
+    snprintf(link, sizeof link, "%s/dangling.txt", load);
+    snprintf(target, sizeof target, "%s/made.txt", outside);
+    cr_assert_eq(symlink(target, link), 0);
+    tres r;
+    tdb_exec(s, sqlf("COPY t TO '%s'", link, NULL), &r);
+    cr_assert(r.err.set);
+    tres_free(&r);
+    cr_assert_neq(access(target, F_OK), 0, "the link's target was made");
     /* a missing folder inside it: PostgreSQL's 58P01 */
     snprintf(msg, sizeof msg, "could not open file \"%s/no/x.txt\" for writing: No such file or directory", load);
     tdb_expect_error(s, sqlf("COPY t TO '%s/no/x.txt'", load, NULL), "58P01", msg, NULL,
