@@ -23,8 +23,9 @@
  * lock, once free, goes to the first of its waiters (a newcomer queues
  * behind them), as PostgreSQL's lock queue grants. What a session waits
  * for (the holders and the waiters ahead of it) is pg_blocking_pids'
- * answer and the deadlock check's wait-for graph. A wait is interruptible: cancel and statement_timeout end it with
- * 57014, lock_timeout with 55P03, and a transaction that waits for one
+ * answer and the deadlock check's wait-for graph. A wait is
+ * interruptible: cancel and statement_timeout end it with 57014,
+ * lock_timeout with 55P03, and a transaction that waits for one
  * that (through others) waits for it is a deadlock: after deadlock_timeout
  * (1 s, as PostgreSQL's default) the waiter looks for the cycle in the
  * wait-for graph and, finding one, fails with 40P01. While it waits the
