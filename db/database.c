@@ -278,6 +278,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.backend_pid = s->pid;
     bp.activity = db_activity_rows;
     bp.locks = db_lock_rows;
+    bp.blocking = db_lock_blocking;
     bp.signal_backend = db_signal_backend;
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;

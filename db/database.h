@@ -105,7 +105,7 @@ typedef struct attu_exec_callbacks {
     int     (*copy_in_begin)(void *ctx, int ncols, bool binary);
     ssize_t (*copy_in_read)(void *ctx, char *buf, size_t cap, attu_error *err);
     /* COPY ... TO STDOUT: begin, then data chunks (text, CSV, or the
-     * binary format's header and trailer). */
+     * binary format). */
     int  (*copy_out_begin)(void *ctx, int ncols, bool binary);
     int  (*copy_out_data)(void *ctx, const char *buf, size_t len);
     /* FORMAT binary: the values' binary forms are the wire protocol's
@@ -113,11 +113,13 @@ typedef struct attu_exec_callbacks {
      * alike); without these two, COPY's binary format is refused (0A000).
      * copy_binary_recv: one field's value v[0..len) of type OID oid as the
      * malloc'd text its type's input reads, NULL with err set when it is
-     * malformed. copy_binary_send_row: result row `row` goes out as one
-     * tuple (int16 field count, per field int32 length, -1 for NULL, and
-     * the type's send form); nonzero when the client went away. */
+     * malformed. copy_binary_tuple: result row `row` as one tuple (int16
+     * field count, per field int32 length, -1 for NULL, and the type's
+     * send form) in *bytes[0..*len), valid until the next call (COPY
+     * sends it to the client or writes it to a file); nonzero when out
+     * of memory. */
     char *(*copy_binary_recv)(void *ctx, uint32_t oid, const char *v, int32_t len, attu_error *err);
-    int   (*copy_binary_send_row)(void *ctx, const attu_result *res, size_t row);
+    int   (*copy_binary_tuple)(void *ctx, const attu_result *res, size_t row, const char **bytes, size_t *len);
 } attu_exec_callbacks;
 
 /* ---- sessions ---------------------------------------------------------- */

@@ -1,11 +1,12 @@
 /*
  * db_copy.c - COPY FROM (a server file or STDIN, through the CSV reader)
- * and COPY TO STDOUT (CSV or text through the copy_out callbacks); the
- * binary format's own part is db_copy_binary.c.
+ * and COPY TO (CSV or text, to the client or a server file through
+ * db_copy_out.c); the binary format's own part is db_copy_binary.c.
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
 #include "db/db_copy_binary.h"
+#include "db/db_copy_out.h"
 #include "db/db_fkey.h"
 #include "db/db_unique.h"
 
@@ -496,20 +497,58 @@ static int put_field(attu_strbuf *b, const copy_opts *o, const char *s, size_t n
     return attu_strbuf_add(b, &o->csv.quote, 1);
 }
 
+/* The rows of res in the text or CSV format into out (the HEADER line
+ * first); fq: the FORCE_QUOTE columns, or NULL. */
+static int put_rows(const attu_result *res, const copy_opts *o, const bool *fq, db_copy_out *out, attu_error *err) {
+    attu_strbuf b = { 0 };
+    int rc = 0;
+    char tmp[128];
+    /* HEADER: the column names, one line, in either format (PostgreSQL 15
+     * writes it for text as well as CSV) */
+    if (o->csv.header) {
+        for (int c = 0; c < res->ncols; c++) {
+            if (c) attu_strbuf_add(&b, &o->csv.delimiter, 1);
+            put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), res->ncols == 1, false);
+        }
+        attu_strbuf_add(&b, "\n", 1);
+        rc = attu_strbuf_check(&b, err) ? -1 : db_copy_out_put(out, b.p, b.n, err);
+    }
+    /* (a row at a time into out, which gathers them into its pieces) */
+    for (size_t r = 0; r < res->nrows && !rc; r++) {
+        attu_strbuf_reset(&b);
+        for (int c = 0; c < res->ncols; c++) {
+            if (c) attu_strbuf_add(&b, &o->csv.delimiter, 1);
+            const char *lng = NULL;
+            size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
+            if (n == (size_t)-1) attu_strbuf_add(&b, o->csv.null_string, strlen(o->csv.null_string));
+            else put_field(&b, o, lng ? lng : tmp, n, res->ncols == 1, fq && fq[c]);
+        }
+        attu_strbuf_add(&b, "\n", 1);
+        rc = attu_strbuf_check(&b, err) ? -1 : db_copy_out_put(out, b.p, b.n, err);
+    }
+    attu_strbuf_free(&b);
+    return rc;
+}
+
+/* COPY TO: the rows of the table's columns (or the listed ones), or of
+ * the query, to the client (TO STDOUT) or into a file on the server's
+ * machine (TO 'file', db_copy_out.c). The rows are computed first, then
+ * the file opened: an error of the query leaves the file as it was. */
 static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, const copy_opts *o, const attu_exec_callbacks *cb, attu_error *err) {
-    if (st->u.copy.target != ATTU_COPY_STDOUT)
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY TO a server file is not supported; use COPY TO STDOUT");
+    bool to_file = st->u.copy.target == ATTU_COPY_FILE;
     attu_result *res = NULL;
     pthread_rwlock_rdlock(&s->db->lock);
-    if (st->u.copy.query) res = db_run_query(s, sql, st->u.copy.query, NULL, err);
-    else {
+    if (st->u.copy.query) {
+        if (!to_file || !db_copy_out_check_path(s, st->u.copy.filename, err))
+            res = db_run_query(s, sql, st->u.copy.query, NULL, err);
+    } else {
         /* SELECT the table's (or the listed) columns */
         attu_table *t = attu_catalog_lookup(db_cat(s), st->u.copy.table);
         if (!t && attu_views_find(attu_catalog_views(db_cat(s)), st->u.copy.table)) {
             attu_error_set(err, "42809", 0, "cannot copy from view \"%s\"", st->u.copy.table);
             attu_error_set_hint(err, "Try the COPY (SELECT ...) TO variant.");
         } else if (!t) db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);
-        else {
+        else if (!to_file || !db_copy_out_check_path(s, st->u.copy.filename, err)) {
             char q[4096];
             size_t used = (size_t)snprintf(q, sizeof q, "SELECT ");
             if (st->u.copy.columns.n)
@@ -524,22 +563,12 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     pthread_rwlock_unlock(&s->db->lock);
     if (!res) return -1;
-    if (o->binary) {
-        /* a record's binary form is record_send's, which its text cannot give */
-        for (int c = 0; c < res->ncols; c++)
-            if (attu_type_is_record(res->desc[c].type)) {
-                attu_result_free(res);
-                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY of a record column in binary format is not supported");
-            }
-        if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, true)) { attu_result_free(res); return -2; }
-        int brc = db_copy_binary_send(res, cb, err);
-        size_t nrows = res->nrows;
-        attu_result_free(res);
-        if (brc) return brc;
-        char tag[64];
-        snprintf(tag, sizeof tag, "COPY %zu", nrows);
-        return db_deliver_tag(cb, tag, err) ? -2 : 0;
-    }
+    /* a record's binary form is record_send's, which its text cannot give */
+    for (int c = 0; o->binary && c < res->ncols; c++)
+        if (attu_type_is_record(res->desc[c].type)) {
+            attu_result_free(res);
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "COPY of a record column in binary format is not supported");
+        }
     /* FORCE_QUOTE: the quoted columns among the result's */
     bool *fq = NULL;
     if (o->force_quote) {
@@ -563,49 +592,30 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         free(names);
         if (frc) { free(fq); attu_result_free(res); return -1; }
     }
-    if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, false)) { free(fq); attu_result_free(res); return -2; }
-    attu_strbuf b = { 0 };
+    db_copy_out out;
     int rc = 0;
-    char tmp[128];
-    /* HEADER: the column names, one line, in either format (PostgreSQL 15
-     * writes it for text as well as CSV) */
-    if (o->csv.header) {
-        for (int c = 0; c < res->ncols && !rc; c++) {
-            if (c && attu_strbuf_add(&b, &o->csv.delimiter, 1)) rc = -1;
-            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), res->ncols == 1, false)) rc = -1;
-        }
-        if (!rc && attu_strbuf_add(&b, "\n", 1)) rc = -1;
+    if (to_file) rc = db_copy_out_open_file(&out, st->u.copy.filename, err);
+    else {
+        db_copy_out_client(&out, cb, o->binary);
+        if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, o->binary)) rc = -2;
     }
-    for (size_t r = 0; r < res->nrows && !rc; r++) {
-        for (int c = 0; c < res->ncols && !rc; c++) {
-            if (c && attu_strbuf_add(&b, &o->csv.delimiter, 1)) { rc = -1; break; }
-            const char *lng = NULL;
-            size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
-            if (n == (size_t)-1) { if (attu_strbuf_add(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
-            if (put_field(&b, o, lng ? lng : tmp, n, res->ncols == 1, fq && fq[c])) rc = -1;
-        }
-        if (!rc && attu_strbuf_add(&b, "\n", 1)) rc = -1;
-        if (!rc && b.n >= 1 << 20) {
-            if (cb && cb->copy_out_data && cb->copy_out_data(cb->ctx, b.p, b.n)) rc = -2;
-            attu_strbuf_reset(&b);
-        }
-    }
-    if (rc == -1) attu_error_oom(err);
-    if (!rc && b.n && cb && cb->copy_out_data && cb->copy_out_data(cb->ctx, b.p, b.n)) rc = -2;
-    free(b.p);
+    if (!rc) rc = o->binary ? db_copy_binary_send(res, cb, &out, err) : put_rows(res, o, fq, &out, err);
+    if (!rc) rc = db_copy_out_finish(&out, err);
+    else db_copy_out_abort(&out);
     free(fq);
     size_t nrows = res->nrows;
     attu_result_free(res);
     if (rc) return rc;
-    snprintf(tmp, sizeof tmp, "COPY %zu", nrows);
-    return db_deliver_tag(cb, tmp, err) ? -2 : 0;
+    char tag[64];
+    snprintf(tag, sizeof tag, "COPY %zu", nrows);
+    return db_deliver_tag(cb, tag, err) ? -2 : 0;
 }
 
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     copy_opts o;
     if (parse_opts(st, &o, err)) return -1;
     /* the values' binary forms are the server's (db_copy_binary.c) */
-    if (o.binary && (!cb || !cb->copy_binary_recv || !cb->copy_binary_send_row || !cb->copy_out_data))
+    if (o.binary && (!cb || !cb->copy_binary_recv || !cb->copy_binary_tuple))
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY in binary format is not possible here");
     return st->u.copy.is_from ? copy_from(s, st, &o, cb, err) : copy_to(s, sql, st, &o, cb, err);
 }

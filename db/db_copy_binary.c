@@ -14,7 +14,8 @@
  * the text its type's input reads, written as a line of COPY's text format,
  * and the whole goes through the text loader (db_copy.c), so a load keeps
  * every rule of the other formats (defaults of the unlisted columns,
- * constraints, atomicity). Out: the header, one tuple per row, the trailer.
+ * constraints, atomicity). Out: the header, one tuple per row, the trailer,
+ * to the client or into a file (db_copy_out.c).
  *
  * The errors are CopyReadBinaryAttribute's and ReceiveCopyBinaryHeader's
  * (22P04), with the CONTEXT PostgreSQL's COPY error callback writes: "COPY
@@ -124,15 +125,19 @@ int db_copy_binary_to_text(const attu_table *t, const char *rel, const attu_exec
     return attu_strbuf_check(text, err);
 }
 
-int db_copy_binary_send(const attu_result *res, const attu_exec_callbacks *cb, attu_error *err) {
-    (void)err;
-    /* the header: signature, no flags, no extension */
+int db_copy_binary_send(const attu_result *res, const attu_exec_callbacks *cb, db_copy_out *out, attu_error *err) {
+    /* the header: signature, no flags, no extension (sent with the first
+     * tuple, or the trailer, as PostgreSQL sends it) */
     char head[sizeof copy_signature + 8];
     memcpy(head, copy_signature, sizeof copy_signature);
     memset(head + sizeof copy_signature, 0, 8);
-    if (cb->copy_out_data(cb->ctx, head, sizeof head)) return -2;
-    for (size_t r = 0; r < res->nrows; r++)
-        if (cb->copy_binary_send_row(cb->ctx, res, r)) return -2;
+    int rc = db_copy_out_prefix(out, head, sizeof head, err);
+    for (size_t r = 0; !rc && r < res->nrows; r++) {
+        const char *tuple = NULL;
+        size_t len = 0;
+        if (cb->copy_binary_tuple(cb->ctx, res, r, &tuple, &len)) rc = attu_error_oom(err);
+        else rc = db_copy_out_put(out, tuple, len, err);
+    }
     static const char trailer[2] = { '\377', '\377' };
-    return cb->copy_out_data(cb->ctx, trailer, sizeof trailer) ? -2 : 0;
+    return rc ? rc : db_copy_out_put(out, trailer, sizeof trailer, err);
 }

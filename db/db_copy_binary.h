@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "db/database.h"
+#include "db/db_copy_out.h"
 #include "engine/strbuf.h"
 #include "engine/table.h"
 
@@ -17,8 +18,8 @@
 int db_copy_binary_to_text(const attu_table *t, const char *rel, const attu_exec_callbacks *cb,
                            const char *data, size_t n, attu_strbuf *text, attu_error *err);
 
-/* The result's rows in the binary format through cb->copy_out_data and
- * cb->copy_binary_send_row: 0, or -2 when the client went away. */
-int db_copy_binary_send(const attu_result *res, const attu_exec_callbacks *cb, attu_error *err);
+/* The result's rows in the binary format (each tuple cb->copy_binary_tuple's)
+ * into out: 0, -1 with err set, or -2 when the client went away. */
+int db_copy_binary_send(const attu_result *res, const attu_exec_callbacks *cb, db_copy_out *out, attu_error *err);
 
 #endif

@@ -43,6 +43,7 @@ struct attu_db {
     int              nheld, capheld;
     int              lock_ids;         /* the last attu_session.lock_id given */
     int              xwaiting;         /* sessions waiting for excl (new writers queue behind them) */
+    attu_session    *wait_head, *wait_tail;   /* every waiting session, first come first (lock queue) */
     /* COMMITs one at a time (db_txn.c): each carries its changes onto the
      * committed catalog as it is then, saves them and swaps it in. */
     pthread_mutex_t  commit_mu;
@@ -152,6 +153,7 @@ struct attu_session {
     char             lock_wait;
     const char      *lock_wait_name;
     int              lock_wait_mode;   /* the mode awaited (pg_locks: PostgreSQL's number, 3 a write) */
+    attu_session    *wait_prev, *wait_next;   /* on db->wait_head's queue while it waits */
     int              lock_id;
     int              lock_timeout_ms;
     bool             stmt_locked;
@@ -241,6 +243,9 @@ int db_lock_table(attu_session *s, const char *name, int mode, bool nowait, attu
 /* pg_locks' rows: every table lock held or awaited (row called under the
  * lock manager's mutex) */
 void db_lock_rows(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), void *rctx);
+/* pg_blocking_pids: row once per waiting session, with the pids of the
+ * sessions it waits for (holders, and waiters queued ahead of it) */
+void db_lock_blocking(void *ctx, void (*row)(void *rctx, uint32_t pid, const uint32_t *blockers, int n), void *rctx);
 void db_lock_release_all(attu_session *s);
 /* Transactions (db_txn.c). init / destroy: the locks. lock_stmt: the
  * locks a statement that writes takes before it runs (db_lock_stmt.c's

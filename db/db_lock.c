@@ -18,8 +18,14 @@
  * snapshot.
  *
  * A new writer waits while DDL does (db->xwaiting), so a stream of
- * writers cannot keep DDL waiting for ever. A wait is interruptible: cancel and statement_timeout end it with
- * 57014, lock_timeout with 55P03, and a transaction that waits for one
+ * writers cannot keep DDL waiting for ever. The waiting sessions stand in
+ * one queue (db->wait_head), in the order they began to wait; a table's
+ * lock, once free, goes to the first of its waiters (a newcomer queues
+ * behind them), as PostgreSQL's lock queue grants. What a session waits
+ * for (the holders and the waiters ahead of it) is pg_blocking_pids'
+ * answer and the deadlock check's wait-for graph. A wait is
+ * interruptible: cancel and statement_timeout end it with 57014,
+ * lock_timeout with 55P03, and a transaction that waits for one
  * that (through others) waits for it is a deadlock: after deadlock_timeout
  * (1 s, as PostgreSQL's default) the waiter looks for the cycle in the
  * wait-for graph and, finding one, fails with 40P01. While it waits the
@@ -71,12 +77,42 @@ static bool is_locker(attu_db *db, const attu_session *s) {
     return false;
 }
 
-/* The sessions w waits for now (at most cap of them into out). */
+/* The queue of waiting sessions: s joins at the tail, leaves from
+ * anywhere. */
+static void queue_add(attu_db *db, attu_session *s) {
+    s->wait_next = NULL;
+    s->wait_prev = db->wait_tail;
+    if (db->wait_tail) db->wait_tail->wait_next = s;
+    else db->wait_head = s;
+    db->wait_tail = s;
+}
+
+static void queue_remove(attu_db *db, attu_session *s) {
+    if (s->wait_prev) s->wait_prev->wait_next = s->wait_next;
+    else db->wait_head = s->wait_next;
+    if (s->wait_next) s->wait_next->wait_prev = s->wait_prev;
+    else db->wait_tail = s->wait_prev;
+    s->wait_prev = s->wait_next = NULL;
+}
+
+/* Whether a session queued ahead of s (all of the queue when s is not in
+ * it yet) waits for table name. */
+static bool table_queued_ahead(attu_db *db, const attu_session *s, const char *name) {
+    for (const attu_session *w = db->wait_head; w && w != s; w = w->wait_next)
+        if (w->lock_wait == 't' && w->lock_wait_name && !strcmp(w->lock_wait_name, name)) return true;
+    return false;
+}
+
+/* The sessions w waits for now (at most cap of them into out): the
+ * holders of what it asks, and the sessions queued ahead of it for the
+ * same (every table lock of attu conflicts with every other one). */
 static int blockers(attu_db *db, const attu_session *w, attu_session **out, int cap) {
     int n = 0;
     switch (w->lock_wait) {
-    case 's':   /* the database, shared: its exclusive holder */
+    case 's':   /* the database, shared: its exclusive holder, and DDL waiting for it */
         if (db->excl && db->excl != w) out[n++] = db->excl;
+        for (attu_session *q = db->wait_head; q && n < cap; q = q->wait_next)
+            if (q != w && q->lock_wait == 'x' && q != db->excl) out[n++] = q;
         break;
     case 'x':   /* the database, exclusive: every other writer */
         for (int i = 0; i < db->nlockers && n < cap; i++)
@@ -85,6 +121,10 @@ static int blockers(attu_db *db, const attu_session *w, attu_session **out, int 
     case 't': {
         long i = find_held(db, w->lock_wait_name);
         if (i >= 0 && db->held[i].holder != w) out[n++] = db->held[i].holder;
+        for (attu_session *q = db->wait_head; q && q != w && n < cap; q = q->wait_next)
+            if (q->lock_wait == 't' && q->lock_wait_name && !strcmp(q->lock_wait_name, w->lock_wait_name) &&
+                (i < 0 || q != db->held[i].holder))
+                out[n++] = q;
         break;
     }
     default: break;
@@ -154,6 +194,7 @@ static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *,
     double start = attu_now_ms(), next_check = start + DEADLOCK_TIMEOUT_MS;
     __atomic_store_n(&s->lock_wait, kind, __ATOMIC_RELAXED);
     s->lock_wait_name = name;
+    queue_add(db, s);
     if (kind == 'x') db->xwaiting++;
     int rc = 0;
     while (!can_go(db, s, arg)) {
@@ -197,6 +238,9 @@ static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *,
         pthread_cond_timedwait(&db->txn_cv, &db->txn_mu, &ts);
     }
     if (kind == 'x') db->xwaiting--;
+    queue_remove(db, s);
+    /* (the first in the queue may go now, should this one have given up) */
+    if (rc) pthread_cond_broadcast(&db->txn_cv);
     __atomic_store_n(&s->lock_wait, (char)0, __ATOMIC_RELAXED);
     s->lock_wait_name = NULL;
     *hooked = waiting;
@@ -226,9 +270,12 @@ static bool exclusive_free(attu_db *db, attu_session *s, const void *arg) {
     return true;
 }
 
+/* (a table the session holds already is its own; a free one goes to the
+ * first of its waiters) */
 static bool table_free(attu_db *db, attu_session *s, const void *arg) {
     long i = find_held(db, arg);
-    return i < 0 || db->held[i].holder == s;
+    if (i >= 0) return db->held[i].holder == s;
+    return !table_queued_ahead(db, s, arg);
 }
 
 static int add_locker(attu_db *db, attu_session *s, attu_error *err) {
@@ -359,6 +406,29 @@ void db_lock_rows(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), v
             attu_lock_info l = { s->pid, s->lock_wait_name, mode_name(s->lock_wait_mode), false };
             row(rctx, &l);
         }
+    pthread_mutex_unlock(&db->act_mu);
+    pthread_mutex_unlock(&db->txn_mu);
+}
+
+/* ---- pg_blocking_pids --------------------------------------------------------------------- */
+
+void db_lock_blocking(void *ctx, void (*row)(void *rctx, uint32_t pid, const uint32_t *blockers, int n), void *rctx) {
+    attu_session *self = ctx;
+    attu_db *db = self->db;
+    pthread_mutex_lock(&db->txn_mu);
+    /* (the pids are act_mu's: attu_session_set_backend) */
+    pthread_mutex_lock(&db->act_mu);
+    for (attu_session *w = db->wait_head; w; w = w->wait_next) {
+        attu_session *b[256];
+        uint32_t pids[256];
+        int nb = blockers(db, w, b, 256), np = 0;
+        for (int i = 0; i < nb; i++) {
+            bool dup = false;
+            for (int k = 0; k < np; k++) dup |= pids[k] == b[i]->pid;
+            if (!dup) pids[np++] = b[i]->pid;
+        }
+        row(rctx, w->pid, pids, np);
+    }
     pthread_mutex_unlock(&db->act_mu);
     pthread_mutex_unlock(&db->txn_mu);
 }

@@ -165,8 +165,12 @@ typedef struct attu_bind_params {
      * the last. NULL: none of these. */
     uint32_t            backend_pid;
     void              (*activity)(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
-    /* locks: calls row once per table lock held or awaited (pg_locks) */
+    /* locks: calls row once per table lock held or awaited (pg_locks);
+     * blocking: row once per waiting session, with the pids of those it
+     * waits for (pg_blocking_pids) */
     void              (*locks)(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), void *rctx);
+    void              (*blocking)(void *ctx, void (*row)(void *rctx, uint32_t pid, const uint32_t *pids, int n),
+                                  void *rctx);
     int               (*signal_backend)(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok,
                                         attu_error *err);
     int               (*notify)(void *ctx, const char *channel, const char *payload, attu_error *err);

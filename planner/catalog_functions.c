@@ -345,6 +345,29 @@ static bool m_backend_pid(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* pg_blocking_pids(pid): the pids of the sessions that pid's session
+ * waits for (db/db_lock.c: the holders of the lock it asks, the waiters
+ * queued ahead of it), as they are at bind time, as pg_locks' rows are;
+ * an empty array for a session that waits for nothing or an unknown pid,
+ * NULL for NULL. (The argument is an integer: a string literal is read
+ * as one, 22P02 when it is not.) */
+typedef struct blocking_ctx { sbuf *b; } blocking_ctx;
+static void blocking_arm(void *rctx, uint32_t pid, const uint32_t *pids, int n) {
+    blocking_ctx *c = rctx;
+    syscat_sb_printf(c->b, " WHEN CAST($1 AS integer) = %u THEN '{", pid);
+    for (int i = 0; i < n; i++) syscat_sb_printf(c->b, "%s%u", i ? "," : "", pids[i]);
+    syscat_sb_puts(c->b, "}'::integer[]");
+}
+static bool m_blocking_pids(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    const attu_bind_params *bp = c->params;
+    syscat_sb_puts(b, "CASE WHEN CAST($1 AS integer) IS NULL THEN NULL::integer[]");
+    blocking_ctx bc = { b };
+    if (bp && bp->blocking) bp->blocking(bp->setting_ctx, blocking_arm, &bc);
+    syscat_sb_puts(b, " ELSE '{}'::integer[] END");
+    return true;
+}
+
 /* pg_listening_channels(): the channels the session LISTENs on (its
  * committed LISTENs, db/db_notify.c), a set of text */
 static bool m_listening_channels(bctx *c, sbuf *b, int n) {
@@ -390,6 +413,12 @@ typedef struct catalog_fn {
     int         nmin, nmax;
     const char *text;
 } catalog_fn;
+
+/* The functions whose arguments are all integers in PostgreSQL's
+ * signature: another type is the usual 42883, as there. */
+static bool int4_signature(const char *name) {
+    return !strcmp(name, "pg_blocking_pids");
+}
 
 #define VISIBLE     NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END"
 #define NULL_TEXT_1 NULL, 1, 1, "NULL::text"
@@ -447,6 +476,7 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_viewdef", BODY(m_get_viewdef) },
     { "quote_ident", BODY(m_quote_ident) },
     { "pg_backend_pid", BODY(m_backend_pid) },
+    { "pg_blocking_pids", BODY(m_blocking_pids) },
     { "pg_listening_channels", BODY(m_listening_channels) },
     { "pg_get_ruledef", NULL, 1, 2, "NULL::text" },   /* attu has no rules (pg_rewrite is empty) */
     { "pg_get_triggerdef", NULL, 1, 2, "NULL::text" },   /* (pg_trigger is empty) */
@@ -537,6 +567,27 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     if (!fn) return NULL;
     int n = e->u.func.args.n;
     for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
+    if (int4_signature(fn->name)) {
+        /* (bound here for their types only: the body binds them again
+         * where $k stands; a literal that is no integer fails here, at
+         * its own position) */
+        attu_bexpr *args[8] = { 0 };
+        bool fits = n <= 8;
+        for (int i = 0; i < n && i < 8; i++) {
+            const attu_ast_expr *a = e->u.func.args.items[i];
+            if (!(args[i] = bind_expr(c, sc, a))) { *handled = true; return NULL; }
+            attu_type_id t = args[i]->type.id;
+            fits &= !attu_type_is_array(args[i]->type) &&
+                    (t == ATTU_TYPE_UNKNOWN || t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32);
+        }
+        if (!fits) { *handled = true; return attu_no_function(c, e, args, n < 8 ? n : 8); }
+        for (int i = 0; i < n; i++)
+            if (args[i]->type.id == ATTU_TYPE_UNKNOWN &&
+                !coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->u.func.args.items[i]->position)) {
+                *handled = true;
+                return NULL;
+            }
+    }
     sbuf body = {0};
     bool fits = fn->body ? fn->body(c, &body, n) : n >= fn->nmin && n <= fn->nmax;
     if (fits && !fn->body) syscat_sb_puts(&body, fn->text);

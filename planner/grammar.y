@@ -470,6 +470,10 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
 %token LOCK.
+/* FORCE: a token only among a COPY statement's options, outside
+ * parentheses (parser.c): the old spelling's FORCE QUOTE / FORCE NOT
+ * NULL / FORCE NULL */
+%token FORCE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -4028,6 +4032,14 @@ copy_opt_item(A) ::= QUOTE(K) opt_as SCONST(V).
     { A = opt_make(ctx, "quote", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
 copy_opt_item(A) ::= ESCAPE(K) opt_as SCONST(V).
     { A = opt_make(ctx, "escape", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
+copy_opt_item(A) ::= FORCE(K) QUOTE name_list(L).
+    { A = opt_make(ctx, "force_quote", K.pos, NULL, 0); A.list = ab_names(L); }
+copy_opt_item(A) ::= FORCE(K) QUOTE STAR(T).
+    { A = opt_make(ctx, "force_quote", K.pos, "*", T.pos); }
+copy_opt_item(A) ::= FORCE(K) NOT NULL name_list(L).
+    { A = opt_make(ctx, "force_not_null", K.pos, NULL, 0); A.list = ab_names(L); }
+copy_opt_item(A) ::= FORCE(K) NULL name_list(L).
+    { A = opt_make(ctx, "force_null", K.pos, NULL, 0); A.list = ab_names(L); }
 copy_opt_item(A) ::= ENCODING(K) SCONST(V).
     { A = opt_make(ctx, "encoding", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
 

@@ -160,6 +160,10 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if (stmt_tok == 1 && prev1 == TK_SET && !strcmp(cur.str, "constraints")) cur.type = TK_CONSTRAINTS;
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "lock")) cur.type = TK_LOCK;
+            else if (first_type == TK_COPY && parens == 0 && stmt_tok >= 3 && prev1 != TK_QUOTE && prev1 != TK_NULL &&
+                     prev1 != TK_COMMA && !strcmp(cur.str, "force"))
+                cur.type = TK_FORCE;   /* (COPY's old options: FORCE QUOTE a, FORCE NOT NULL b; not a column
+                                          named force in their lists) */
             else if (stmt_tok == 0 && !strcmp(cur.str, "move")) cur.type = TK_MOVE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "close")) cur.type = TK_CLOSE;
             else if (first_type == TK_DECLARE && stmt_tok >= 2 && !declare_for) {

@@ -173,6 +173,7 @@ static void conn_free(conn *c) {
     while (c->ohead) { outchunk *o = c->ohead; c->ohead = o->next; free(o->data); free(o); }
     scram_free(c->scram);
     pgbuf_free(&c->out);
+    pgbuf_free(&c->copy_tuple);
     free(c->rbuf);
     pthread_mutex_destroy(&c->mu);
     pthread_cond_destroy(&c->cv);

@@ -156,16 +156,18 @@ char *copy_binary_recv_cb(void *ctx, uint32_t oid, const char *v, int32_t len, a
     return pg_binary_param_to_text(oid, v, len, 0, err);
 }
 
-/* FORMAT binary out: a tuple is a DataRow's body with every field binary. */
-int copy_binary_send_row_cb(void *ctx, const attu_result *res, size_t row) {
+/* FORMAT binary out: a tuple is a DataRow's body with every field binary,
+ * built in the connection's scratch buffer. */
+int copy_binary_tuple_cb(void *ctx, const attu_result *res, size_t row, const char **bytes, size_t *len) {
     conn *c = ctx;
     int16_t small[64], *formats = res->ncols <= 64 ? small : malloc(sizeof *formats * (size_t)res->ncols);
     if (!formats) return -1;
     for (int i = 0; i < res->ncols; i++) formats[i] = 1;
-    pgbuf_begin(&c->out, 'd');
-    pg_put_row_fields(&c->out, res, row, formats);
-    pgbuf_end(&c->out);
+    pgbuf_reset(&c->copy_tuple);
+    pg_put_row_fields(&c->copy_tuple, res, row, formats);
     if (formats != small) free(formats);
-    if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return -1;
+    if (c->copy_tuple.oom) return -1;
+    *bytes = c->copy_tuple.data;
+    *len = c->copy_tuple.len;
     return 0;
 }

@@ -223,7 +223,7 @@ const attu_exec_callbacks conn_callbacks_template = {
     .copy_out_begin = copy_out_begin_cb,
     .copy_out_data = copy_out_data_cb,
     .copy_binary_recv = copy_binary_recv_cb,
-    .copy_binary_send_row = copy_binary_send_row_cb,
+    .copy_binary_tuple = copy_binary_tuple_cb,
 };
 
 /* ---- simple Query ------------------------------------------------------ */

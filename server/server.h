@@ -158,6 +158,7 @@ typedef struct conn {
     char        startup_params[2048];
     size_t      startup_params_len;
     pgbuf       out;
+    pgbuf       copy_tuple;     /* COPY's FORMAT binary: one tuple's bytes (copy_binary_tuple_cb) */
     attu_prepared *unnamed;     /* the unnamed statement (named ones are the session's) */
     portal     *portals;
     portal     *cur_portal;     /* the portal whose first Execute runs */
@@ -257,7 +258,7 @@ int     copy_in_begin_cb(void *ctx, int ncols, bool binary);
 ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err);
 int     copy_out_begin_cb(void *ctx, int ncols, bool binary);
 char   *copy_binary_recv_cb(void *ctx, uint32_t oid, const char *v, int32_t len, attu_error *err);
-int     copy_binary_send_row_cb(void *ctx, const attu_result *res, size_t row);
+int     copy_binary_tuple_cb(void *ctx, const attu_result *res, size_t row, const char **bytes, size_t *len);
 int     copy_out_data_cb(void *ctx, const char *buf, size_t len);
 void    copy_reset(conn *c);
 

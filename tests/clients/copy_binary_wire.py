@@ -11,14 +11,20 @@ a field longer or shorter than its type, a bad field length, data after
 the trailer, CopyFail), each with PostgreSQL's SQLSTATE, message and
 CONTEXT and loading nothing; options refused in binary mode; and COPY's
 CSV options FORCE_QUOTE, FORCE_NOT_NULL, FORCE_NULL, ENCODING, HEADER
-MATCH and their misuse. Against a server in PGHOST / PGPORT / PGUSER /
+MATCH and their misuse; COPY TO a server file (binary, text and CSV: the
+bytes COPY TO STDOUT sends, read back by COPY FROM the file; the tag, no
+CopyOutResponse; a relative path, a missing folder, a file outside
+attud's --load-dir). Against a server in PGHOST / PGPORT / PGUSER /
 PGDATABASE: protocol_script.sh runs it on PostgreSQL 15 and on attud, which
 must give the same answers, byte for byte (the expected COPY TO outputs
 below are PostgreSQL 15's)."""
 import hashlib
+import os
 import re
+import shutil
 import struct
 import sys
+import tempfile
 
 from pgwire_client import connect_from_env
 
@@ -115,6 +121,9 @@ c.query("INSERT INTO cb_ints VALUES (1, 'one', 10), (NULL, NULL, NULL), (-2, 'tw
 check("ints out", copy_out("COPY cb_ints TO STDOUT WITH (FORMAT binary)"),
       HEAD + tup(i4(1), b"one", struct.pack("!q", 10)) + tup(None, None, None)
       + tup(i4(-2), b"two", struct.pack("!q", -20)) + TRAILER)
+r = c.query("COPY cb_ints TO STDOUT (FORMAT binary)")
+check("ints out: a CopyData for each tuple (the header with the first), the trailer",
+      [len(p) for t, p in r.msgs if t == "d"], [19 + 29, 2 + 3 * 4, 29, 2])
 check("ints out: columns", copy_out("COPY cb_ints (c, a) TO STDOUT (FORMAT binary)"),
       HEAD + tup(struct.pack("!q", 10), i4(1)) + tup(None, None) + tup(struct.pack("!q", -20), i4(-2)) + TRAILER)
 check("ints out: old spelling", copy_out("COPY cb_ints (a) TO STDOUT BINARY"),
@@ -124,6 +133,7 @@ check("query out", copy_out("COPY (SELECT a, b FROM cb_ints WHERE a > 0 ORDER BY
 c.query("CREATE TABLE cb_empty (a int4, b text)")
 r = c.query("COPY cb_empty TO STDOUT (FORMAT binary)")
 check("empty out", (r.copy_data(), r.tags(), r.copy_response()), (HEAD + TRAILER, ["COPY 0"], (1, [1, 1])))
+check("empty out: one CopyData", [len(p) for t, p in r.msgs if t == "d"], [19 + 2])
 
 # in: a column list (the others take their DEFAULT), a header extension,
 # no trailer, an empty load
@@ -301,6 +311,62 @@ check("header match case", (r.tags(), csv_err(r)),
       ([], ("22P04", 'column name mismatch in header line field 2: got "B", expected "b"')))
 r = c.copy_in("COPY cb_csv2 (a, b) FROM STDIN (HEADER match)", [b"a\tb\n8\teight\n"])
 check("header match text", (r.tags(), err(r)), (["COPY 1"], None))
+
+# ---- COPY TO a file on the server's machine (this one: its files are read
+# here), in SERVER_TMP (attud's --load-dir), each format's bytes those of
+# COPY TO STDOUT, read back by COPY FROM the file
+base = os.environ.get("SERVER_TMP") or tempfile.mkdtemp(prefix="attu-copy-to.")
+fdir = os.path.join(base, "copy_to")
+os.makedirs(fdir, exist_ok=True)
+os.chmod(fdir, 0o777)   # (PostgreSQL runs as nobody when we are root)
+attu = "attu" in rows("SELECT version()")[0][0].lower()
+
+
+def file_bytes(name):
+    with open(os.path.join(fdir, name), "rb") as f:
+        return f.read()
+
+
+r = c.query("COPY cb_all TO '%s/all.bin' (FORMAT binary)" % fdir)
+check("to file: binary tag, no CopyOutResponse", (r.tags(), err(r), r.copy_response(), r.copy_data()),
+      (["COPY 4"], None, None, b""))
+check("to file: binary bytes", file_bytes("all.bin"), ALL)
+c.query("TRUNCATE cb_all2")
+r = c.query("COPY cb_all2 FROM '%s/all.bin' (FORMAT binary)" % fdir)
+check("to file: binary back in", (r.tags(), err(r)), (["COPY 4"], None))
+check("to file: binary back in, same rows", copy_out("COPY cb_all2 TO STDOUT (FORMAT binary)"), ALL)
+r = c.query("COPY (SELECT DISTINCT a, b, c FROM cb_many ORDER BY a) TO '%s/many.bin' BINARY" % fdir)
+check("to file: many rows binary", (r.tags(), err(r), file_bytes("many.bin") == MANY), (["COPY 20000"], None, True))
+r = c.query("COPY cb_ints (c, a) TO '%s/ints.bin' WITH (FORMAT binary)" % fdir)
+check("to file: columns binary", (r.tags(), file_bytes("ints.bin")),
+      (["COPY 6"], copy_out("COPY cb_ints (c, a) TO STDOUT WITH (FORMAT binary)")))
+r = c.query("COPY cb_empty TO '%s/empty.bin' (FORMAT binary)" % fdir)
+check("to file: empty binary", (r.tags(), file_bytes("empty.bin")), (["COPY 0"], HEAD + TRAILER))
+for opts in ("FORMAT csv, FORCE_QUOTE (a, c)", "FORMAT csv, FORCE_QUOTE *, HEADER", "HEADER, NULL 'nil'",
+             "FORMAT csv, DELIMITER '|', QUOTE '''', ESCAPE '!'"):
+    r = c.query("COPY cb_csv TO '%s/csv.txt' (%s)" % (fdir, opts))
+    check("to file: %s" % opts, (r.tags(), err(r), file_bytes("csv.txt")),
+          (["COPY 3"], None, copy_out("COPY cb_csv TO STDOUT (%s)" % opts)))
+r = c.query("COPY (SELECT a, b FROM cb_csv ORDER BY a) TO '%s/q.csv' CSV HEADER" % fdir)
+check("to file: query, old spelling", (r.tags(), file_bytes("q.csv")), (["COPY 3"], b'a,b\n1,x\n2,""\n,"q"""\n'))
+check("to file: relative", err(c.query("COPY cb_csv TO 'csv.txt'")),
+      ("42602", "relative path not allowed for COPY to file", None))
+r = c.query("COPY cb_csv TO '%s/no/csv.txt'" % fdir)
+check("to file: no folder", (err(r), r.error_fields().get("H")),
+      (("58P01", 'could not open file "%s/no/csv.txt" for writing: No such file or directory' % fdir, None),
+       "COPY TO instructs the PostgreSQL server process to write a file. "
+       "You may want a client-side facility such as psql's \\copy."))
+# outside attud's --load-dir: 42501 (PostgreSQL has no such folder: it writes)
+outside = tempfile.mkdtemp(prefix="attu-copy-outside.")
+os.chmod(outside, 0o777)
+r = c.query("COPY cb_csv TO '%s/x.txt'" % outside)
+if attu:
+    check("to file: outside --load-dir", err(r),
+          ("42501", 'could not open file "%s/x.txt" for writing: outside the load directory' % outside, None))
+    check("to file: (nothing written)", os.listdir(outside), [])
+else:
+    check("to file: anywhere", (r.tags(), err(r)), (["COPY 3"], None))
+shutil.rmtree(outside, ignore_errors=True)
 
 for t in ("cb_all", "cb_all2", "cb_ints", "cb_many", "cb_empty", "cb_nn", "cb_csv", "cb_csv2"):
     c.query("DROP TABLE IF EXISTS " + t)

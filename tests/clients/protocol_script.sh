@@ -12,6 +12,7 @@ SCRIPT=$1 KIND=$2 ATTUD=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/server_env.sh"
 start_server "$KIND" "$ATTUD"
+export SERVER_TMP   # (attud's --load-dir: COPY TO a file, copy_binary_wire.py)
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 "$py" "$here/$SCRIPT"

@@ -15,7 +15,17 @@ it on PostgreSQL 15 and on attud, which must agree):
     goes on and commits;
   - lock_timeout ends a wait with 55P03; statement_timeout with 57014;
   - DDL on a table waits for its writer's block; a DELETE whose foreign
-    key cascades waits for a writer of the referencing table.
+    key cascades waits for a writer of the referencing table;
+  - LOCK of a view locks its table in the same mode: a writer of the
+    table waits (and one through the view), pg_locks shows the view's and
+    the table's rows, NOWAIT on the table fails, a writer of another table
+    goes on;
+  - pg_blocking_pids: with a LOCK ... ACCESS EXCLUSIVE held, a LOCK ...
+    EXCLUSIVE waiting and an INSERT queued behind it, the first waiter's
+    blockers are the holder, the second's the holder and the first
+    waiter; none for the holder, an idle session, an unknown pid; NULL for
+    NULL; once the holder commits, the INSERT waits for the LOCK's
+    session alone.
 
 Where attu is coarser than PostgreSQL (docs/sql-reference.md,
 "Transactions": table locks, DDL locks the whole database), the script
@@ -45,7 +55,8 @@ attu = "attu" in val(a, "SELECT version()").lower()
 
 
 def reset():
-    for s in ("DROP TABLE IF EXISTS tl_child", "DROP TABLE IF EXISTS tl_one", "DROP TABLE IF EXISTS tl_two",
+    for s in ("DROP VIEW IF EXISTS tl_view",
+              "DROP TABLE IF EXISTS tl_child", "DROP TABLE IF EXISTS tl_one", "DROP TABLE IF EXISTS tl_two",
               "DROP TABLE IF EXISTS tl_parent",
               "CREATE TABLE tl_one (id INTEGER PRIMARY KEY, v INTEGER)",
               "INSERT INTO tl_one VALUES (1, 10), (2, 20)",
@@ -221,6 +232,89 @@ ok(a, "COMMIT")
 th.join(10)
 expect("LOCK runs after the COMMIT", box[0].tags() if box else None, ["LOCK TABLE"])
 ok(b, "COMMIT")
+
+# ---- LOCK on a view locks the tables (and views) its query names, in the
+# same mode: a writer of its table waits, directly or through the view
+ok(a, "CREATE VIEW tl_view AS SELECT id, v FROM tl_one WHERE v > 0")
+ok(a, "BEGIN")
+ok(a, "LOCK TABLE tl_view IN SHARE ROW EXCLUSIVE MODE")
+th, box = in_thread(b, "UPDATE tl_one SET v = v + 1 WHERE id = 1")
+expect("a writer of the view's table waits", done_within(th, box, 0.5), False)
+expect("pg_locks: the view's and its table's locks, the writer's request",
+       c.query("SELECT relation::regclass::text, pid::text, mode, granted FROM pg_locks "
+               "WHERE relation IN ('tl_view'::regclass, 'tl_one'::regclass) ORDER BY 1, granted DESC").rows(),
+       [("tl_one", apid, "ShareRowExclusiveLock", "t"), ("tl_one", bpid, "RowExclusiveLock", "f"),
+        ("tl_view", apid, "ShareRowExclusiveLock", "t")])
+expect("the writer's blocker is the view's locker", val(c, "SELECT pg_blocking_pids(%s)::text" % bpid),
+       "{%s}" % apid)
+ok(c, "BEGIN")
+expect("NOWAIT on the view's table fails at once", c.query("LOCK tl_one IN EXCLUSIVE MODE NOWAIT").error(),
+       ("55P03", 'could not obtain lock on relation "tl_one"'))
+ok(c, "ROLLBACK")
+th2, box2 = in_thread(c, "UPDATE tl_two SET v = v + 1 WHERE id = 1")
+expect("a writer of another table goes on", done_within(th2, box2, 5), True)
+ok(a, "COMMIT")
+th.join(10)
+expect("the writer runs after the COMMIT", box[0].tags() if box else None, ["UPDATE 1"])
+ok(a, "BEGIN")
+ok(a, "LOCK tl_view IN EXCLUSIVE MODE")
+th, box = in_thread(b, "INSERT INTO tl_view VALUES (50, 5)")
+expect("a writer through the view waits too", done_within(th, box, 0.5), False)
+ok(a, "ROLLBACK")
+th.join(10)
+expect("and runs after the ROLLBACK", box[0].tags() if box else None, ["INSERT 0 1"])
+ok(a, "DROP VIEW tl_view")
+
+# ---- pg_blocking_pids: a waiting session's blockers, the holder of the
+# lock it asks and a waiter queued ahead of it whose request conflicts
+# with its own (attu's table locks all conflict; here PostgreSQL's do too)
+d = connect_from_env()
+cpid, dpid = val(c, "SELECT pg_backend_pid()"), val(d, "SELECT pg_backend_pid()")
+
+
+def waiting(pid):
+    """Waits (up to 10 s) until pid's session waits for a lock."""
+    for _ in range(200):
+        if val(d, "SELECT count(*) FROM pg_locks WHERE pid = %s AND NOT granted" % pid) != "0":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def blocking(pid):
+    r = d.query("SELECT pg_blocking_pids(%s)" % pid)
+    if r.error():
+        return r.error()
+    v = r.rows()[0][0]
+    return v if v is None else sorted(int(x) for x in v.strip("{}").split(",") if x)
+
+
+ok(a, "BEGIN")
+ok(a, "LOCK TABLE tl_one IN ACCESS EXCLUSIVE MODE")
+ok(b, "BEGIN")
+thb, boxb = in_thread(b, "LOCK TABLE tl_one IN EXCLUSIVE MODE")
+expect("B's LOCK waits", waiting(bpid), True)
+thc, boxc = in_thread(c, "INSERT INTO tl_one VALUES (40, 400)")
+expect("C's INSERT waits", waiting(cpid), True)
+expect("pg_blocking_pids(B): the holder", blocking(bpid), [int(apid)])
+expect("pg_blocking_pids(C): the holder and B, ahead of it", blocking(cpid), sorted([int(apid), int(bpid)]))
+expect("pg_blocking_pids(A): it waits for nothing", blocking(apid), [])
+expect("pg_blocking_pids(own pid)", blocking(dpid), [])
+expect("pg_blocking_pids(unknown pid)", blocking(-7), [])
+expect("pg_blocking_pids(NULL)", blocking("NULL"), None)
+expect("over pg_stat_activity's rows",
+       d.query("SELECT count(*) FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0").rows(),
+       [("2",)])
+expect("pg_blocking_pids(bigint)", blocking("%s::bigint" % bpid)[0], "42883")
+ok(a, "COMMIT")
+thb.join(10)
+expect("B's LOCK granted after A's COMMIT", boxb[0].tags() if boxb else None, ["LOCK TABLE"])
+expect("C still waits, now for B alone", (waiting(cpid), blocking(cpid)), (True, [int(bpid)]))
+expect("B waits for nothing now", blocking(bpid), [])
+ok(b, "COMMIT")
+thc.join(10)
+expect("C's INSERT runs after B's COMMIT", boxc[0].tags() if boxc else None, ["INSERT 0 1"])
+expect("nobody waits now", blocking(cpid), [])
 
 for s in ("DROP TABLE tl_child", "DROP TABLE tl_parent", "DROP TABLE tl_one", "DROP TABLE tl_two"):
     ok(a, s)

@@ -16,6 +16,9 @@ types are written `?`, and the SQLSTATE of a bare `statement error`. A
 `query` that fails on PostgreSQL becomes `statement error SQLSTATE`. Review
 the diff: the oracle is PostgreSQL, the intent is yours.
 
+__TEST_DIR__ and __TMP_DIR__ are replaced as sqllogictest.c replaces them
+(the latter with a folder made for the file and removed after it).
+
 The format is the one tests/sql/sqllogictest.c documents; both sides must
 format values the same way (TAB between values, NULL, (empty), \\n \\t \\r).
 
@@ -26,7 +29,9 @@ import argparse
 import hashlib
 import os
 import re
+import shutil
 import sys
+import tempfile
 import uuid
 
 import psycopg2
@@ -200,6 +205,10 @@ def verify_file(path, dsn, rewrite, default_threshold):
     if lines and lines[-1] == "":
         lines.pop()
     test_dir = os.path.dirname(os.path.abspath(path))
+    # __TMP_DIR__: a folder of the file's own for COPY TO 'file' and back,
+    # writable by the server (pg_fixture.sh's runs as nobody under root)
+    tmp_dir = tempfile.mkdtemp(prefix="attu-pgv.")
+    os.chmod(tmp_dir, 0o777)
     recs = parse(lines)
 
     admin = connect(dsn)
@@ -234,7 +243,7 @@ def verify_file(path, dsn, rewrite, default_threshold):
                 continue
             if r.kind not in ("statement", "query") or not applies_to_postgres(r):
                 continue
-            sql = "\n".join(r.sql_lines).replace("__TEST_DIR__", test_dir)
+            sql = "\n".join(r.sql_lines).replace("__TEST_DIR__", test_dir).replace("__TMP_DIR__", tmp_dir)
             where = "%s:%d" % (path, r.header_idx + 1)
             desc, rows, err = run_sql(cur, sql)
             checked += 1
@@ -339,6 +348,7 @@ def verify_file(path, dsn, rewrite, default_threshold):
         conn.close()
         admin.cursor().execute("DROP DATABASE IF EXISTS %s" % dbname)
         admin.close()
+        shutil.rmtree(tmp_dir, ignore_errors=True)
 
     if rewrite and edits:
         out = []

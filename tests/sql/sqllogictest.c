@@ -45,13 +45,16 @@
  * the same hash as the first one.
  *
  * "__TEST_DIR__" in SQL is replaced with the absolute folder of the .test
- * file (for COPY FROM data/...).
+ * file (for COPY FROM data/...), "__TMP_DIR__" with a folder of the file's
+ * own under /tmp, made at its first use and removed with what is in it
+ * when the file is done (for COPY TO 'file' and back).
  *
  * Usage: sqllogictest [--backend cpu|gpu|all] [-v] FILE.test...
  * (-v prints each record before it runs; a crash always names its record.)
  * Exit status: 0 when every record passed, 1 otherwise, 2 on usage errors.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
@@ -61,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/database.h"
@@ -313,18 +317,47 @@ static int split_words(char *s, char **w, int max) {
     return n;
 }
 
-/* Replaces every __TEST_DIR__ in sql. */
-static char *substitute(const char *sql, const char *dir) {
-    static const char key[] = "__TEST_DIR__";
+/* Replaces every key in sql with value (a new string; sql is freed). */
+static char *substitute(char *sql, const char *key, const char *value) {
     sbuf b = { 0 };
     const char *p = sql, *hit;
     while ((hit = strstr(p, key)) != NULL) {
         sbuf_add(&b, p, (size_t)(hit - p));
-        sbuf_adds(&b, dir);
-        p = hit + sizeof key - 1;
+        sbuf_adds(&b, value);
+        p = hit + strlen(key);
     }
     sbuf_adds(&b, p);
+    free(sql);
     return b.p;
+}
+
+/* __TMP_DIR__'s folder: made for a file at its first use, emptied and
+ * removed when the file is done. Anyone may write in it (0777): a
+ * PostgreSQL server under another user (pg_fixture.sh's, as root) writes
+ * its COPY TO files there under sqllogictest_pg. */
+static char *make_tmp_dir(void) {
+    char tmpl[] = "/tmp/attu-slt.XXXXXX";
+    if (!mkdtemp(tmpl)) {
+        fprintf(stderr, "sqllogictest: cannot make a folder for __TMP_DIR__: %s\n", strerror(errno));
+        exit(2);
+    }
+    chmod(tmpl, 0777);
+    return xstrndup(tmpl, strlen(tmpl));
+}
+
+static void remove_tmp_dir(char *dir) {
+    if (!dir) return;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(dir);
+    free(dir);
 }
 
 /* ---- naming the record that crashed ------------------------------------- */
@@ -379,6 +412,7 @@ typedef struct runner {
     const char  *backend;   /* "cpu" or "gpu" */
     const char  *path;
     const char  *dir;
+    char        *tmp_dir;   /* __TMP_DIR__ (make_tmp_dir), NULL until used */
     bool         verbose;
     attu_session *session;
     counts       c;
@@ -596,8 +630,11 @@ static char *collect_sql(runner *r, lines *L, size_t *i) {
         (*i)++;
     }
     if (!b.p) sbuf_add(&b, "", 0);
-    char *s = substitute(b.p, r->dir);
-    free(b.p);
+    char *s = substitute(b.p, "__TEST_DIR__", r->dir);
+    if (strstr(s, "__TMP_DIR__")) {
+        if (!r->tmp_dir) r->tmp_dir = make_tmp_dir();
+        s = substitute(s, "__TMP_DIR__", r->tmp_dir);
+    }
     return s;
 }
 
@@ -839,6 +876,7 @@ int main(int argc, char **argv) {
             for (size_t k = 0; k < r.nlabels; k++) free(r.labels[k].label);
             free(r.labels);
             free((char *)r.dir);
+            remove_tmp_dir(r.tmp_dir);
             free(L.line);
             free(L.text);
         }
