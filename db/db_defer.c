@@ -318,7 +318,7 @@ void db_defer_mark_free(db_defer_mark *m) {
  * uname); -1 when out of memory. */
 static int set_mode(db_defer *d, uint64_t made, const char *uname, bool deferred) {
     int j = 0;
-    while (j < d->nmodes && (d->modes[j].made != made || (!made && strcmp(d->modes[j].uname, uname)))) j++;
+    while (j < d->nmodes && (d->modes[j].made != made || (!made && (!uname || strcmp(d->modes[j].uname, uname))))) j++;
     if (j == d->nmodes) {
         defer_mode *v = realloc(d->modes, sizeof *v * (size_t)(d->nmodes + 1));
         if (!v) return -1;
