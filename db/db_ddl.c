@@ -956,6 +956,15 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
 /* The subquery runner of a query that is only described (CREATE TABLE AS
  * ... WITH NO DATA, CREATE VIEW's analysis): every subquery gives its
  * columns without rows, and none runs. */
+attu_bind_params db_describe_params(attu_session *s, const attu_bind_params *params, bool no_side_effects) {
+    attu_bind_params bp = db_params(s, params);
+    bp.describe_only = true;
+    if (no_side_effects) bp.no_side_effects = true;
+    bp.run_subquery = db_no_rows_runner;
+    bp.run_ctx = NULL;
+    return bp;
+}
+
 int db_no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
     (void)ctx;
     attu_column **c = calloc((size_t)plan->ncols + 1, sizeof *c);
@@ -978,10 +987,7 @@ static attu_result *describe_only(attu_session *s, const char *sql, const attu_a
                                   const attu_bind_params *params, attu_error *err) {
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) { attu_error_oom(err); return NULL; }
-    attu_bind_params bp = db_params(s, params);
-    bp.run_subquery = db_no_rows_runner;
-    bp.run_ctx = NULL;
-    bp.describe_only = true;
+    attu_bind_params bp = db_describe_params(s, params, false);
     attu_result *res = NULL;
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     if (lp && (res = db_result_new(lp->ncols))) {

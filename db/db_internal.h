@@ -772,6 +772,10 @@ bool db_relation_exists(attu_session *s, const char *name);
 /* A subquery runner that runs nothing: each subquery gives its columns
  * without rows (a query only analysed: CREATE VIEW, WITH NO DATA). */
 int db_no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err);
+/* db_params for a query that is only analysed, never run: describe_only,
+ * subqueries through db_no_rows_runner, and with no_side_effects nothing
+ * such as nextval folded while binding (else as params says). */
+attu_bind_params db_describe_params(attu_session *s, const attu_bind_params *params, bool no_side_effects);
 /* A session setting's value as SHOW gives it (ctx: the session; name in
  * lower case), or NULL for an unknown one: current_setting(). */
 const char *db_setting_value(void *ctx, const char *name);

@@ -80,11 +80,7 @@ static int view_names(attu_session *s, const attu_view *v, lock_list *out, attu_
     attu_plan_arena *pa = attu_plan_arena_new();
     bool bound = false;
     if (pr && pa && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {
-        attu_bind_params bp = db_params(s, NULL);
-        bp.describe_only = true;
-        bp.no_side_effects = true;
-        bp.run_subquery = db_no_rows_runner;
-        bp.run_ctx = NULL;
+        attu_bind_params bp = db_describe_params(s, NULL, true);
         bp.on_relation = on_relation;
         bp.relation_ctx = &n;
         bound = attu_bind_query(pa, db_cat(s), v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e) != NULL;

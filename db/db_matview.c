@@ -57,10 +57,7 @@ static void deps_free(deps *d) {
 static int collect_deps(attu_session *s, const char *sql, const attu_ast_query *q, deps *d, attu_error *err) {
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
-    attu_bind_params bp = db_params(s, NULL);
-    bp.describe_only = true;
-    bp.run_subquery = db_no_rows_runner;
-    bp.run_ctx = NULL;
+    attu_bind_params bp = db_describe_params(s, NULL, false);
     bp.on_relation = on_relation;
     bp.relation_ctx = d;
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);

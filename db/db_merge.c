@@ -372,11 +372,7 @@ static int check_not_matched(merge_ctx *m, const char *sql, const attu_bind_para
     q->u.select.from.n = 1;
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
-    attu_bind_params bp = db_params(m->s, params);
-    bp.run_subquery = db_no_rows_runner;
-    bp.run_ctx = NULL;
-    bp.describe_only = true;
-    bp.no_side_effects = true;
+    attu_bind_params bp = db_describe_params(m->s, params, true);
     attu_lplan *lp = attu_bind_query(pa, db_cat(m->s), sql, q, &bp, err);
     attu_plan_arena_free(pa);
     if (lp) return 0;

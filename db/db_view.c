@@ -267,10 +267,7 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     if (!(pa = attu_plan_arena_new())) { attu_error_oom(err); goto out; }
     /* analysed, not run: no subquery runs, none is folded */
-    attu_bind_params bp = db_params(s, NULL);
-    bp.describe_only = true;
-    bp.run_subquery = db_no_rows_runner;
-    bp.run_ctx = NULL;
+    attu_bind_params bp = db_describe_params(s, NULL, false);
     bp.on_relation = on_relation;
     bp.relation_ctx = &deps;
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, st->u.create_view.query, &bp, err);
@@ -596,11 +593,7 @@ static char *view_shape(attu_session *s, const attu_view *v) {
     char *out = NULL;
     attu_plan_arena *pa = attu_plan_arena_new();
     if (pr && pa && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {
-        attu_bind_params bp = db_params(s, NULL);
-        bp.describe_only = true;
-        bp.no_side_effects = true;
-        bp.run_subquery = db_no_rows_runner;
-        bp.run_ctx = NULL;
+        attu_bind_params bp = db_describe_params(s, NULL, true);
         attu_lplan *lp = attu_bind_query(pa, db_cat(s), v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e);
         if (lp) {
             size_t cap = 64, len = 0;
