@@ -54,6 +54,30 @@ static attu_bexpr *copy_shift(bctx *c, const attu_bexpr *e, int delta) {
     return x;
 }
 
+/* A copy of e with each reference to column i of a projection's output
+ * (i below OUTER_BASE) replaced by a copy of that projection's expression
+ * exprs[i]: e read over the projection's input instead. */
+static attu_bexpr *through_project(bctx *c, const attu_bexpr *e, attu_bexpr *const *exprs, int n) {
+    if (!e) return NULL;
+    if (e->kind == BX_COL && e->col < OUTER_BASE && e->col < n) return copy_shift(c, exprs[e->col], 0);
+    attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) OOM_NULL(c);
+    *x = *e;
+    if (e->kind == BX_COL) return x;
+    for (int i = 0; i < e->nargs; i++)
+        if (e->args[i] && !(x->args[i] = through_project(c, e->args[i], exprs, n))) return NULL;
+    if (e->kind == BX_CASE) {
+        x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(e->nwhens + 1));
+        x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(e->nwhens + 1));
+        if (!x->whens || !x->thens) OOM_NULL(c);
+        for (int i = 0; i < e->nwhens; i++)
+            if (!(x->whens[i] = through_project(c, e->whens[i], exprs, n)) ||
+                !(x->thens[i] = through_project(c, e->thens[i], exprs, n))) return NULL;
+        if (e->else_ && !(x->else_ = through_project(c, e->else_, exprs, n))) return NULL;
+    }
+    return x;
+}
+
 /* ORDER BY a row value (ROW(a, b), a whole-row reference, or an output
  * column that is one) orders by its items, as PostgreSQL's record
  * comparison: each item a key in the row's direction, a NULL item above
@@ -652,6 +676,35 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
 
 static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls, attu_lplan *l, scope *rs, bool *lateral);
 
+/* The written reference (a column with a position) to one of the nleft
+ * left columns that comes first in the text, in e: its position and
+ * column in *pos / *col (*pos 0 while none is found). */
+static void first_left_ref(const attu_bexpr *e, int nleft, int *pos, int *col) {
+    if (!e) return;
+    if (e->kind == BX_COL) {
+        if (e->col < nleft && e->position > 0 && (!*pos || e->position < *pos)) { *pos = e->position; *col = e->col; }
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++) first_left_ref(e->args[i], nleft, pos, col);
+    for (int i = 0; i < e->nwhens; i++) { first_left_ref(e->whens[i], nleft, pos, col); first_left_ref(e->thens[i], nleft, pos, col); }
+    first_left_ref(e->else_, nleft, pos, col);
+}
+
+/* The same over a lateral function's plan: the series node's arguments
+ * and the projection above it (the json functions' value). */
+static void first_left_ref_plan(const attu_lplan *r, int nleft, int *pos, int *col) {
+    if (r->kind == LP_PROJECT) {
+        for (int i = 0; i < r->ncols; i++) first_left_ref(r->exprs[i], nleft, pos, col);
+        r = r->left;
+    }
+    if (r && r->kind == LP_SRF)
+        for (int i = 0; i < r->nsrfs; i++) {
+            first_left_ref(r->srfs[i].start, nleft, pos, col);
+            first_left_ref(r->srfs[i].stop, nleft, pos, col);
+            first_left_ref(r->srfs[i].step, nleft, pos, col);
+        }
+}
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL, 0 }, rs = { 0, NULL, 0 };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -666,9 +719,14 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         for (int k = 0; r && k < nnew; k++)
             if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
         if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
-            attu_error_set(c->err, "42P10", f->u.join.right->position,
-                           "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
-            attu_error_set_hint(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
+            /* PostgreSQL's error is at the arguments' first reference to
+             * the left side, naming that reference's table */
+            int pos = 0, col = -1;
+            first_left_ref_plan(r, ls.n, &pos, &col);
+            const char *qual = col >= 0 && ls.cols[col].qual ? ls.cols[col].qual : ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?";
+            attu_error_set(c->err, "42P10", pos ? pos : f->u.join.right->position,
+                           "invalid reference to FROM-clause entry for table \"%s\"", qual);
+            attu_error_set_detail(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
         }
         if (r && lateral && (f->u.join.natural || f->u.join.using_.n)) {
@@ -820,17 +878,16 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         j = r;
         if (jt == ATTU_JOIN_LEFT && f->u.join.right->kind == ATTU_FROM_FUNCTION && r->kind == LP_PROJECT &&
             r->left && r->left->kind == LP_SRF) {
-            /* unnest, the json functions, ROWS FROM: the series pads the
-             * left rows without elements, the projection above (srf.c)
-             * reads the element,
-             * NULL for a padded row; an ON reading the element would need
-             * it below the projection */
-            if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i)) {
-                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                               "LEFT JOIN LATERAL %s(...) takes only ON true",
-                               f->u.join.right->u.function.call->u.func.name);
+            /* unnest, the json functions, ROWS FROM: the series node
+             * pairs each left row with its subscripts and the projection
+             * above (srf.c) reads the elements from them, NULL for a
+             * padded row. ON is over the projection's output, so it is
+             * moved below it, onto the series node, with the elements'
+             * expressions in place of their columns: the node keeps the
+             * pairs passing it and pads the left rows left without one. */
+            if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i) &&
+                !(r->left->residual = through_project(c, cond, r->exprs, r->ncols)))
                 return NULL;
-            }
             r->left->srf_outer = true;
             r->left->est_rows = r->left->est_rows > l->est_rows ? r->left->est_rows : l->est_rows;
             r->est_rows = r->left->est_rows;
