@@ -1591,6 +1591,7 @@ static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **na
          * "array", a[i] and a[i:j] take a's name, an operator none */
         if (e->u.func.name[0] == ' ') {
             if (!strcmp(e->u.func.name, " array") || !strcmp(e->u.func.name, " array_query")) { *name = "array"; return 2; }
+            if (!strcmp(e->u.func.name, " field")) { *name = e->u.func.args.items[1]->u.literal.text; return 2; }
             if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice") ||
                 !strcmp(e->u.func.name, " collate"))
                 return figure_colname(c, e->u.func.args.items[0], name);
@@ -2166,6 +2167,26 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
             memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
             items = ni; names = nn;
+        }
+        if (it->expr->kind == ATTU_EXPR_FUNC && !strcmp(it->expr->u.func.name, " fields")) {
+            /* (row).*: the row's columns, each an item (planner/row_value.c) */
+            attu_bexpr **fi;
+            const char **fn;
+            int nf = attu_row_fields_expand(c, &sc, it->expr, &fi, &fn);
+            if (nf < 0) return NULL;
+            if (n + nf + 1 >= cap) {
+                cap = (n + nf + 1) * 2;
+                attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+                char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+                if (!ni || !nn) OOM_NULL(c);
+                memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+                items = ni; names = nn;
+            }
+            for (int k = 0; k < nf; k++) {
+                if (!(items[n] = resolve_unknown(c, fi[k]))) return NULL;
+                names[n++] = (char *)fn[k];
+            }
+            continue;
         }
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
         /* an arm's bare parameter: its set operation types it */
