@@ -432,6 +432,10 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         p->names[i] = attu_pstrdup(c->pa, cn, strlen(cn));
         if (!p->names[i]) OOM_NULL(c);
         if (!scope_push(c, sc, qual, p->names[i], p->types[i], false, false, source)) return NULL;
+        scope_col *sv = &sc->cols[sc->n - 1];
+        if (!(sv->row_type = attu_pstrdup(c->pa, v->name, strlen(v->name))) ||
+            !(sv->type_col = attu_pstrdup(c->pa, v->col_names[i], strlen(v->col_names[i]))))
+            OOM_NULL(c);
     }
     return p;
 }
@@ -558,7 +562,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         return NULL;
     }
     attu_lplan *p = attu_lp_new(c->pa, LP_SCAN, t->ncols + 1);
-    if (!p) OOM_NULL(c);
+    const char *tname_copy = attu_pstrdup(c->pa, t->name, strlen(t->name));
+    if (!p || !tname_copy) OOM_NULL(c);
     p->table = t;
     p->cols = attu_palloc(c->pa, sizeof(int) * (size_t)(t->ncols + 1));
     for (int i = 0; i < t->ncols; i++) {
@@ -566,6 +571,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : t->defs[i].name;
         set_col(p, i, cn, t->defs[i].type, c->pa);
         if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
+        sc->cols[sc->n - 1].row_type = tname_copy;
+        if (!(sc->cols[sc->n - 1].type_col = attu_pstrdup(c->pa, t->defs[i].name, strlen(t->defs[i].name)))) OOM_NULL(c);
     }
     p->cols[t->ncols] = t->ncols;   /* rowid */
     set_col(p, t->ncols, "rowid", attu_type_make(ATTU_TYPE_INT64), c->pa);

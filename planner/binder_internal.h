@@ -60,6 +60,11 @@ typedef struct scope_col {
     /* a derived table's row column: its row_items items are the hidden
      * columns row_items_at entries further on (row_value.c) */
     int         row_items, row_items_at;
+    /* a table's or a view's column: the named row type its whole-row
+     * value has (the table's or view's name) and the column's name in it,
+     * whatever alias the query gives (json_populate_record's keys,
+     * planner/srf.c); NULL for a derived table's record */
+    const char *row_type, *type_col;
 } scope_col;
 
 typedef struct scope {
@@ -291,6 +296,10 @@ attu_bexpr *attu_json_populate_field(bctx *c, attu_bexpr *obj, const char *key, 
 bool attu_json_populate_call(const struct attu_ast_expr *e);
 int attu_json_populate_items(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr ***items,
                              const char ***names, attu_bexpr **guard);
+/* The named row type (a table's or a view's) of the FROM item qual, whose
+ * whole row has n items, and those columns' names in it (planner/srf.c);
+ * NULL for a record of no named type */
+const char *attu_row_type_of(bctx *c, const scope *sc, const char *qual, int n, const char ***names);
 /* (row).field (planner/row_value.c) */
 attu_bexpr *attu_bind_field_select(bctx *c, const scope *sc, const struct attu_ast_expr *e);
 /* (row).* as select-list items: the count, -1 after an error */

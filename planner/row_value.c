@@ -696,10 +696,11 @@ static int fields_of(bctx *c, const scope *sc, const attu_ast_expr *r, const cha
         int n = attu_json_populate_items(c, sc, r, items, names, &guard);
         if (n < 0) return -1;
         const attu_ast_expr *b = r->u.func.args.items[0];
+        const char *qual = b->kind == ATTU_EXPR_COLUMN && !b->u.column.qualifier ? b->u.column.name
+                           : b->kind == ATTU_EXPR_STAR ? b->u.star.qualifier : NULL;
         if (b->kind == ATTU_EXPR_CAST) *type_name = b->u.cast.type.name;
-        else if (b->kind == ATTU_EXPR_COLUMN && !b->u.column.qualifier) *type_name = b->u.column.name;
-        else if (b->kind == ATTU_EXPR_STAR) *type_name = b->u.star.qualifier;
-        else *anonymous = true;
+        else if (qual && !(*type_name = attu_row_type_of(c, sc, qual, n, NULL))) *type_name = qual;
+        else if (!qual) *anonymous = true;
         return n;
     }
     attu_bexpr *rec = bind_expr(c, sc, r);

@@ -29,6 +29,7 @@
 
 #include "engine/interval.h"
 #include "engine/numeric.h"
+#include "engine/view.h"
 #include "planner/lower.h"
 #include "planner/system_catalog_internal.h"
 
@@ -393,14 +394,42 @@ static void unnest_arg_error(bctx *c, const attu_ast_expr *call, attu_bexpr *a) 
     attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
 }
 
-/* Whether a FROM item called qual in sc (or the enclosing query's
- * scope) is a table: its hidden rowid is there. A table's whole row has
- * the table's row type; a subquery's or a WITH query's is a record. */
-static bool qual_is_table(const bctx *c, const scope *sc, const char *qual) {
-    for (const scope *s = sc; s; s = s == sc ? c->outer : NULL)
-        for (int k = 0; k < s->n; k++)
-            if (s->cols[k].is_rowid && s->cols[k].qual && !strcmp(s->cols[k].qual, qual)) return true;
-    return false;
+/* The named row type of the FROM item called qual in sc (or the
+ * enclosing query's scope), a table's or a view's, and its n columns'
+ * names in that type, in qual.*'s order (the items' order): NULL for a
+ * derived table's or a WITH query's record, or when the items are not
+ * those columns. */
+const char *attu_row_type_of(bctx *c, const scope *sc, const char *qual, int n, const char ***names) {
+    for (const scope *s = sc; s; s = s == sc ? c->outer : NULL) {
+        int m = 0;
+        const char *rt = NULL;
+        for (int k = 0; k < s->n; k++) {
+            const scope_col *col = &s->cols[k];
+            if (!col->qual || strcmp(col->qual, qual) || (col->hidden && !col->using_copy)) continue;
+            if (!col->row_type) return NULL;
+            rt = col->row_type;
+            m++;
+        }
+        if (!m) continue;
+        if (m != n) return NULL;
+        const char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + 1));
+        if (!nm) { attu_error_oom(c->err); return NULL; }
+        int o = 0;
+        for (int pos = 0; o < n; pos++) {
+            bool any = false;
+            for (int k = 0; k < s->n; k++) {
+                const scope_col *col = &s->cols[k];
+                if (!col->qual || strcmp(col->qual, qual) || (col->hidden && !col->using_copy)) continue;
+                if (col->qual_pos >= pos) any = true;
+                if (col->qual_pos == pos) nm[o++] = col->type_col;
+            }
+            if (!any) break;
+        }
+        if (o != n) return NULL;
+        if (names) *names = nm;
+        return rt;
+    }
+    return NULL;
 }
 
 bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call, bool in_from, int *ncols,
@@ -436,6 +465,19 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
             attu_error_set(c->err, "42804", 0, "first argument of %s must be a row type", fname);
             return false;
         }
+        /* NULL::v of a view: the view's row type */
+        const attu_view *v = c->cat ? attu_views_find(attu_catalog_views(c->cat), b->u.cast.type.name) : NULL;
+        if (v) {
+            attu_type *ty = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(v->ncols + 1));
+            const char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(v->ncols + 1));
+            if (!ty || !nm) { attu_error_oom(c->err); return false; }
+            for (int i = 0; i < v->ncols; i++) {
+                ty[i] = v->col_types[i];
+                if (!(nm[i] = attu_pstrdup(c->pa, v->col_names[i], strlen(v->col_names[i])))) { attu_error_oom(c->err); return false; }
+            }
+            *ncols = v->ncols; *types = ty; *names = nm;
+            return true;
+        }
         attu_error_set(c->err, "42704", b->u.cast.type.position ? b->u.cast.type.position : b->position,
                        "type \"%s\" does not exist", b->u.cast.type.name);
         return false;
@@ -464,7 +506,9 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
     }
     attu_bexpr **items;
     int n = attu_row_value_items(c, rec, &items);
-    bool table = qual && qual_is_table(c, sc, qual);
+    const char **type_names = NULL;
+    bool table = qual && n >= 0 && attu_row_type_of(c, sc, qual, n, &type_names);
+    if (c->err->set) return false;
     if (n < 0 || (in_from && !table)) {
         /* PostgreSQL: a record of no named type needs a definition list
          * in FROM; attu has none for these functions */
@@ -479,7 +523,7 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
     }
     /* a table's columns' names; f1, f2, ... for ROW(...) as PostgreSQL's
      * anonymous record */
-    const char **nm = table ? attu_json_row_names(c, sc, b, rec) : NULL;
+    const char **nm = table ? type_names : NULL;
     attu_type *ty = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(n + 1));
     if (!ty || (!nm && !(nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + 1))))) { attu_error_oom(c->err); return false; }
     for (int i = 0; i < n; i++) {
