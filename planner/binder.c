@@ -712,6 +712,56 @@ static void first_left_ref_plan(const attu_lplan *r, int nleft, int *pos, int *c
         }
 }
 
+/* l JOIN LATERAL right ON on, rewritten as l JOIN LATERAL (SELECT * FROM
+ * right WHERE on) AS name ON true (LEFT / INNER alike): the same rows, a
+ * left row whose right rows all fail `on` padded once by the LEFT join.
+ * name is right's: its alias, or the (first) function's name. */
+static const attu_ast_from *lateral_on_as_where(bctx *c, const attu_ast_from *f) {
+    const attu_ast_from *right = f->u.join.right;
+    const attu_ast_expr *on = f->u.join.on;
+    const char *name = right->alias;
+    if (!name && right->kind == ATTU_FROM_FUNCTION) {
+        const attu_ast_expr *call = right->u.function.ncalls ? right->u.function.calls[0].call : right->u.function.call;
+        name = call->u.func.name;
+    }
+    attu_ast_expr *star = attu_palloc(c->pa, sizeof *star), *yes = attu_palloc(c->pa, sizeof *yes);
+    attu_ast_select_item *item = attu_palloc(c->pa, sizeof *item);
+    attu_ast_from **from = attu_palloc(c->pa, sizeof *from);
+    attu_ast_query *q = attu_palloc(c->pa, sizeof *q);
+    attu_ast_from *sub = attu_palloc(c->pa, sizeof *sub), *nj = attu_palloc(c->pa, sizeof *nj);
+    if (!star || !yes || !item || !from || !q || !sub || !nj || !name) { attu_error_oom(c->err); return NULL; }
+    star->kind = ATTU_EXPR_STAR;
+    star->position = on->position;
+    star->depth = 1;
+    item->expr = star;
+    from[0] = (attu_ast_from *)right;
+    q->kind = ATTU_QUERY_SELECT;
+    q->position = right->position;
+    q->depth = (on->depth > right->depth ? on->depth : right->depth) + 1;
+    q->u.select.items = item;
+    q->u.select.nitems = 1;
+    q->u.select.from.items = from;
+    q->u.select.from.n = 1;
+    q->u.select.where = (attu_ast_expr *)on;
+    sub->kind = ATTU_FROM_SUBQUERY;
+    sub->position = right->position;
+    sub->depth = q->depth + 1;
+    sub->alias = (char *)name;
+    sub->u.subquery.query = q;
+    sub->u.subquery.lateral = true;
+    yes->kind = ATTU_EXPR_LITERAL;
+    yes->position = on->position;
+    yes->depth = 1;
+    yes->u.literal.kind = ATTU_LIT_BOOL;
+    yes->u.literal.text = "true";
+    yes->u.literal.len = 4;
+    *nj = *f;
+    nj->u.join.right = sub;
+    nj->u.join.on = yes;
+    nj->depth = sub->depth + 1;
+    return nj;
+}
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL, 0 }, rs = { 0, NULL, 0 };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -831,10 +881,13 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
         if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
         if (cond && lateral && c->npending) {
+            /* ON holding a correlated subquery, over a function or LATERAL
+             * subquery's rows: bound again as LATERAL (SELECT * FROM
+             * right WHERE on) ON true, which the LATERAL subquery runs
+             * per left row (its subqueries correlated with both sides) */
             c->pending = outer_pending; c->npending = outer_npending;
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                           "a correlated subquery in the ON of a join with a function or LATERAL subquery reading the tables before it is not supported");
-            return NULL;
+            const attu_ast_from *nj = lateral_on_as_where(c, f);
+            return nj ? bind_join(c, nj, sc) : NULL;
         }
         if (cond && c->npending && jt != ATTU_JOIN_INNER) {
             /* plans are trees: the two sides are read twice, so bound twice */
