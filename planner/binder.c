@@ -786,11 +786,6 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
             attu_error_set_detail(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
         }
-        if (r && lateral && (f->u.join.natural || f->u.join.using_.n)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.right->position,
-                           "a join USING or NATURAL with a function that reads the tables before it is not supported");
-            return NULL;
-        }
     } else if (l && f->u.join.right->kind == ATTU_FROM_SUBQUERY && f->u.join.right->u.subquery.lateral) {
         /* LATERAL (SELECT ...): l ++ its rows when it reads l (as a
          * lateral function, below), else an ordinary derived table */
