@@ -771,10 +771,13 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
         const char *qual, **names = NULL;
         int nnew = 0;
-        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &names, &nnew);
+        bool scalar;
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &names, &nnew, &scalar);
         int src = c->next_source++;
-        for (int k = 0; r && k < nnew; k++)
+        for (int k = 0; r && k < nnew; k++) {
             if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
+            rs.cols[rs.n - 1].scalar_row = scalar;
+        }
         if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
             /* PostgreSQL's error is at the arguments' first reference to
              * the left side, naming that reference's table */
@@ -1068,11 +1071,14 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
         bool lateral;
         const char *qual, **names = NULL;
         int nnew = 0;
-        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &names, &nnew);
+        bool scalar;
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &names, &nnew, &scalar);
         if (!p) return NULL;
         int src = c->next_source++;
-        for (int k = 0; k < nnew; k++)
+        for (int k = 0; k < nnew; k++) {
             if (!scope_push(c, sc, qual, names[k], p->types[p->ncols - nnew + k], false, false, src)) return NULL;
+            sc->cols[sc->n - 1].scalar_row = scalar;
+        }
         return p;
     }
     case ATTU_FROM_SUBQUERY: {
@@ -2001,11 +2007,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             bool lateral;
             const char *qual, **names = NULL;
             int nnew = 0;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew);
+            bool scalar;
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew, &scalar);
             if (!f) return NULL;
             int src = c->next_source++;
-            for (int k = 0; k < nnew; k++)
+            for (int k = 0; k < nnew; k++) {
                 if (!scope_push(c, &one, qual, names[k], f->types[f->ncols - nnew + k], false, false, src)) return NULL;
+                one.cols[one.n - 1].scalar_row = scalar;
+            }
             if (lateral) {
                 for (int k = 0; k < one.n; k++) {
                     scope_col col = one.cols[k];

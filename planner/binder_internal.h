@@ -65,6 +65,9 @@ typedef struct scope_col {
      * whatever alias the query gives (json_populate_record's keys,
      * planner/srf.c); NULL for a derived table's record */
     const char *row_type, *type_col;
+    /* the one column of a function in FROM returning a scalar type: a
+     * whole-row reference to its FROM item is this column's value */
+    bool        scalar_row;
 } scope_col;
 
 typedef struct scope {
@@ -491,9 +494,11 @@ attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_e
 /* A function in FROM (f, ATTU_FROM_FUNCTION) over the FROM items before
  * it (left_sc / left, both may be NULL / empty): an LP_SRF over left when
  * its arguments read those items (*lateral), else over one empty row; its
- * column's qualifier and name for the scope. */
+ * column's qualifier and name for the scope; *scalar when its one column
+ * is its whole row (one function returning a scalar type, no ORDINALITY:
+ * PostgreSQL's whole-row reference to it is that value, not a record). */
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char ***colnames, int *nnew);
+                                    bool *lateral, const char **qual, const char ***colnames, int *nnew, bool *scalar);
 /* The select list's set-returning functions (items[0..n), over p's
  * columns) moved into LP_SRF nodes over p, innermost calls first, each
  * replaced by a reference to its column; returns the new input of the

@@ -322,6 +322,11 @@ attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int 
     attu_bexpr **v, *guard;
     int m = qual_items(c, sc, qual, pos, col_base, &v, &guard);
     *found = m != -1;
+    if (m == 1) {
+        /* a function returning a scalar: its whole row is the value */
+        for (int k = 0; k < sc->n; k++)
+            if (sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual) && !sc->cols[k].hidden && sc->cols[k].scalar_row) return v[0];
+    }
     return m >= 0 ? record_of(c, v, m, guard, pos) : NULL;
 }
 

@@ -708,8 +708,9 @@ static const char *part_column_name(const from_part *p, int j) {
 }
 
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char ***colnames, int *nnew) {
+                                    bool *lateral, const char **qual, const char ***colnames, int *nnew, bool *scalar) {
     *lateral = false;
+    *scalar = false;
     const attu_ast_from_call one = { f->u.function.call, f->u.function.coldefs };
     const attu_ast_from_call *calls = f->u.function.ncalls ? f->u.function.calls : &one;
     int ncalls = f->u.function.ncalls ? f->u.function.ncalls : 1;
@@ -805,6 +806,7 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         names[0] = f->alias;
     for (int i = 0; i < f->column_aliases.n; i++) names[i] = f->column_aliases.items[i];
     *lateral = lat;
+    *scalar = ncalls == 1 && !ord && ncols == 1 && parts[0].kind != FP_RECORD;
     *qual = f->alias ? f->alias : fname0;
     *colnames = names;
     *nnew = avail;
