@@ -482,8 +482,9 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
                        "type \"%s\" does not exist", b->u.cast.type.name);
         return false;
     }
-    /* a row value: a table's whole row (t, t.*), whose row type is the
-     * table's; its items are the base row's values */
+    /* a row value: a table's or view's whole row (t, t.*), whose row type
+     * is the table's or view's (in the select list also a ROW(...), an
+     * anonymous record); its items are the base row's values */
     const char *qual = b->kind == ATTU_EXPR_COLUMN && !b->u.column.qualifier ? b->u.column.name
                        : b->kind == ATTU_EXPR_STAR && b->u.star.qualifier ? b->u.star.qualifier : NULL;
     attu_bexpr *rec;
