@@ -583,6 +583,22 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
     int pos = e->position;
     int n = e->u.func.args.n;
     if (attu_json_populate_call(e)) return populate_value(c, sc, e);
+    if (attu_json_record_name(name) && strstr(name, "populate") && n != 2 && !e->u.func.star) {
+        /* no such function: 42883 with the arguments' types (NULL::t
+         * stands for its row type's name, as PostgreSQL's message has it) */
+        attu_bexpr *args[100] = { 0 };
+        int m = n > 100 ? 100 : n;
+        for (int i = 0; i < m; i++) {
+            const attu_ast_expr *a = e->u.func.args.items[i];
+            if (i == 0 && a->kind == ATTU_EXPR_CAST && a->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
+                a->u.cast.arg->u.literal.kind == ATTU_LIT_NULL) {
+                args[i] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN));
+                continue;
+            }
+            if (!(args[i] = bind_expr(c, sc, a))) return NULL;
+        }
+        return attu_no_function(c, e, args, m);
+    }
     if (attu_json_record_name(name) && strstr(name, "populate") && strstr(name, "recordset")) {
         /* before the arguments: NULL::t is no value attu binds */
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,

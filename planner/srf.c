@@ -501,6 +501,11 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
         rec = bind_expr(c, sc, b);
     }
     if (!rec) return false;
+    if (rec->type.id == ATTU_TYPE_UNKNOWN) {
+        /* NULL or 'text' untyped: PostgreSQL cannot resolve anyelement */
+        attu_error_set(c->err, "42804", 0, "could not determine polymorphic type because input has type unknown");
+        return false;
+    }
     if (!attu_type_is_record(rec->type)) {
         attu_error_set(c->err, "42804", 0, "first argument of %s must be a row type", fname);
         return false;
