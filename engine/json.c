@@ -1609,8 +1609,15 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
                 break;
             }
             const jnode *x = obj_get(ja, B[r].v.s, B[r].len);
-            if (!x || x->kind == J_NULL) break;
             int mode = (int)(in->imm_i & 3);
+            if (mode == 3) {
+                /* whether the key is there at all, a JSON null included:
+                 * json_populate_record keeps the base row's value only
+                 * for an absent key */
+                if (x) { jb_put(&out, "t", 1); res_null = false; }
+                break;
+            }
+            if (!x || x->kind == J_NULL) break;
             bool nul = false;
             if (mode == 2 && x->kind == J_ARR) {
                 pga_state st = { a_jsonb, (in->imm_i & 4) != 0, 0, { 0 }, B[r].v.s, err };

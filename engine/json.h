@@ -99,8 +99,11 @@ typedef enum attu_json_fn {
                               json(b) value, 1 its text (a string unquoted),
                               2 an array literal of a JSON array (a string as
                               it is), + 4: the array's elements json; JSON
-                              null and a missing key are NULL; a not an
-                              object: 22023 (populate_composite) */
+                              null and a missing key are NULL; 3 't' when
+                              the key is present (its value JSON null
+                              too), NULL when it is not (a base row's
+                              value is kept then); a not an object: 22023
+                              (populate_composite) */
 } attu_json_fn;
 
 /* ATTU_JS_FROM_ARRAY's element classes. */

@@ -809,15 +809,33 @@ static void read_slot(reader *r, tok_kind k) {
     if (r->num[0] == ' ' && r->int_read + r->frac_read > 0) read_trail_sign(r, took);
 }
 
+/* 22003 for a number attu's numeric cannot hold (PostgreSQL's message
+ * for its own limit), the limit in the DETAIL */
+static int numeric_limit(attu_error *err) {
+    attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value overflows numeric format");
+    attu_error_set_detail(err, "attu's numeric holds %d digits (the zeros its display scale keeps among them), at most %d after the decimal point.",
+                          ATTU_NUMERIC_MAX_DIGITS, ATTU_NUMERIC_MAX_DIGITS);
+    return -1;
+}
+
 /* The text read ("-123.45") as numeric(precision, scale) of the template's
  * digits, then scaled down by V's power of ten */
 static int finish_number(const char *text, const layout *L, int scale, attu_numeric *out, attu_error *err) {
     int precision = L->int_slots + L->v_digits + scale;
     attu_numeric v;
+    /* PostgreSQL's numeric keeps every digit read (up to 131072 before
+     * the point and 16383 after); attu's holds 36 significant digits, at
+     * most 36 of them after the point. A result past that is the error
+     * PostgreSQL gives past its own limit, never a rounded value: more
+     * places than 36 are refused here, as numeric input would round them */
+    if (scale > ATTU_NUMERIC_MAX_DIGITS) return numeric_limit(err);
     if (attu_numeric_parse(text, strlen(text), &v, err)) {
         if (!strcmp(err->sqlstate, ATTU_SQLSTATE_INVALID_TEXT_REP)) {   /* the whole text, as numeric_in quotes it */
             attu_error_clear(err);
             attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "invalid input syntax for type numeric: \"%s\"", text);
+        } else if (!strcmp(err->sqlstate, ATTU_SQLSTATE_NUMERIC_RANGE)) {
+            attu_error_clear(err);
+            return numeric_limit(err);
         }
         return -1;
     }
@@ -834,12 +852,11 @@ static int finish_number(const char *text, const layout *L, int scale, attu_nume
     if (L->times) {
         /* PostgreSQL multiplies by power(10, -V), which it holds at 16
          * places: the value / 10^V at dscale 16 (0 past 16 places) */
+        __int128 lim = 1;     /* 10^35: a value below it times 10 keeps 36 digits */
+        for (int k = 0; k < ATTU_NUMERIC_MAX_DIGITS - 1; k++) lim *= 10;
         if (L->v_digits > 16) v.m = 0;
         else for (int k = 0; k < 16 - L->v_digits; k++) {
-            if (v.m > (__int128)1e35 || v.m < -(__int128)1e35) {
-                attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value overflows numeric format");
-                return -1;
-            }
+            if (v.m >= lim || v.m <= -lim) return numeric_limit(err);
             v.m *= 10;
         }
         v.dscale = 16;

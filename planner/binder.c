@@ -54,6 +54,30 @@ static attu_bexpr *copy_shift(bctx *c, const attu_bexpr *e, int delta) {
     return x;
 }
 
+/* A copy of e with each reference to column i of a projection's output
+ * (i below OUTER_BASE) replaced by a copy of that projection's expression
+ * exprs[i]: e read over the projection's input instead. */
+static attu_bexpr *through_project(bctx *c, const attu_bexpr *e, attu_bexpr *const *exprs, int n) {
+    if (!e) return NULL;
+    if (e->kind == BX_COL && e->col < OUTER_BASE && e->col < n) return copy_shift(c, exprs[e->col], 0);
+    attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) OOM_NULL(c);
+    *x = *e;
+    if (e->kind == BX_COL) return x;
+    for (int i = 0; i < e->nargs; i++)
+        if (e->args[i] && !(x->args[i] = through_project(c, e->args[i], exprs, n))) return NULL;
+    if (e->kind == BX_CASE) {
+        x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(e->nwhens + 1));
+        x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(e->nwhens + 1));
+        if (!x->whens || !x->thens) OOM_NULL(c);
+        for (int i = 0; i < e->nwhens; i++)
+            if (!(x->whens[i] = through_project(c, e->whens[i], exprs, n)) ||
+                !(x->thens[i] = through_project(c, e->thens[i], exprs, n))) return NULL;
+        if (e->else_ && !(x->else_ = through_project(c, e->else_, exprs, n))) return NULL;
+    }
+    return x;
+}
+
 /* ORDER BY a row value (ROW(a, b), a whole-row reference, or an output
  * column that is one) orders by its items, as PostgreSQL's record
  * comparison: each item a key in the row's direction, a NULL item above
@@ -408,6 +432,10 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         p->names[i] = attu_pstrdup(c->pa, cn, strlen(cn));
         if (!p->names[i]) OOM_NULL(c);
         if (!scope_push(c, sc, qual, p->names[i], p->types[i], false, false, source)) return NULL;
+        scope_col *sv = &sc->cols[sc->n - 1];
+        if (!(sv->row_type = attu_pstrdup(c->pa, v->name, strlen(v->name))) ||
+            !(sv->type_col = attu_pstrdup(c->pa, v->col_names[i], strlen(v->col_names[i]))))
+            OOM_NULL(c);
     }
     return p;
 }
@@ -534,7 +562,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         return NULL;
     }
     attu_lplan *p = attu_lp_new(c->pa, LP_SCAN, t->ncols + 1);
-    if (!p) OOM_NULL(c);
+    const char *tname_copy = attu_pstrdup(c->pa, t->name, strlen(t->name));
+    if (!p || !tname_copy) OOM_NULL(c);
     p->table = t;
     p->cols = attu_palloc(c->pa, sizeof(int) * (size_t)(t->ncols + 1));
     for (int i = 0; i < t->ncols; i++) {
@@ -542,6 +571,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : t->defs[i].name;
         set_col(p, i, cn, t->defs[i].type, c->pa);
         if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
+        sc->cols[sc->n - 1].row_type = tname_copy;
+        if (!(sc->cols[sc->n - 1].type_col = attu_pstrdup(c->pa, t->defs[i].name, strlen(t->defs[i].name)))) OOM_NULL(c);
     }
     p->cols[t->ncols] = t->ncols;   /* rowid */
     set_col(p, t->ncols, "rowid", attu_type_make(ATTU_TYPE_INT64), c->pa);
@@ -652,6 +683,85 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
 
 static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls, attu_lplan *l, scope *rs, bool *lateral);
 
+/* The written reference (a column with a position) to one of the nleft
+ * left columns that comes first in the text, in e: its position and
+ * column in *pos / *col (*pos 0 while none is found). */
+static void first_left_ref(const attu_bexpr *e, int nleft, int *pos, int *col) {
+    if (!e) return;
+    if (e->kind == BX_COL) {
+        if (e->col < nleft && e->position > 0 && (!*pos || e->position < *pos)) { *pos = e->position; *col = e->col; }
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++) first_left_ref(e->args[i], nleft, pos, col);
+    for (int i = 0; i < e->nwhens; i++) { first_left_ref(e->whens[i], nleft, pos, col); first_left_ref(e->thens[i], nleft, pos, col); }
+    first_left_ref(e->else_, nleft, pos, col);
+}
+
+/* The same over a lateral function's plan: the series node's arguments
+ * and the projection above it (the json functions' value). */
+static void first_left_ref_plan(const attu_lplan *r, int nleft, int *pos, int *col) {
+    if (r->kind == LP_PROJECT) {
+        for (int i = 0; i < r->ncols; i++) first_left_ref(r->exprs[i], nleft, pos, col);
+        r = r->left;
+    }
+    if (r && r->kind == LP_SRF)
+        for (int i = 0; i < r->nsrfs; i++) {
+            first_left_ref(r->srfs[i].start, nleft, pos, col);
+            first_left_ref(r->srfs[i].stop, nleft, pos, col);
+            first_left_ref(r->srfs[i].step, nleft, pos, col);
+        }
+}
+
+/* l JOIN LATERAL right ON on, rewritten as l JOIN LATERAL (SELECT * FROM
+ * right WHERE on) AS name ON true (LEFT / INNER alike): the same rows, a
+ * left row whose right rows all fail `on` padded once by the LEFT join.
+ * name is right's: its alias, or the (first) function's name. */
+static const attu_ast_from *lateral_on_as_where(bctx *c, const attu_ast_from *f) {
+    const attu_ast_from *right = f->u.join.right;
+    const attu_ast_expr *on = f->u.join.on;
+    const char *name = right->alias;
+    if (!name && right->kind == ATTU_FROM_FUNCTION) {
+        const attu_ast_expr *call = right->u.function.ncalls ? right->u.function.calls[0].call : right->u.function.call;
+        name = call->u.func.name;
+    }
+    attu_ast_expr *star = attu_palloc(c->pa, sizeof *star), *yes = attu_palloc(c->pa, sizeof *yes);
+    attu_ast_select_item *item = attu_palloc(c->pa, sizeof *item);
+    attu_ast_from **from = attu_palloc(c->pa, sizeof *from);
+    attu_ast_query *q = attu_palloc(c->pa, sizeof *q);
+    attu_ast_from *sub = attu_palloc(c->pa, sizeof *sub), *nj = attu_palloc(c->pa, sizeof *nj);
+    if (!star || !yes || !item || !from || !q || !sub || !nj || !name) { attu_error_oom(c->err); return NULL; }
+    star->kind = ATTU_EXPR_STAR;
+    star->position = on->position;
+    star->depth = 1;
+    item->expr = star;
+    from[0] = (attu_ast_from *)right;
+    q->kind = ATTU_QUERY_SELECT;
+    q->position = right->position;
+    q->depth = (on->depth > right->depth ? on->depth : right->depth) + 1;
+    q->u.select.items = item;
+    q->u.select.nitems = 1;
+    q->u.select.from.items = from;
+    q->u.select.from.n = 1;
+    q->u.select.where = (attu_ast_expr *)on;
+    sub->kind = ATTU_FROM_SUBQUERY;
+    sub->position = right->position;
+    sub->depth = q->depth + 1;
+    sub->alias = (char *)name;
+    sub->u.subquery.query = q;
+    sub->u.subquery.lateral = true;
+    yes->kind = ATTU_EXPR_LITERAL;
+    yes->position = on->position;
+    yes->depth = 1;
+    yes->u.literal.kind = ATTU_LIT_BOOL;
+    yes->u.literal.text = "true";
+    yes->u.literal.len = 4;
+    *nj = *f;
+    nj->u.join.right = sub;
+    nj->u.join.on = yes;
+    nj->depth = sub->depth + 1;
+    return nj;
+}
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL, 0 }, rs = { 0, NULL, 0 };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -661,19 +771,22 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
         const char *qual, **names = NULL;
         int nnew = 0;
-        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &names, &nnew);
+        bool scalar;
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &names, &nnew, &scalar);
         int src = c->next_source++;
-        for (int k = 0; r && k < nnew; k++)
+        for (int k = 0; r && k < nnew; k++) {
             if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
-        if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
-            attu_error_set(c->err, "42P10", f->u.join.right->position,
-                           "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
-            attu_error_set_hint(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
-            return NULL;
+            rs.cols[rs.n - 1].scalar_row = scalar;
         }
-        if (r && lateral && (f->u.join.natural || f->u.join.using_.n)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.right->position,
-                           "a join USING or NATURAL with a function that reads the tables before it is not supported");
+        if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
+            /* PostgreSQL's error is at the arguments' first reference to
+             * the left side, naming that reference's table */
+            int pos = 0, col = -1;
+            first_left_ref_plan(r, ls.n, &pos, &col);
+            const char *qual = col >= 0 && ls.cols[col].qual ? ls.cols[col].qual : ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?";
+            attu_error_set(c->err, "42P10", pos ? pos : f->u.join.right->position,
+                           "invalid reference to FROM-clause entry for table \"%s\"", qual);
+            attu_error_set_detail(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
         }
     } else if (l && f->u.join.right->kind == ATTU_FROM_SUBQUERY && f->u.join.right->u.subquery.lateral) {
@@ -766,10 +879,13 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
         if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
         if (cond && lateral && c->npending) {
+            /* ON holding a correlated subquery, over a function or LATERAL
+             * subquery's rows: bound again as LATERAL (SELECT * FROM
+             * right WHERE on) ON true, which the LATERAL subquery runs
+             * per left row (its subqueries correlated with both sides) */
             c->pending = outer_pending; c->npending = outer_npending;
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                           "a correlated subquery in the ON of a join with a function or LATERAL subquery reading the tables before it is not supported");
-            return NULL;
+            const attu_ast_from *nj = lateral_on_as_where(c, f);
+            return nj ? bind_join(c, nj, sc) : NULL;
         }
         if (cond && c->npending && jt != ATTU_JOIN_INNER) {
             /* plans are trees: the two sides are read twice, so bound twice */
@@ -820,17 +936,16 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         j = r;
         if (jt == ATTU_JOIN_LEFT && f->u.join.right->kind == ATTU_FROM_FUNCTION && r->kind == LP_PROJECT &&
             r->left && r->left->kind == LP_SRF) {
-            /* unnest, the json functions, ROWS FROM: the series pads the
-             * left rows without elements, the projection above (srf.c)
-             * reads the element,
-             * NULL for a padded row; an ON reading the element would need
-             * it below the projection */
-            if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i)) {
-                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                               "LEFT JOIN LATERAL %s(...) takes only ON true",
-                               f->u.join.right->u.function.call->u.func.name);
+            /* unnest, the json functions, ROWS FROM: the series node
+             * pairs each left row with its subscripts and the projection
+             * above (srf.c) reads the elements from them, NULL for a
+             * padded row. ON is over the projection's output, so it is
+             * moved below it, onto the series node, with the elements'
+             * expressions in place of their columns: the node keeps the
+             * pairs passing it and pads the left rows left without one. */
+            if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i) &&
+                !(r->left->residual = through_project(c, cond, r->exprs, r->ncols)))
                 return NULL;
-            }
             r->left->srf_outer = true;
             r->left->est_rows = r->left->est_rows > l->est_rows ? r->left->est_rows : l->est_rows;
             r->est_rows = r->left->est_rows;
@@ -956,11 +1071,14 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
         bool lateral;
         const char *qual, **names = NULL;
         int nnew = 0;
-        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &names, &nnew);
+        bool scalar;
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &names, &nnew, &scalar);
         if (!p) return NULL;
         int src = c->next_source++;
-        for (int k = 0; k < nnew; k++)
+        for (int k = 0; k < nnew; k++) {
             if (!scope_push(c, sc, qual, names[k], p->types[p->ncols - nnew + k], false, false, src)) return NULL;
+            sc->cols[sc->n - 1].scalar_row = scalar;
+        }
         return p;
     }
     case ATTU_FROM_SUBQUERY: {
@@ -1534,6 +1652,7 @@ static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **na
          * "array", a[i] and a[i:j] take a's name, an operator none */
         if (e->u.func.name[0] == ' ') {
             if (!strcmp(e->u.func.name, " array") || !strcmp(e->u.func.name, " array_query")) { *name = "array"; return 2; }
+            if (!strcmp(e->u.func.name, " field")) { *name = e->u.func.args.items[1]->u.literal.text; return 2; }
             if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice") ||
                 !strcmp(e->u.func.name, " collate"))
                 return figure_colname(c, e->u.func.args.items[0], name);
@@ -1888,11 +2007,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             bool lateral;
             const char *qual, **names = NULL;
             int nnew = 0;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew);
+            bool scalar;
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew, &scalar);
             if (!f) return NULL;
             int src = c->next_source++;
-            for (int k = 0; k < nnew; k++)
+            for (int k = 0; k < nnew; k++) {
                 if (!scope_push(c, &one, qual, names[k], f->types[f->ncols - nnew + k], false, false, src)) return NULL;
+                one.cols[one.n - 1].scalar_row = scalar;
+            }
             if (lateral) {
                 for (int k = 0; k < one.n; k++) {
                     scope_col col = one.cols[k];
@@ -2109,6 +2231,26 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
             memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
             items = ni; names = nn;
+        }
+        if (it->expr->kind == ATTU_EXPR_FUNC && !strcmp(it->expr->u.func.name, " fields")) {
+            /* (row).*: the row's columns, each an item (planner/row_value.c) */
+            attu_bexpr **fi;
+            const char **fn;
+            int nf = attu_row_fields_expand(c, &sc, it->expr, &fi, &fn);
+            if (nf < 0) return NULL;
+            if (n + nf + 1 >= cap) {
+                cap = (n + nf + 1) * 2;
+                attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+                char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+                if (!ni || !nn) OOM_NULL(c);
+                memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+                items = ni; names = nn;
+            }
+            for (int k = 0; k < nf; k++) {
+                if (!(items[n] = resolve_unknown(c, fi[k]))) return NULL;
+                names[n++] = (char *)fn[k];
+            }
+            continue;
         }
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
         /* an arm's bare parameter: its set operation types it */

@@ -60,6 +60,14 @@ typedef struct scope_col {
     /* a derived table's row column: its row_items items are the hidden
      * columns row_items_at entries further on (row_value.c) */
     int         row_items, row_items_at;
+    /* a table's or a view's column: the named row type its whole-row
+     * value has (the table's or view's name) and the column's name in it,
+     * whatever alias the query gives (json_populate_record's keys,
+     * planner/srf.c); NULL for a derived table's record */
+    const char *row_type, *type_col;
+    /* the one column of a function in FROM returning a scalar type: a
+     * whole-row reference to its FROM item is this column's value */
+    bool        scalar_row;
 } scope_col;
 
 typedef struct scope {
@@ -284,6 +292,28 @@ attu_bexpr *attu_json_record_arg(bctx *c, const struct attu_ast_expr *call, attu
 attu_bexpr *attu_json_record_series(bctx *c, const struct attu_ast_expr *call, attu_bexpr *j, bool set);
 attu_bexpr *attu_json_record_object(bctx *c, attu_bexpr *j, attu_bexpr *k, bool set, int pos);
 attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, int pos);
+attu_bexpr *attu_json_populate_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, attu_bexpr *base, int pos);
+/* Whether e is json(b)_populate_record(base, j), and its columns as an
+ * expression's: the items, their names, the guard that is NULL where the
+ * record is (NULL when it never is); the count, -1 after an error. */
+bool attu_json_populate_call(const struct attu_ast_expr *e);
+int attu_json_populate_items(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr ***items,
+                             const char ***names, attu_bexpr **guard);
+/* The named row type (a table's or a view's) of the FROM item qual, whose
+ * whole row has n items, and those columns' names in it (planner/srf.c);
+ * NULL for a record of no named type */
+const char *attu_row_type_of(bctx *c, const scope *sc, const char *qual, int n, const char ***names);
+/* (row).field (planner/row_value.c) */
+attu_bexpr *attu_bind_field_select(bctx *c, const scope *sc, const struct attu_ast_expr *e);
+/* (row).* as select-list items: the count, -1 after an error */
+int attu_row_fields_expand(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr ***items,
+                           const char ***names);
+/* json_populate_record(set)'s row type from its first argument (NULL::t
+ * of a table t, a table's row t / t.*, in the select list a ROW(...) too):
+ * its columns' types and names, and the base row's items (NULL for a NULL
+ * base). planner/srf.c */
+bool attu_json_populate_base(bctx *c, const scope *sc, const struct attu_ast_expr *call, bool in_from, int *ncols,
+                             attu_type **types, const char ***names, attu_bexpr ***base, attu_bexpr **row_null);
 attu_bexpr *attu_json_srf_series(bctx *c, const struct attu_ast_expr *call, attu_bexpr *arg, int *ncols);
 attu_bexpr *attu_json_srf_column(bctx *c, const char *name, attu_bexpr *j, attu_bexpr *k, int col, int pos);
 attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const struct attu_ast_expr *e);
@@ -360,6 +390,9 @@ bool attu_is_row_constructor(const attu_ast_expr *e);
 attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* col_base: OUTER_BASE * level for a reference to a query level levels out */
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found);
+/* The row value of n bound items (its items kept for comparisons and
+ * ORDER BY); NULL where guard, when given, is NULL. */
+attu_bexpr *attu_row_value_of(bctx *c, attu_bexpr **items, int n, attu_bexpr *guard, int pos);
 int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
 /* whether rec is no expression of its items (a derived table's column, a
@@ -461,9 +494,11 @@ attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_e
 /* A function in FROM (f, ATTU_FROM_FUNCTION) over the FROM items before
  * it (left_sc / left, both may be NULL / empty): an LP_SRF over left when
  * its arguments read those items (*lateral), else over one empty row; its
- * column's qualifier and name for the scope. */
+ * column's qualifier and name for the scope; *scalar when its one column
+ * is its whole row (one function returning a scalar type, no ORDINALITY:
+ * PostgreSQL's whole-row reference to it is that value, not a record). */
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char ***colnames, int *nnew);
+                                    bool *lateral, const char **qual, const char ***colnames, int *nnew, bool *scalar);
 /* The select list's set-returning functions (items[0..n), over p's
  * columns) moved into LP_SRF nodes over p, innermost calls first, each
  * replaced by a reference to its column; returns the new input of the

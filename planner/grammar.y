@@ -1352,6 +1352,13 @@ c_expr(A) ::= columnref(E).                     { A = E; }
 c_expr(A) ::= aexpr_const(E).                   { A = E; }
 c_expr(A) ::= PARAM(T).                         { A = ab_param(ctx, &T); }
 c_expr(A) ::= LP a_expr(E) RP.                  { A = E; }
+/* (row).field: a column of a row value (PostgreSQL's field selection),
+ * bound as a call of " field" (planner/row_value.c) */
+c_expr(A) ::= LP a_expr(E) RP DOT(K) attr_name(N).
+    { A = ab_func2(ctx, " field", E, ab_literal_text(ctx, ATTU_LIT_STRING, ab_tokstr(&N), N.pos), K.pos); }
+/* (row).*: its columns, expanded in the select list (planner/binder.c) */
+c_expr(A) ::= LP a_expr(E) RP DOT(K) STAR.
+    { A = ab_func1(ctx, " fields", E, K.pos); }
 c_expr(A) ::= case_expr(E).                     { A = E; }
 c_expr(A) ::= func_expr(E).                     { A = E; }
 c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->paren_position); }

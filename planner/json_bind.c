@@ -499,6 +499,21 @@ attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, at
     return coerce(c, v, t, true, pos);
 }
 
+/* json_populate_record's column: the key's value converted as
+ * attu_json_record_field when obj has the key (a JSON null as NULL), else
+ * the base row's item (NULL for a NULL::t base), as PostgreSQL's
+ * populate_record keeps a non-NULL base row's value for an absent key. */
+attu_bexpr *attu_json_populate_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, attu_bexpr *base, int pos) {
+    attu_bexpr *v = attu_json_record_field(c, obj, key, t, pos);
+    if (!v || !base) return v;
+    attu_bexpr *kc = text_const(c, key, pos);
+    attu_bexpr *has = kc ? js_call_imm(c, ATTU_JS_REC_FIELD, attu_type_make(ATTU_TYPE_TEXT), pos, 2, obj, kc, 3) : NULL;
+    attu_bexpr *test = has ? mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, has, NULL, NULL, NULL) : NULL;
+    if (!test) return NULL;
+    if (!attu_type_equal(base->type, t) && !(base = coerce(c, base, t, true, pos))) return NULL;
+    return mk_call(c, ATTU_OP_SELECT, t, pos, 3, v, base, test, NULL);
+}
+
 /* the series of a json SRF in FROM (planner/srf.c), its argument bound */
 attu_bexpr *attu_json_srf_series(bctx *c, const attu_ast_expr *call, attu_bexpr *arg, int *ncols) {
     const char *name = call->u.func.name;
@@ -514,10 +529,82 @@ bool attu_json_srf_name(const char *name) {
     return attu_json_function_name(name) && (strstr(name, "_elements") || strstr(name, "_each") || strstr(name, "object_keys"));
 }
 
+bool attu_json_populate_call(const struct attu_ast_expr *e) {
+    return e && e->kind == ATTU_EXPR_FUNC && !e->u.func.schema && attu_json_record_name(e->u.func.name) &&
+           strstr(e->u.func.name, "populate") && !strstr(e->u.func.name, "recordset") && e->u.func.args.n == 2 &&
+           !e->u.func.star && !e->u.func.distinct && !e->u.func.over && !e->u.func.order_by.n && !e->u.func.filter;
+}
+
+int attu_json_populate_items(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr ***out, const char ***out_names,
+                             attu_bexpr **out_guard) {
+    int pos = e->position, ncols;
+    attu_type *types;
+    const char **names;
+    attu_bexpr **base, *row_null, *args[2];
+    if (!attu_json_populate_base(c, sc, e, false, &ncols, &types, &names, &base, &row_null)) return -1;
+    if (!(args[0] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN))) ||
+        !(args[1] = bind_expr(c, sc, e->u.func.args.items[1])))
+        return -1;
+    attu_bexpr *j = attu_json_record_arg(c, e, args, 2, 1);
+    attu_bexpr **items = j ? attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ncols + 1)) : NULL;
+    if (!items) { if (!c->err->set) attu_error_oom(c->err); return -1; }
+    for (int i = 0; i < ncols; i++)
+        if (!(items[i] = attu_json_populate_field(c, j, names[i], types[i], base ? base[i] : NULL, pos))) return -1;
+    attu_bexpr *guard = NULL;
+    attu_type bo = attu_type_make(ATTU_TYPE_BOOL), i4 = attu_type_make(ATTU_TYPE_INT32);
+    if (!base) {
+        guard = j;                                      /* NULL::t: NULL for a NULL j */
+    } else if (row_null) {
+        /* a base row that may be NULL (an outer join's missing side):
+         * NULL when j is NULL too */
+        attu_bexpr *jn = mk_call(c, ATTU_OP_IS_NULL, bo, pos, 1, j, NULL, NULL, NULL);
+        attu_bexpr *both = jn ? mk_call(c, ATTU_OP_AND, bo, pos, 2, jn, row_null, NULL, NULL) : NULL;
+        attu_bexpr *one = both ? mk_const_int(c, i4, 1) : NULL, *nl = one ? mk_const_null(c, i4) : NULL;
+        if (!nl || !(guard = mk_call(c, ATTU_OP_SELECT, i4, pos, 3, nl, one, both, NULL))) return -1;
+    }
+    *out = items;
+    *out_names = names;
+    *out_guard = guard;
+    return ncols;
+}
+
+/* json(b)_populate_record(base, j) in an expression: the row value of its
+ * columns (PostgreSQL prints it as (1,x)); NULL when j is NULL and so is
+ * the base row (NULL::t), the base row itself when only j is. */
+static attu_bexpr *populate_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr **items, *guard;
+    const char **names;
+    int n = attu_json_populate_items(c, sc, e, &items, &names, &guard);
+    return n < 0 ? NULL : attu_row_value_of(c, items, n, guard, e->position);
+}
+
 attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     int pos = e->position;
     int n = e->u.func.args.n;
+    if (attu_json_populate_call(e)) return populate_value(c, sc, e);
+    if (attu_json_record_name(name) && strstr(name, "populate") && n != 2 && !e->u.func.star) {
+        /* no such function: 42883 with the arguments' types (NULL::t
+         * stands for its row type's name, as PostgreSQL's message has it) */
+        attu_bexpr *args[100] = { 0 };
+        int m = n > 100 ? 100 : n;
+        for (int i = 0; i < m; i++) {
+            const attu_ast_expr *a = e->u.func.args.items[i];
+            if (i == 0 && a->kind == ATTU_EXPR_CAST && a->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
+                a->u.cast.arg->u.literal.kind == ATTU_LIT_NULL) {
+                args[i] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN));
+                continue;
+            }
+            if (!(args[i] = bind_expr(c, sc, a))) return NULL;
+        }
+        return attu_no_function(c, e, args, m);
+    }
+    if (attu_json_record_name(name) && strstr(name, "populate") && strstr(name, "recordset")) {
+        /* before the arguments: NULL::t is no value attu binds */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "%s in the select list is not supported in attu (call it in FROM)", name);
+        return NULL;
+    }
     attu_bexpr *args[100] = { 0 };
     if (n > 100) n = 100;
     for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
@@ -657,7 +744,7 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
         return js_call(c, name[6] == 's' ? ATTU_JS_SET : ATTU_JS_INSERT, attu_type_json(1), pos, n, j, p, v, f);
     }
     if (attu_json_record_name(name)) {
-        if (strstr(name, "populate")) {
+        if (strstr(name, "populate") && strstr(name, "recordset")) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
                            "%s in the select list is not supported in attu (call it in FROM)", name);
             return NULL;

@@ -314,10 +314,19 @@ attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e
     return record_of(c, v, m, NULL, e->position);
 }
 
+attu_bexpr *attu_row_value_of(bctx *c, attu_bexpr **items, int n, attu_bexpr *guard, int pos) {
+    return record_of(c, items, n, guard, pos);
+}
+
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found) {
     attu_bexpr **v, *guard;
     int m = qual_items(c, sc, qual, pos, col_base, &v, &guard);
     *found = m != -1;
+    if (m == 1) {
+        /* a function returning a scalar: its whole row is the value */
+        for (int k = 0; k < sc->n; k++)
+            if (sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual) && !sc->cols[k].hidden && sc->cols[k].scalar_row) return v[0];
+    }
     return m >= 0 ? record_of(c, v, m, guard, pos) : NULL;
 }
 
@@ -669,4 +678,91 @@ int attu_row_value_keys(bctx *c, attu_bexpr *x, attu_bexpr **out) {
     if (nt) { if (out) out[m] = nt; m++; }
     for (int k = 0; k < n; k++) m += attu_row_value_keys(c, f[k], out ? out + m : NULL);
     return m;
+}
+
+/* ---- field selection ----------------------------------------------------
+ *
+ * (r).name and (r).*, PostgreSQL's field selection: the item of the row
+ * value r named name, or all of them (a select-list item only). The names
+ * are those of a whole-row reference's FROM item ((t).a), of
+ * json_populate_record's row type, or f1, f2, ... of a row constructor
+ * (PostgreSQL finds no names in the record a function returns from a
+ * ROW(...) base). NULL where the row is NULL: the items are then. */
+
+/* r's items and their names for (r).field (field NULL: (r).*);
+ * *type_name the named row type's name for the messages, *anonymous for
+ * a function's record of no named type; -1 after an error. */
+static int fields_of(bctx *c, const scope *sc, const attu_ast_expr *r, const char *field, attu_bexpr ***items,
+                     const char ***names, const char **type_name, bool *anonymous) {
+    attu_bexpr *guard = NULL;
+    *type_name = NULL;
+    *anonymous = false;
+    if (attu_json_populate_call(r)) {
+        int n = attu_json_populate_items(c, sc, r, items, names, &guard);
+        if (n < 0) return -1;
+        const attu_ast_expr *b = r->u.func.args.items[0];
+        const char *qual = b->kind == ATTU_EXPR_COLUMN && !b->u.column.qualifier ? b->u.column.name
+                           : b->kind == ATTU_EXPR_STAR ? b->u.star.qualifier : NULL;
+        if (b->kind == ATTU_EXPR_CAST) *type_name = b->u.cast.type.name;
+        else if (qual && !(*type_name = attu_row_type_of(c, sc, qual, n, NULL))) *type_name = qual;
+        else if (!qual) *anonymous = true;
+        return n;
+    }
+    attu_bexpr *rec = bind_expr(c, sc, r);
+    if (!rec) return -1;
+    int n = attu_type_is_record(rec->type) ? attu_row_value_items(c, rec, items) : -1;
+    if (n < 0 && attu_type_is_record(rec->type)) {
+        *anonymous = true;
+        return 0;
+    }
+    if (n < 0) {
+        char tb[64];
+        if (field)
+            attu_error_set(c->err, "42809", r->position, "column notation .%s applied to type %s, which is not a composite type",
+                           field, tname(rec->type, tb));
+        else
+            attu_error_set(c->err, "42809", r->position, "type %s is not composite", tname(rec->type, tb));
+        return -1;
+    }
+    if (r->kind == ATTU_EXPR_COLUMN && !r->u.column.qualifier) *type_name = r->u.column.name;
+    if (!(*names = attu_json_row_names(c, sc, r, rec))) return -1;
+    return n;
+}
+
+attu_bexpr *attu_bind_field_select(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    const attu_ast_expr *r = e->u.func.args.items[0];
+    if (!strcmp(e->u.func.name, " fields")) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, r->position, "row expansion via \"*\" is not supported here");
+        return NULL;
+    }
+    const char *field = e->u.func.args.items[1]->u.literal.text, *type_name;
+    attu_bexpr **items;
+    const char **names;
+    bool anonymous;
+    int n = fields_of(c, sc, r, field, &items, &names, &type_name, &anonymous);
+    if (n < 0) return NULL;
+    for (int i = 0; i < n && !anonymous; i++)
+        if (!strcmp(names[i], field)) return items[i];
+    if (type_name && !anonymous && r->kind == ATTU_EXPR_COLUMN)
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, r->position, "column %s.%s does not exist", type_name, field);
+    else if (type_name && !anonymous)
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, r->position, "column \"%s\" not found in data type %s", field,
+                       type_name);
+    else
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, r->position, "could not identify column \"%s\" in record data type",
+                       field);
+    return NULL;
+}
+
+int attu_row_fields_expand(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr ***items, const char ***names) {
+    const attu_ast_expr *r = e->u.func.args.items[0];
+    const char *type_name;
+    bool anonymous;
+    int n = fields_of(c, sc, r, NULL, items, names, &type_name, &anonymous);
+    if (n < 0) return -1;
+    if (anonymous) {
+        attu_error_set(c->err, "42809", r->position, "record type has not been registered");
+        return -1;
+    }
+    return n;
 }

@@ -29,6 +29,7 @@
 
 #include "engine/interval.h"
 #include "engine/numeric.h"
+#include "engine/view.h"
 #include "planner/lower.h"
 #include "planner/system_catalog_internal.h"
 
@@ -367,6 +368,8 @@ typedef struct from_part {
     attu_type            *types;     /* records: the definition list's types */
     const char          **names;     /* records: its names (the json keys) */
     bool                  set;       /* json_to_recordset: a row an element */
+    attu_bexpr          **base;      /* json_populate_record: the base row's items
+                                        (over the FROM items before it), or NULL */
 } from_part;
 
 static bool one_series(bctx *c, from_part *p, attu_bexpr *x) {
@@ -391,42 +394,160 @@ static void unnest_arg_error(bctx *c, const attu_ast_expr *call, attu_bexpr *a) 
     attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
 }
 
-/* The row type of json_populate_record's first argument: NULL::t of a
- * table t (attu has no other composite values). */
-static bool populate_base(bctx *c, const attu_ast_expr *call, from_part *p) {
+/* The named row type of the FROM item called qual in sc (or the
+ * enclosing query's scope), a table's or a view's, and its n columns'
+ * names in that type, in qual.*'s order (the items' order): NULL for a
+ * derived table's or a WITH query's record, or when the items are not
+ * those columns. */
+const char *attu_row_type_of(bctx *c, const scope *sc, const char *qual, int n, const char ***names) {
+    for (const scope *s = sc; s; s = s == sc ? c->outer : NULL) {
+        int m = 0;
+        const char *rt = NULL;
+        for (int k = 0; k < s->n; k++) {
+            const scope_col *col = &s->cols[k];
+            if (!col->qual || strcmp(col->qual, qual) || (col->hidden && !col->using_copy)) continue;
+            if (!col->row_type) return NULL;
+            rt = col->row_type;
+            m++;
+        }
+        if (!m) continue;
+        if (m != n) return NULL;
+        const char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + 1));
+        if (!nm) { attu_error_oom(c->err); return NULL; }
+        int o = 0;
+        for (int pos = 0; o < n; pos++) {
+            bool any = false;
+            for (int k = 0; k < s->n; k++) {
+                const scope_col *col = &s->cols[k];
+                if (!col->qual || strcmp(col->qual, qual) || (col->hidden && !col->using_copy)) continue;
+                if (col->qual_pos >= pos) any = true;
+                if (col->qual_pos == pos) nm[o++] = col->type_col;
+            }
+            if (!any) break;
+        }
+        if (o != n) return NULL;
+        if (names) *names = nm;
+        return rt;
+    }
+    return NULL;
+}
+
+bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call, bool in_from, int *ncols,
+                             attu_type **types, const char ***names, attu_bexpr ***base, attu_bexpr **row_null) {
     const attu_ast_expr *b = call->u.func.args.items[0];
+    const char *fname = call->u.func.name;
+    *base = NULL;
+    *row_null = NULL;
     if (b->kind == ATTU_EXPR_CAST && b->u.cast.type.name && b->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
         b->u.cast.arg->u.literal.kind == ATTU_LIT_NULL) {
+        /* NULL::t: t's columns, every absent key NULL */
         attu_type t;
         attu_error scratch = { 0 };
         const attu_table *tab = attu_type_from_name(b->u.cast.type.name, b->u.cast.type.precision, b->u.cast.type.scale, &t,
                                                     &scratch) && c->cat
                                     ? attu_catalog_lookup(c->cat, b->u.cast.type.name) : NULL;
         if (tab) {
-            p->ncols = tab->ncols;
-            p->types = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(tab->ncols + 1));
-            p->names = attu_palloc(c->pa, sizeof(char *) * (size_t)(tab->ncols + 1));
-            if (!p->types || !p->names) { attu_error_oom(c->err); return false; }
+            *ncols = tab->ncols;
+            attu_type *ty = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(tab->ncols + 1));
+            const char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(tab->ncols + 1));
+            if (!ty || !nm) { attu_error_oom(c->err); return false; }
             for (int i = 0; i < tab->ncols; i++) {
-                p->types[i] = tab->defs[i].type;
-                if (!(p->names[i] = attu_pstrdup(c->pa, tab->defs[i].name, strlen(tab->defs[i].name)))) {
+                ty[i] = tab->defs[i].type;
+                if (!(nm[i] = attu_pstrdup(c->pa, tab->defs[i].name, strlen(tab->defs[i].name)))) {
                     attu_error_oom(c->err);
                     return false;
                 }
             }
+            *types = ty; *names = nm;
             return true;
         }
         if (!scratch.set) {
-            attu_error_set(c->err, "22023", b->position, "first argument of %s must be a row type", call->u.func.name);
+            attu_error_set(c->err, "42804", 0, "first argument of %s must be a row type", fname);
             return false;
+        }
+        /* NULL::v of a view: the view's row type */
+        const attu_view *v = c->cat ? attu_views_find(attu_catalog_views(c->cat), b->u.cast.type.name) : NULL;
+        if (v) {
+            attu_type *ty = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(v->ncols + 1));
+            const char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(v->ncols + 1));
+            if (!ty || !nm) { attu_error_oom(c->err); return false; }
+            for (int i = 0; i < v->ncols; i++) {
+                ty[i] = v->col_types[i];
+                if (!(nm[i] = attu_pstrdup(c->pa, v->col_names[i], strlen(v->col_names[i])))) { attu_error_oom(c->err); return false; }
+            }
+            *ncols = v->ncols; *types = ty; *names = nm;
+            return true;
         }
         attu_error_set(c->err, "42704", b->u.cast.type.position ? b->u.cast.type.position : b->position,
                        "type \"%s\" does not exist", b->u.cast.type.name);
         return false;
     }
-    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, b->position ? b->position : call->position,
-                   "%s takes only NULL::table as its first argument in attu", call->u.func.name);
-    return false;
+    /* a row value: a table's or view's whole row (t, t.*), whose row type
+     * is the table's or view's (in the select list also a ROW(...), an
+     * anonymous record); its items are the base row's values */
+    const char *qual = b->kind == ATTU_EXPR_COLUMN && !b->u.column.qualifier ? b->u.column.name
+                       : b->kind == ATTU_EXPR_STAR && b->u.star.qualifier ? b->u.star.qualifier : NULL;
+    attu_bexpr *rec;
+    if (b->kind == ATTU_EXPR_STAR) {
+        bool found = false;
+        if (!qual) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, b->position, "syntax error at or near \"*\"");
+            return false;
+        }
+        rec = attu_bind_whole_row(c, sc, qual, b->position, 0, &found);
+        if (!found && !c->err->set)
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, b->position, "missing FROM-clause entry for table \"%s\"", qual);
+    } else {
+        rec = bind_expr(c, sc, b);
+    }
+    if (!rec) return false;
+    if (rec->type.id == ATTU_TYPE_UNKNOWN) {
+        /* NULL or 'text' untyped: PostgreSQL cannot resolve anyelement */
+        attu_error_set(c->err, "42804", 0, "could not determine polymorphic type because input has type unknown");
+        return false;
+    }
+    if (!attu_type_is_record(rec->type)) {
+        attu_error_set(c->err, "42804", 0, "first argument of %s must be a row type", fname);
+        return false;
+    }
+    attu_bexpr **items;
+    int n = attu_row_value_items(c, rec, &items);
+    const char **type_names = NULL;
+    bool table = qual && n >= 0 && attu_row_type_of(c, sc, qual, n, &type_names);
+    if (c->err->set) return false;
+    if (n < 0 || (in_from && !table)) {
+        /* PostgreSQL: a record of no named type needs a definition list
+         * in FROM; attu has none for these functions */
+        if (in_from) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, call->position,
+                           "a column definition list is required for functions returning \"record\"");
+            return false;
+        }
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, b->position ? b->position : call->position,
+                       "%s takes a table's row, NULL::table or ROW(...) as its first argument in attu", fname);
+        return false;
+    }
+    /* a table's columns' names; f1, f2, ... for ROW(...) as PostgreSQL's
+     * anonymous record */
+    const char **nm = table ? type_names : NULL;
+    attu_type *ty = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(n + 1));
+    if (!ty || (!nm && !(nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + 1))))) { attu_error_oom(c->err); return false; }
+    for (int i = 0; i < n; i++) {
+        ty[i] = items[i]->type;
+        if (ty[i].id == ATTU_TYPE_UNKNOWN) {
+            /* ROW('x'): PostgreSQL's record holds text */
+            if (!(items[i] = coerce(c, items[i], attu_type_make(ATTU_TYPE_TEXT), false, call->position))) return false;
+            ty[i] = items[i]->type;
+        }
+        if (!table) {
+            char f[16];
+            snprintf(f, sizeof f, "f%d", i + 1);
+            if (!(nm[i] = attu_pstrdup(c->pa, f, strlen(f)))) { attu_error_oom(c->err); return false; }
+        }
+    }
+    *ncols = n; *types = ty; *names = nm; *base = items;
+    *row_null = attu_row_value_null_test(c, rec);
+    return true;
 }
 
 /* Binds one function of a FROM item (call, with its column definition
@@ -466,7 +587,8 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         bool fits = (unnest ? n >= 1 : n == want) && !call->u.func.star && !call->u.func.distinct;
         if (populate && fits) {
             /* the row type first: NULL::t is no value attu binds */
-            if (!populate_base(c, call, p)) return false;
+            attu_bexpr *row_null;
+            if (!attu_json_populate_base(c, sc, call, true, &p->ncols, &p->types, &p->names, &p->base, &row_null)) return false;
             if (!(args[0] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN)))) return false;
         }
         for (int i = populate && fits ? 1 : 0; i < n; i++) {
@@ -565,7 +687,16 @@ static attu_bexpr *part_column(bctx *c, const from_part *p, attu_bexpr **k, int 
             attu_bexpr *nl = nn ? mk_const_null(c, obj->type) : NULL;
             obj = nl ? mk_call(c, ATTU_OP_SELECT, obj->type, pos, 3, obj, nl, nn, NULL) : NULL;
         }
-        return obj ? attu_json_record_field(c, obj, p->names[j], p->types[j], pos) : NULL;
+        if (!obj) return NULL;
+        attu_bexpr *v = attu_json_populate_field(c, obj, p->names[j], p->types[j], p->base ? p->base[j] : NULL, pos);
+        if (v && p->base) {
+            /* a row past the series (a LEFT JOIN's pad, ROWS FROM's
+             * lockstep) is NULL, not the base row */
+            attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, k[0], NULL, NULL, NULL);
+            attu_bexpr *nl = nn ? mk_const_null(c, v->type) : NULL;
+            v = nl ? mk_call(c, ATTU_OP_SELECT, v->type, pos, 3, v, nl, nn, NULL) : NULL;
+        }
+        return v;
     }
     }
     return NULL;
@@ -583,8 +714,9 @@ static const char *part_column_name(const from_part *p, int j) {
 }
 
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char ***colnames, int *nnew) {
+                                    bool *lateral, const char **qual, const char ***colnames, int *nnew, bool *scalar) {
     *lateral = false;
+    *scalar = false;
     const attu_ast_from_call one = { f->u.function.call, f->u.function.coldefs };
     const attu_ast_from_call *calls = f->u.function.ncalls ? f->u.function.calls : &one;
     int ncalls = f->u.function.ncalls ? f->u.function.ncalls : 1;
@@ -656,8 +788,10 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
             attu_bexpr *x = ser[s] = parts[i].ser[k];
             lat |= reads_input(x->args[0]) || reads_input(x->args[1]) || reads_input(x->args[2]);
         }
-    for (int i = 0; i < ncalls; i++)
+    for (int i = 0; i < ncalls; i++) {
         if (parts[i].kind == FP_RECORD || parts[i].kind == FP_JSON) lat |= reads_input(parts[i].args[0]);
+        for (int j = 0; parts[i].base && j < parts[i].ncols; j++) lat |= reads_input(parts[i].base[j]);
+    }
     lat = lat && left;
     attu_lplan *in = left;
     if (!lat) {
@@ -678,6 +812,7 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         names[0] = f->alias;
     for (int i = 0; i < f->column_aliases.n; i++) names[i] = f->column_aliases.items[i];
     *lateral = lat;
+    *scalar = ncalls == 1 && !ord && ncols == 1 && parts[0].kind != FP_RECORD;
     *qual = f->alias ? f->alias : fname0;
     *colnames = names;
     *nnew = avail;
