@@ -787,7 +787,10 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
     case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
     case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
-    case ATTU_STMT_TYPE: return db_exec_type(s, st, cb, err);
+    case ATTU_STMT_TYPE:
+        /* (the upper-case actions are domains': planner/ast.h) */
+        if (st->u.type_stmt.action >= 'A' && st->u.type_stmt.action <= 'Z') return db_exec_domain(s, sql, st, cb, err);
+        return db_exec_type(s, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }

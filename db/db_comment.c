@@ -13,6 +13,7 @@
  * memory is right; the file catches up at the next save).
  */
 #include "db/db_internal.h"
+#include "engine/domain_type.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -113,6 +114,8 @@ int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     int rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
+    /* a column's domain follows the column (engine/domain_type.h) */
+    if (!rc && kind == 'c') rc = attu_comments_rename_sub(cs, ATTU_DOMAIN_COLUMN_KIND, rel, from, to);
     if (!rc) save(s);
 }
 

@@ -1,0 +1,400 @@
+/*
+ * db_domain.c - domains: CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN, as
+ * PostgreSQL 15 (engine/domain_type.h says how a domain is kept).
+ *
+ * A statement here changes the working catalog's comments store under the
+ * write lock and marks the comments file for COMMIT, as the enum types'
+ * statements do (db_type.c), so a ROLLBACK forgets it. A CHECK is
+ * validated as a table's is (db_check_define), over a stand-in table of
+ * one column named value of the base type: the same errors (0A000
+ * subquery, 42803 aggregate, 42703 another name, 42804 not boolean) and
+ * positions. What existing rows must satisfy (ADD CONSTRAINT, SET NOT
+ * NULL, VALIDATE CONSTRAINT) is checked by db_domain_check.c.
+ */
+#include "db/db_internal.h"
+#include "db/db_check.h"
+#include "db/db_domain_check.h"
+#include "db/db_unique.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/comments.h"
+#include "engine/domain_type.h"
+#include "engine/enum_type.h"
+
+static int no_type(const char *name, attu_error *err) {
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "type \"%s\" does not exist", name);
+}
+
+static void notice(const attu_exec_callbacks *cb, const char *msg) {
+    if (cb && cb->on_notice) cb->on_notice(cb->ctx, "00000", msg);
+}
+
+bool db_type_name_used(attu_session *s, const char *name) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    attu_enum_def *e = attu_enum_find_in(cs, name);
+    attu_domain_def *d = attu_domain_find_in(cs, name);
+    bool used = e || d;
+    attu_enum_def_free(e);
+    attu_domain_def_free(d);
+    return used;
+}
+
+/* The name is taken by a type or by a relation (whose row type PostgreSQL
+ * names alike): 42710. */
+static int name_taken(attu_session *s, const char *name, attu_error *err) {
+    bool type = db_type_name_used(s, name), rel = db_relation_exists(s, name);
+    if (!type && !rel) return 0;
+    attu_error_set(err, "42710", 0, "type \"%s\" already exists", name);
+    if (rel && !type)
+        attu_error_set_hint(err, "A relation has an associated type of the same name, so you must use a name that "
+                                 "doesn't conflict with any existing type.");
+    return -1;
+}
+
+attu_domain_def *db_domain_of_typename(attu_session *s, const attu_ast_typename *tn) {
+    if (!tn || !tn->name) return NULL;
+    const char *n = tn->name;
+    if (!strncmp(n, "public.", 7)) n += 7;
+    return attu_domain_find_in(attu_catalog_comments(db_cat(s)), n);
+}
+
+/* PostgreSQL's name of a domain's unnamed CHECK: d_check, d_check1, ...
+ * past the names its checks have. */
+static void choose_check_name(const attu_domain_def *d, char *out, size_t cap) {
+    for (int pass = 0;; pass++) {
+        char label[32];
+        snprintf(label, sizeof label, pass ? "check%d" : "check", pass);
+        db_object_name(d->name, NULL, label, out);
+        (void)cap;
+        bool taken = false;
+        for (int i = 0; i < d->n && !taken; i++) taken = !strcmp(d->checks[i].name, out);
+        if (!taken) return;
+    }
+}
+
+/* Validates the CHECKs ds[0..n) of d and appends them to d's (named);
+ * 0, or -1 with err. */
+static int add_checks(attu_session *s, attu_domain_def *d, const attu_ast_unique_def *ds, int n, attu_error *err) {
+    if (!n) return 0;
+    attu_column_def col;
+    memset(&col, 0, sizeof col);
+    snprintf(col.name, sizeof col.name, "value");
+    col.type = d->base;
+    attu_table *t = attu_table_new(d->name, 1, &col, err);
+    if (!t) return -1;
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        const attu_ast_unique_def *u = &ds[i];
+        if (u->name)
+            for (int k = 0; k < d->n; k++)
+                if (!strcmp(d->checks[k].name, u->name)) {
+                    rc = attu_error_set(err, "42710", 0, "constraint \"%s\" for domain \"%s\" already exists", u->name, d->name);
+                    break;
+                }
+        if (rc) break;
+        attu_check *out = NULL;
+        int nout = 0;
+        const attu_ast_unique_def *one[1] = { u };
+        if (db_check_define(s, t, one, 1, NULL, 0, false, false, &out, &nout, err)) { rc = -1; break; }
+        attu_domain_check *nc = realloc(d->checks, (size_t)(d->n + 1) * sizeof *nc);
+        if (!nc) { db_check_free(out, nout); rc = attu_error_oom(err); break; }
+        d->checks = nc;
+        char name[ATTU_NAME_MAX + 1];
+        if (u->name) snprintf(name, sizeof name, "%s", u->name);
+        else choose_check_name(d, name, sizeof name);
+        nc[d->n].name = strdup(name);
+        nc[d->n].expr = strdup(out[0].expr);
+        nc[d->n].not_valid = u->not_valid;
+        db_check_free(out, nout);
+        d->n++;
+        if (!nc[d->n - 1].name || !nc[d->n - 1].expr) rc = attu_error_oom(err);
+    }
+    attu_table_free(t);
+    return rc;
+}
+
+/* The DEFAULT e of d, checked as a column's (its text kept). */
+static int set_default(attu_session *s, const char *sql, attu_domain_def *d, attu_ast_expr *e, attu_error *err) {
+    free(d->dflt);
+    d->dflt = NULL;
+    if (!e || (e->kind == ATTU_EXPR_LITERAL && e->u.literal.kind == ATTU_LIT_NULL)) return 0;
+    attu_ast_column_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.name = d->name;
+    cd.default_ = e;
+    attu_column_def def;
+    memset(&def, 0, sizeof def);
+    snprintf(def.name, sizeof def.name, "%s", d->name);
+    def.type = d->base;
+    return (d->dflt = db_check_default(s, sql, &cd, &def, err)) ? 0 : -1;
+}
+
+static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, attu_error *err) {
+    const char *name = st->u.type_stmt.name;
+    if (name_taken(s, name, err)) return -1;
+    if (strlen(name) > ATTU_NAME_MAX) return attu_error_set(err, "42622", 0, "type name \"%s\" is too long", name);
+    attu_domain_def *over = db_domain_of_typename(s, &st->u.type_stmt.base);
+    if (over) {
+        attu_domain_def_free(over);
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.type_stmt.base.position,
+                              "a domain over a domain is not supported");
+    }
+    attu_domain_def *d = calloc(1, sizeof *d);
+    if (!d || !(d->name = strdup(name))) { attu_domain_def_free(d); return attu_error_oom(err); }
+    int rc = 0;
+    if (db_column_type(&st->u.type_stmt.base, &d->base, err)) rc = -1;
+    else if (db_serial_type(st->u.type_stmt.base.name, st->u.type_stmt.base.precision))
+        rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, st->u.type_stmt.base.position, "type \"%s\" does not exist",
+                            st->u.type_stmt.base.name);
+    if (!rc) {
+        d->id = attu_domain_next_id(attu_catalog_comments(db_cat(s)));
+        d->not_null = st->u.type_stmt.not_null;
+        if (set_default(s, sql, d, st->u.type_stmt.dflt, err) ||
+            add_checks(s, d, st->u.type_stmt.checks, st->u.type_stmt.nchecks, err))
+            rc = -1;
+        else if (attu_domain_store(attu_catalog_comments(db_cat(s)), d))
+            rc = attu_error_oom(err);
+    }
+    attu_domain_def_free(d);
+    return rc;
+}
+
+/* The columns of domain name: (table, column) pairs, malloc'd strings
+ * in one array of 2 * *n; NULL with *n 0 when none (or no memory: -1). */
+static char **users(attu_session *s, const char *name, int *n) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    char **v = NULL;
+    *n = 0;
+    for (size_t i = 0; i < attu_comments_count(cs); i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, name)) continue;
+        char **nv = realloc(v, (size_t)(*n + 1) * 2 * sizeof *nv);
+        if (!nv) { *n = -1; break; }
+        v = nv;
+        v[2 * *n] = strdup(c->rel);
+        v[2 * *n + 1] = strdup(c->sub);
+        (*n)++;
+    }
+    return v;
+}
+
+static void users_free(char **v, int n) {
+    for (int i = 0; i < 2 * n; i++) free(v[i]);
+    free(v);
+}
+
+static int swallow_result(void *ctx, attu_result *res) { (void)ctx; (void)res; return 0; }
+
+/* DROP DOMAIN: RESTRICT refuses a domain in use (2BP01, PostgreSQL's
+ * DETAIL and HINT); CASCADE drops its columns first, each by ALTER TABLE
+ * t DROP COLUMN c CASCADE (views over them go along), as PostgreSQL's. */
+static int drop_domains(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *l = &st->u.type_stmt.labels;
+    attu_comments *cs = attu_catalog_comments(db_cat(s));
+    for (int i = 0; i < l->n; i++) {
+        attu_domain_def *d = attu_domain_find_in(cs, l->items[i]);
+        if (!d) {
+            if (st->u.type_stmt.if_exists) continue;
+            attu_enum_def *e = attu_enum_find_in(cs, l->items[i]);
+            attu_enum_def_free(e);
+            if (e) return attu_error_set(err, "42809", 0, "\"%s\" is not a domain", l->items[i]);
+            return no_type(l->items[i], err);
+        }
+        attu_domain_def_free(d);
+        int n = 0;
+        char **u = users(s, l->items[i], &n);
+        if (n < 0) return attu_error_oom(err);
+        if (n) {   /* (CASCADE dropped them first: cascade_columns) */
+            attu_error_set(err, "2BP01", 0, "cannot drop type %s because other objects depend on it", l->items[i]);
+            char detail[1024] = "";
+            size_t at = 0;
+            for (int k = 0; k < n && at < sizeof detail; k++)
+                at += (size_t)snprintf(detail + at, sizeof detail - at, "%scolumn %s of table %s depends on type %s",
+                                       k ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i]);
+            attu_error_set_detail(err, "%s", detail);
+            attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+            users_free(u, n);
+            return -1;
+        }
+        users_free(u, n);
+    }
+    for (int i = 0; i < l->n; i++) {
+        attu_domain_def *d = attu_domain_find_in(cs, l->items[i]);
+        if (!d) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "type \"%s\" does not exist, skipping", l->items[i]);
+            notice(cb, msg);
+            continue;
+        }
+        attu_domain_remove(cs, l->items[i]);
+        attu_domain_def_free(d);
+    }
+    return 0;
+}
+
+/* DROP DOMAIN ... CASCADE: the columns of the domains go first, each by
+ * ALTER TABLE t DROP COLUMN c CASCADE (views over them go along; the
+ * column's domain entry goes with the column), as PostgreSQL drops the
+ * dependent columns; a NOTICE names them. Runs before the statement's
+ * lock (ALTER TABLE takes it). */
+static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *l = &st->u.type_stmt.labels;
+    for (int i = 0; i < l->n; i++) {
+        db_write_lock(s);
+        int n = 0;
+        char **u = users(s, l->items[i], &n);
+        pthread_rwlock_unlock(&s->db->lock);
+        if (n < 0) return attu_error_oom(err);
+        if (n) {
+            char msg[300];
+            if (n == 1) snprintf(msg, sizeof msg, "drop cascades to column %s of table %s", u[1], u[0]);
+            else snprintf(msg, sizeof msg, "drop cascades to %d other objects", n);
+            notice(cb, msg);
+            attu_exec_callbacks quiet = { 0 };
+            if (cb) quiet = *cb;
+            quiet.on_result = swallow_result;
+            quiet.on_notice = NULL;
+            for (int k = 0; k < n; k++) {
+                attu_ast_alter_cmd cmd;
+                memset(&cmd, 0, sizeof cmd);
+                cmd.kind = ATTU_ALTER_DROP_COLUMN;
+                cmd.column = u[2 * k + 1];
+                cmd.cascade = true;
+                attu_ast_stmt alt;
+                memset(&alt, 0, sizeof alt);
+                alt.kind = ATTU_STMT_ALTER_TABLE;
+                alt.position = st->position;
+                alt.u.alter_table.table = u[2 * k];
+                alt.u.alter_table.cmds = &cmd;
+                alt.u.alter_table.ncmds = 1;
+                if (db_exec_alter(s, "", &alt, &quiet, err) < 0) { users_free(u, n); return -1; }
+            }
+        }
+        users_free(u, n);
+    }
+    return 0;
+}
+
+static int find_check(const attu_domain_def *d, const char *name) {
+    for (int i = 0; i < d->n; i++)
+        if (!strcmp(d->checks[i].name, name)) return i;
+    return -1;
+}
+
+/* ALTER DOMAIN; *skipped when nothing changed (no save). */
+static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                        bool *skipped, attu_error *err) {
+    attu_comments *cs = attu_catalog_comments(db_cat(s));
+    const char *name = st->u.type_stmt.name, *label = st->u.type_stmt.label, *to = st->u.type_stmt.nbr;
+    attu_domain_def *d = attu_domain_find_in(cs, name);
+    if (!d) {
+        attu_enum_def *e = attu_enum_find_in(cs, name);
+        attu_enum_def_free(e);
+        if (e) return attu_error_set(err, "42809", 0, "%s is not a domain", name);
+        return no_type(name, err);
+    }
+    int rc = 0, k = label ? find_check(d, label) : -1;
+    switch (st->u.type_stmt.sub) {
+    case 'd': rc = set_default(s, sql, d, st->u.type_stmt.dflt, err); break;
+    case 'e': free(d->dflt); d->dflt = NULL; break;
+    case 'n':
+        if (d->not_null) { *skipped = true; break; }
+        d->not_null = true;
+        rc = db_domain_check_existing(s, d, -1, err);
+        break;
+    case 'm': d->not_null = false; break;
+    case 'c':
+        if (add_checks(s, d, st->u.type_stmt.checks, 1, err)) rc = -1;
+        else if (!d->checks[d->n - 1].not_valid) rc = db_domain_check_existing(s, d, d->n - 1, err);
+        break;
+    case 'x':
+        if (k < 0) {
+            if (st->u.type_stmt.if_exists) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "constraint \"%s\" of domain \"%s\" does not exist, skipping", label, name);
+                notice(cb, msg);
+                *skipped = true;
+            } else
+                rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" of domain \"%s\" does not exist",
+                                    label, name);
+            break;
+        }
+        free(d->checks[k].name);
+        free(d->checks[k].expr);
+        memmove(&d->checks[k], &d->checks[k + 1], (size_t)(d->n - k - 1) * sizeof *d->checks);
+        d->n--;
+        break;
+    case 'k':
+        if (k < 0) {
+            rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" for domain %s does not exist", label, name);
+            break;
+        }
+        if (find_check(d, to) >= 0) {
+            rc = attu_error_set(err, "42710", 0, "constraint \"%s\" for domain \"%s\" already exists", to, name);
+            break;
+        }
+        {
+            char *nn = strdup(to);
+            if (!nn) { rc = attu_error_oom(err); break; }
+            free(d->checks[k].name);
+            d->checks[k].name = nn;
+        }
+        break;
+    case 'v':
+        if (k < 0) {
+            rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" of domain \"%s\" does not exist", label, name);
+            break;
+        }
+        if (!d->checks[k].not_valid) { *skipped = true; break; }
+        d->checks[k].not_valid = false;
+        rc = db_domain_check_existing(s, d, k, err);
+        break;
+    case 'r': {
+        if (!strcmp(to, name) || name_taken(s, to, err)) {
+            if (!err->set) attu_error_set(err, "42710", 0, "type \"%s\" already exists", to);
+            rc = -1;
+            break;
+        }
+        int n = 0;
+        char **u = users(s, name, &n);
+        if (n < 0) { rc = attu_error_oom(err); break; }
+        char *nn = strdup(to);
+        if (!nn) { users_free(u, n); rc = attu_error_oom(err); break; }
+        attu_domain_remove(cs, name);
+        free(d->name);
+        d->name = nn;
+        for (int i = 0; i < n && !rc; i++)
+            if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], to)) rc = attu_error_oom(err);
+        users_free(u, n);
+        break;
+    }
+    default: {   /* OWNER TO / SET SCHEMA: attu's one role and schema */
+        *skipped = true;
+        break;
+    }
+    }
+    if (!rc && !*skipped && attu_domain_store(cs, d)) rc = attu_error_oom(err);
+    attu_domain_def_free(d);
+    return rc;
+}
+
+int db_exec_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                   attu_error *err) {
+    if (st->u.type_stmt.action == 'D' && st->u.type_stmt.cascade && cascade_columns(s, st, cb, err)) return -1;
+    db_write_lock(s);
+    int rc;
+    bool skipped = false;
+    const char *tag = "ALTER DOMAIN";
+    switch (st->u.type_stmt.action) {
+    case 'C': rc = create_domain(s, sql, st, err); tag = "CREATE DOMAIN"; break;
+    case 'D': rc = drop_domains(s, st, cb, err); tag = "DROP DOMAIN"; break;
+    default: rc = alter_domain(s, sql, st, cb, &skipped, err); break;
+    }
+    if (!rc && !skipped && s->db->data_dir) rc = db_txn_touch_comments(s, err);
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    return db_deliver_tag(cb, tag, err) ? -2 : 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * db_domain_check.c - a domain's NOT NULL and CHECKs over the values
+ * written to its columns (db_domain_check.h).
+ *
+ * As a table's CHECKs (db_check.c), by one query over the statement's
+ * rows: per column of a domain, per rule, the lowest failing rowid, each
+ * CHECK's expression with VALUE turned into the column's name (token by
+ * token: planner/ident_rename.c). The query runs on whichever backend
+ * runs the statement; nothing here is new to the expression evaluators.
+ */
+#include "db/db_internal.h"
+#include "db/db_check.h"
+#include "db/db_domain_check.h"
+#include "db/db_unique.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/comments.h"
+#include "engine/strbuf.h"
+#include "planner/lexer.h"
+
+#define ROWID "\"" ATTU_ROWID_INTERNAL "\""
+
+/* One rule of one column: which -1 NOT NULL, else d's CHECK which. */
+typedef struct rule { int col; const attu_domain_def *d; int which; } rule;
+
+typedef struct by_name { const attu_domain_check *c; int k; } by_name;
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(((const by_name *)a)->c->name, ((const by_name *)b)->c->name);
+}
+
+/* Appends to b the condition under which column col fails rule (which):
+ * "col IS NULL" or "NOT (expr over col)". -1: no memory / bad text. */
+static int put_failing(attu_strbuf *b, const char *col, const attu_domain_def *d, int which, attu_error *err) {
+    attu_strbuf_puts(b, "min(CASE WHEN ");
+    if (which < 0) {
+        attu_strbuf_quote_ident(b, col);
+        attu_strbuf_puts(b, " IS NULL");
+    } else {
+        int count = 0;
+        char *e = attu_sql_rename_column(d->checks[which].expr, "value", col, &count, err);
+        if (!e) return -1;
+        attu_strbuf_puts(b, "NOT (\n");
+        attu_strbuf_puts(b, e);
+        attu_strbuf_puts(b, "\n)");
+        free(e);
+    }
+    attu_strbuf_puts(b, " THEN " ROWID " END)");
+    return 0;
+}
+
+/* The rules of t's columns into *out (NOT NULL, then CHECKs by name, per
+ * column in order), their definitions into defs[ncols] (freed by the
+ * caller); the count, or -1 for memory. */
+static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **defs, rule **out) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    int n = 0, cap = 0;
+    rule *r = NULL;
+    for (int c = 0; c < t->ncols; c++) {
+        const char *dn = attu_domain_of_column(cs, t->name, t->defs[c].name);
+        if (!dn || !(defs[c] = attu_domain_find_in(cs, dn))) continue;
+        const attu_domain_def *d = defs[c];
+        by_name *order = calloc((size_t)d->n + 1, sizeof *order);
+        if (!order) { free(r); return -1; }
+        for (int k = 0; k < d->n; k++) { order[k].c = &d->checks[k]; order[k].k = k; }
+        qsort(order, (size_t)d->n, sizeof *order, cmp_name);
+        for (int k = -1; k < d->n; k++) {
+            if (k < 0 && !d->not_null) continue;
+            if (n == cap) {
+                rule *nr = realloc(r, (size_t)(cap = cap ? cap * 2 : 8) * sizeof *nr);
+                if (!nr) { free(order); free(r); return -1; }
+                r = nr;
+            }
+            r[n++] = (rule){ c, d, k < 0 ? -1 : order[k].k };
+        }
+        free(order);
+    }
+    *out = r;
+    return n;
+}
+
+int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    bool any = false;
+    for (size_t i = 0; cs && i < attu_comments_count(cs) && !any; i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        any = c->kind == ATTU_DOMAIN_COLUMN_KIND && !strcmp(c->rel, t->name);
+    }
+    if (!any) return 0;
+    size_t n = 0, *rows = NULL;
+    if (changed) {
+        for (size_t r = 0; r < t->nrows; r++) n += changed[r] != 0;
+    } else n = first < t->nrows ? t->nrows - first : 0;
+    if (!n) return 0;
+    attu_domain_def **defs = calloc((size_t)t->ncols + 1, sizeof *defs);
+    rule *rules = NULL;
+    int nr = defs ? gather_rules(s, t, defs, &rules) : -1, rc = -1;
+    attu_table *g = t;
+    attu_strbuf b = { 0 };
+    if (nr < 0) { attu_error_oom(err); goto out; }
+    if (!nr) { rc = 0; goto out; }
+    if (changed || first > 0) {
+        if (!(rows = malloc(sizeof *rows * n))) { attu_error_oom(err); goto out; }
+        size_t k = 0;
+        for (size_t r = changed ? 0 : first; r < t->nrows; r++)
+            if (!changed || changed[r]) rows[k++] = r;
+        if (!(g = db_gather_rows(t, rows, n, t->name, err))) { g = t; goto out; }
+    }
+    attu_strbuf_puts(&b, "SELECT ");
+    for (int k = 0; k < nr; k++) {
+        if (k) attu_strbuf_puts(&b, ", ");
+        if (put_failing(&b, t->defs[rules[k].col].name, rules[k].d, rules[k].which, err)) goto out;
+    }
+    attu_strbuf_puts(&b, " FROM ");
+    attu_strbuf_quote_ident(&b, t->name);
+    if (b.oom) { attu_error_oom(err); goto out; }
+    attu_result *res = db_check_run_over(s, g, b.p, err);
+    if (!res) { err->position = 0; goto out; }
+    int which = -1;
+    int64_t best = db_check_first_failing(res, nr, &which);
+    attu_result_free(res);
+    rc = 0;
+    if (best >= 0) {
+        const rule *r = &rules[which];
+        if (r->which < 0)
+            attu_error_set(err, "23502", 0, "domain %s does not allow null values", r->d->name);
+        else
+            attu_error_set(err, "23514", 0, "value for domain %s violates check constraint \"%s\"", r->d->name,
+                           r->d->checks[r->which].name);
+        rc = -1;
+    }
+out:
+    free(b.p);
+    if (g != t) attu_table_free(g);
+    free(rows);
+    free(rules);
+    for (int c = 0; defs && c < t->ncols; c++) attu_domain_def_free(defs[c]);
+    free(defs);
+    return rc;
+}
+
+int db_domain_check_existing(attu_session *s, const attu_domain_def *d, int which, attu_error *err) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    for (size_t i = 0; i < attu_comments_count(cs); i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, d->name)) continue;
+        attu_table *t = attu_catalog_lookup(db_cat(s), c->rel);
+        if (!t || attu_table_find_column(t, c->sub) < 0) continue;
+        attu_strbuf b = { 0 };
+        attu_strbuf_puts(&b, "SELECT ");
+        if (put_failing(&b, c->sub, d, which, err)) { free(b.p); return -1; }
+        attu_strbuf_puts(&b, " FROM ");
+        attu_strbuf_quote_ident(&b, t->name);
+        if (b.oom) { free(b.p); return attu_error_oom(err); }
+        attu_result *res = db_check_run_over(s, t, b.p, err);
+        free(b.p);
+        if (!res) { err->position = 0; return -1; }
+        int w = -1;
+        int64_t best = db_check_first_failing(res, 1, &w);
+        attu_result_free(res);
+        if (best < 0) continue;
+        if (which < 0)
+            return attu_error_set(err, "23502", 0, "column \"%s\" of table \"%s\" contains null values", c->sub, c->rel);
+        return attu_error_set(err, "23514", 0, "column \"%s\" of table \"%s\" contains values that violate the new constraint",
+                              c->sub, c->rel);
+    }
+    return 0;
+}
