@@ -675,6 +675,7 @@ attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what) {
 
 static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *q = e->u.column.qualifier, *name = e->u.column.name;
+    if (c->domain_value && !q && !strcmp(name, "value")) return c->domain_value;   /* (domain_bind.c) */
     int found = -1;
     bool qual_seen = false;
     /* ATTU_ROWID_INTERNAL finds only a hidden rowid: DELETE and UPDATE
@@ -1530,6 +1531,8 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *r = bind_cast_value(c, sc, e);
     if (r && r->type.id == ATTU_TYPE_DECIMAL) r->type.no_typmod = e->u.cast.type.precision < 0;
+    /* a cast to a domain checks its rules (domain_bind.c) */
+    if (r && e->u.cast.type.name) r = attu_domain_guard(c, sc, r, e->u.cast.type.name, e->position);
     return r;
 }
 
