@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "planner/system_catalog_internal.h"
+#include "engine/domain_type.h"
 #include "engine/enum_type.h"
 
 #include "engine/sequence.h"
@@ -33,6 +34,16 @@ static void enum_arm(void *ctx, const attu_enum_def *d) {
     syscat_sb_quote(b, arr);
 }
 
+/* WHEN arms naming the domains (engine/domain_type.h) by their OIDs. */
+static void domain_arm(void *ctx, const attu_domain_def *d) {
+    sbuf *b = ctx;
+    char arr[96];
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_oid(d->id));
+    syscat_sb_quote(b, d->name);
+    snprintf(arr, sizeof arr, "%s[]", d->name);
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_array_oid(d->id));
+    syscat_sb_quote(b, arr);
+}
 
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
  * arguments), written to b; false when the function takes no such count
@@ -90,6 +101,7 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
                " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
                " WHEN $1 = 1042 AND $2 IS NOT NULL THEN 'bpchar'");
     attu_enum_each(attu_catalog_comments(c->cat), enum_arm, b);
+    attu_domain_each(attu_catalog_comments(c->cat), domain_arm, b);
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
         syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].oid);
         syscat_sb_quote(b, syscat_pg_types[i].format);
