@@ -129,7 +129,11 @@ static int set_default(attu_session *s, const char *sql, attu_domain_def *d, att
     memset(&def, 0, sizeof def);
     snprintf(def.name, sizeof def.name, "%s", d->name);
     def.type = d->base;
-    return (d->dflt = db_check_default(s, sql, &cd, &def, err)) ? 0 : -1;
+    if (!(d->dflt = db_check_default(s, sql, &cd, &def, err))) return -1;
+    /* (PostgreSQL's deparser writes the boolean constants in lower case) */
+    if (!strcmp(d->dflt, "TRUE") || !strcmp(d->dflt, "FALSE"))
+        for (char *p = d->dflt; *p; p++) *p = (char)(*p - 'A' + 'a');
+    return 0;
 }
 
 static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, attu_error *err) {
@@ -333,7 +337,7 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
             break;
         }
         if (find_check(d, to) >= 0) {
-            rc = attu_error_set(err, "42710", 0, "constraint \"%s\" for domain \"%s\" already exists", to, name);
+            rc = attu_error_set(err, "42710", 0, "constraint \"%s\" for domain %s already exists", to, name);
             break;
         }
         {

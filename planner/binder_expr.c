@@ -9,6 +9,7 @@
  */
 #include "engine/interval.h"
 #include "planner/binder_internal.h"
+#include "engine/domain_type.h"
 #include "engine/numeric.h"
 
 #include <errno.h>
@@ -1411,6 +1412,20 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
     const attu_ast_expr *ae = e->u.cast.arg;
     attu_type t;
     const attu_ast_typename *tn = &e->u.cast.type;
+    attu_ast_typename dtn;
+    {
+        /* a domain over numeric(p,s): the cast is to numeric(p,s), not to
+         * numeric without a typmod (engine/domain_type.h) */
+        const char *n = tn->name && !strncmp(tn->name, "public.", 7) ? tn->name + 7 : tn->name;
+        attu_domain_def *d = n ? attu_domain_find(n) : NULL;
+        if (d && d->base.id == ATTU_TYPE_DECIMAL && !d->base.no_typmod) {
+            dtn = *tn;
+            dtn.precision = d->base.precision;
+            dtn.scale = d->base.scale;
+            tn = &dtn;
+        }
+        attu_domain_def_free(d);
+    }
     if (ae->kind == ATTU_EXPR_FUNC && !strcmp(ae->u.func.name, " array") && ae->u.func.args.n == 0 &&
         !attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err) && attu_type_is_array(t)) {
         /* ARRAY[]::int[]: the cast gives the empty array its type */

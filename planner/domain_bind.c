@@ -73,6 +73,9 @@ attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const cha
     if (!strncmp(name, "public.", 7)) name += 7;
     attu_domain_def *d = attu_domain_find(name);
     if (!d) return v;
+    /* the base type as the domain has it (numeric(5,2) keeps its typmod
+     * although the cast names none) */
+    if (v->type.id == ATTU_TYPE_DECIMAL && d->base.id == ATTU_TYPE_DECIMAL) v->type.no_typmod = d->base.no_typmod;
     if (!d->not_null && !d->n) { attu_domain_def_free(d); return v; }
     attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t = v->type;
     int nw = 1 + d->n;

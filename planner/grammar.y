@@ -4965,6 +4965,18 @@ type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) AS typename(T) col_constraint
     { A = ab_domain_create(ctx, K.pos, &W, &N, T, &C); }
 type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) typename(T) col_constraints(C).
     { A = ab_domain_create(ctx, K.pos, &W, &N, T, &C); }
+/* COLLATE: attu compares text byte by byte, PostgreSQL's "C" (checked as
+ * an expression's COLLATE is; the name is not kept) */
+type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) AS typename(T) COLLATE(L) collation_name(O) col_constraints(C).
+{
+    ab_collate(ctx, NULL, O.schema, O.name, L.pos, O.pos);
+    A = ab_domain_create(ctx, K.pos, &W, &N, T, &C);
+}
+type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) typename(T) COLLATE(L) collation_name(O) col_constraints(C).
+{
+    ab_collate(ctx, NULL, O.schema, O.name, L.pos, O.pos);
+    A = ab_domain_create(ctx, K.pos, &W, &N, T, &C);
+}
 type_stmt(A) ::= DROP(K) ID(W) drop_name_list(L) opt_drop_behavior(B).
 {
     ab_word_expect(ctx, &W, "domain");
