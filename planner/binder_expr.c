@@ -677,6 +677,7 @@ attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what) {
 static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *q = e->u.column.qualifier, *name = e->u.column.name;
     if (c->domain_value && !q && !strcmp(name, "value")) return c->domain_value;   /* (domain_bind.c) */
+    c->last_domain = NULL;
     int found = -1;
     bool qual_seen = false;
     /* ATTU_ROWID_INTERNAL finds only a hidden rowid: DELETE and UPDATE
@@ -765,6 +766,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     }
     attu_bexpr *b = attu_bx_col(c->pa, found, sc->cols[found].type);
     if (!b) { attu_error_oom(c->err); return NULL; }
+    c->last_domain = sc->cols[found].domain;
     b->position = e->position;
     attu_row_column_items(c, sc, found, b);   /* a derived table's row column */
     return b;

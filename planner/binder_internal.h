@@ -39,6 +39,7 @@ typedef struct scope_col {
     const char *qual;      /* table name or alias; NULL for derived names */
     const char *name;
     attu_type   type;
+    const char *domain;    /* a table column's domain (engine/domain_type.h), or NULL */
     bool        hidden;    /* not in *, not found unqualified (USING's right copy, rowid) */
     bool        is_rowid;
     /* one side's copy of a USING / NATURAL column whose merged column is
@@ -203,6 +204,9 @@ typedef struct bctx {
     /* binding a domain's CHECK for a cast to the domain (domain_bind.c):
      * what the name VALUE stands for */
     struct attu_bexpr *domain_value;
+    /* the domain of the column the last column reference found (NULL:
+     * none), which pg_typeof of a column reads */
+    const char *last_domain;
 } bctx;
 
 typedef struct view_link {
