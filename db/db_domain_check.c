@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/column.h"
 #include "engine/comments.h"
 #include "engine/strbuf.h"
 #include "planner/lexer.h"
@@ -167,4 +168,65 @@ int db_domain_check_existing(attu_session *s, const attu_domain_def *d, int whic
                               c->sub, c->rel);
     }
     return 0;
+}
+
+int db_domain_check_values(attu_session *s, const attu_domain_def *d, attu_type t, attu_column *col, size_t nrows,
+                           attu_error *err) {
+    if (!d->not_null && !d->n) return 0;
+    /* a stand-in table of one column named after the domain (no relation
+     * takes a domain's name), the column being col itself */
+    attu_column_def def;
+    memset(&def, 0, sizeof def);
+    snprintf(def.name, sizeof def.name, "value");
+    def.type = t;
+    attu_table *g = attu_table_new(d->name, 1, &def, err);
+    if (!g) return -1;
+    attu_column_free(g->cols[0]);
+    g->cols[0] = attu_column_share(col);
+    g->nrows = nrows;
+    rule *rules = NULL;
+    int nr = 0, rc = -1;
+    attu_strbuf b = { 0 };
+    /* the rules as gather_rules orders them, over the column "value" */
+    by_name *order = calloc((size_t)d->n + 1, sizeof *order);
+    if (!order || !(rules = calloc((size_t)d->n + 1, sizeof *rules))) { attu_error_oom(err); goto out; }
+    for (int k = 0; k < d->n; k++) { order[k].c = &d->checks[k]; order[k].k = k; }
+    qsort(order, (size_t)d->n, sizeof *order, cmp_name);
+    if (d->not_null) rules[nr++] = (rule){ 0, d, -1 };
+    for (int k = 0; k < d->n; k++) rules[nr++] = (rule){ 0, d, order[k].k };
+    attu_strbuf_puts(&b, "SELECT ");
+    for (int k = 0; k < nr; k++) {
+        if (k) attu_strbuf_puts(&b, ", ");
+        if (put_failing(&b, "value", d, rules[k].which, err)) goto out;
+    }
+    attu_strbuf_puts(&b, " FROM ");
+    attu_strbuf_quote_ident(&b, d->name);
+    if (b.oom) { attu_error_oom(err); goto out; }
+    attu_result *res = db_check_run_over(s, g, b.p, err);
+    if (!res) { err->position = 0; goto out; }
+    int which = -1;
+    int64_t best = db_check_first_failing(res, nr, &which);
+    attu_result_free(res);
+    rc = 0;
+    if (best >= 0) {
+        if (rules[which].which < 0) attu_error_set(err, "23502", 0, "domain %s does not allow null values", d->name);
+        else
+            attu_error_set(err, "23514", 0, "value for domain %s violates check constraint \"%s\"", d->name,
+                           d->checks[rules[which].which].name);
+        rc = -1;
+    }
+out:
+    free(b.p);
+    free(order);
+    free(rules);
+    attu_table_free(g);
+    return rc;
+}
+
+char *db_domain_default_of(attu_session *s, const attu_ast_typename *tn, attu_error *err) {
+    attu_domain_def *d = db_domain_of_typename(s, tn);
+    char *r = d && d->dflt ? strdup(d->dflt) : NULL;
+    if (d && d->dflt && !r) attu_error_oom(err);
+    attu_domain_def_free(d);
+    return r;
 }

@@ -32,6 +32,14 @@ int db_domain_check_rows(struct attu_session *s, attu_table *t, size_t first, co
  * violate the new constraint". */
 int db_domain_check_existing(struct attu_session *s, const attu_domain_def *d, int which, attu_error *err);
 
+/* The values col[0..nrows) (of type t, a column added or retyped to d by
+ * ALTER TABLE) against d: 23502 / 23514 as for a write. */
+int db_domain_check_values(struct attu_session *s, const attu_domain_def *d, attu_type t, struct attu_column *col,
+                           size_t nrows, attu_error *err);
+/* The DEFAULT text of the domain tn names (malloc'd), or NULL: none (err
+ * unset), or out of memory (err set). */
+char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, attu_error *err);
+
 /* The domain a column declared of type tn is of (NULL: none; free it). */
 attu_domain_def *db_domain_of_typename(struct attu_session *s, const attu_ast_typename *tn);
 /* Whether an enum type or a domain has the name. */
