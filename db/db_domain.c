@@ -140,14 +140,17 @@ static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *
     const char *name = st->u.type_stmt.name;
     if (name_taken(s, name, err)) return -1;
     if (strlen(name) > ATTU_NAME_MAX) return attu_error_set(err, "42622", 0, "type name \"%s\" is too long", name);
+    /* a domain over a domain: its parent's base type and DEFAULT (as
+     * PostgreSQL copies it), the parent's rules checked with its own */
     attu_domain_def *over = db_domain_of_typename(s, &st->u.type_stmt.base);
-    if (over) {
-        attu_domain_def_free(over);
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.type_stmt.base.position,
-                              "a domain over a domain is not supported");
-    }
     attu_domain_def *d = calloc(1, sizeof *d);
-    if (!d || !(d->name = strdup(name))) { attu_domain_def_free(d); return attu_error_oom(err); }
+    if (!d || !(d->name = strdup(name)) || (over && !(d->parent = strdup(over->name))) ||
+        (over && over->dflt && !(d->dflt = strdup(over->dflt)))) {
+        attu_domain_def_free(over);
+        attu_domain_def_free(d);
+        return attu_error_oom(err);
+    }
+    attu_domain_def_free(over);
     int rc = 0;
     if (db_column_type(&st->u.type_stmt.base, &d->base, err)) rc = -1;
     else if (db_serial_type(st->u.type_stmt.base.name, st->u.type_stmt.base.precision))
@@ -156,7 +159,7 @@ static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *
     if (!rc) {
         d->id = attu_domain_next_id(attu_catalog_comments(db_cat(s)));
         d->not_null = st->u.type_stmt.not_null;
-        if (set_default(s, sql, d, st->u.type_stmt.dflt, err) ||
+        if ((st->u.type_stmt.dflt && set_default(s, sql, d, st->u.type_stmt.dflt, err)) ||
             add_checks(s, d, st->u.type_stmt.checks, st->u.type_stmt.nchecks, err))
             rc = -1;
         else if (attu_domain_store(attu_catalog_comments(db_cat(s)), d))
@@ -211,6 +214,23 @@ static int drop_domains(attu_session *s, const attu_ast_stmt *st, const attu_exe
         int n = 0;
         char **u = users(s, l->items[i], &n);
         if (n < 0) return attu_error_oom(err);
+        /* a domain over it (CASCADE dropped those first) */
+        for (size_t k = 0; k < attu_comments_count(cs) && !n; k++) {
+            const attu_comment *c = attu_comments_at(cs, k);
+            attu_domain_def *sub = c->kind == ATTU_DOMAIN_COMMENT_KIND ? attu_domain_find_in(cs, c->rel + 1) : NULL;
+            bool over = sub && sub->parent && !strcmp(sub->parent, l->items[i]);
+            bool listed = false;   /* (dropped by the same statement) */
+            for (int j = 0; over && j < l->n; j++) listed |= !strcmp(l->items[j], sub->name);
+            if (over && !listed) {
+                attu_error_set(err, "2BP01", 0, "cannot drop type %s because other objects depend on it", l->items[i]);
+                attu_error_set_detail(err, "type %s depends on type %s", sub->name, l->items[i]);
+                attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+                attu_domain_def_free(sub);
+                users_free(u, n);
+                return -1;
+            }
+            attu_domain_def_free(sub);
+        }
         if (n) {   /* (CASCADE dropped them first: cascade_columns) */
             attu_error_set(err, "2BP01", 0, "cannot drop type %s because other objects depend on it", l->items[i]);
             char detail[1024] = "";
@@ -373,6 +393,21 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
         for (int i = 0; i < n && !rc; i++)
             if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], to)) rc = attu_error_oom(err);
         users_free(u, n);
+        /* the domains over it follow */
+        for (size_t i = 0; i < attu_comments_count(cs) && !rc; i++) {
+            const attu_comment *c = attu_comments_at(cs, i);
+            attu_domain_def *sub = c->kind == ATTU_DOMAIN_COMMENT_KIND ? attu_domain_find_in(cs, c->rel + 1) : NULL;
+            if (sub && sub->parent && !strcmp(sub->parent, name)) {
+                char *np = strdup(to);
+                if (!np) rc = attu_error_oom(err);
+                else {
+                    free(sub->parent);
+                    sub->parent = np;
+                    if (attu_domain_store(cs, sub)) rc = attu_error_oom(err);
+                }
+            }
+            attu_domain_def_free(sub);
+        }
         break;
     }
     default: {   /* OWNER TO / SET SCHEMA: attu's one role and schema */
@@ -385,9 +420,49 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
     return rc;
 }
 
+/* DROP DOMAIN ... CASCADE: the names with every domain over them (their
+ * columns and they go too, as PostgreSQL's); *out malloc'd (its items
+ * the store's copies), NULL for memory. */
+static char **with_derived(attu_session *s, const attu_ast_name_list *l, int *n) {
+    db_write_lock(s);
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    size_t cap = (size_t)l->n + attu_comments_count(cs) + 1;
+    char **v = calloc(cap, sizeof *v);
+    *n = 0;
+    for (int i = 0; v && i < l->n; i++) v[(*n)++] = strdup(l->items[i]);
+    for (size_t k = 0; v && k < attu_comments_count(cs); k++) {
+        const attu_comment *c = attu_comments_at(cs, k);
+        if (c->kind != ATTU_DOMAIN_COMMENT_KIND) continue;
+        bool take = false, listed = false;
+        for (int i = 0; i < l->n; i++) {
+            listed |= !strcmp(c->rel + 1, l->items[i]);
+            take |= attu_domain_derives(cs, c->rel + 1, l->items[i]);
+        }
+        if (take && !listed) v[(*n)++] = strdup(c->rel + 1);
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    for (int i = 0; v && i < *n; i++)
+        if (!v[i]) { for (int j = 0; j < *n; j++) free(v[j]); free(v); return NULL; }
+    return v;
+}
+
 int db_exec_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                    attu_error *err) {
-    if (st->u.type_stmt.action == 'D' && st->u.type_stmt.cascade && cascade_columns(s, st, cb, err)) return -1;
+    if (st->u.type_stmt.action == 'D' && st->u.type_stmt.cascade) {
+        int n = 0;
+        char **names = with_derived(s, &st->u.type_stmt.labels, &n);
+        if (!names) return attu_error_oom(err);
+        attu_ast_stmt wide = *st;
+        wide.u.type_stmt.labels.items = names;
+        wide.u.type_stmt.labels.n = n;
+        wide.u.type_stmt.labels.positions = NULL;
+        wide.u.type_stmt.cascade = false;   /* (its columns gone, nothing is left to cascade to) */
+        int rc = cascade_columns(s, &wide, cb, err);
+        if (!rc) rc = db_exec_domain(s, sql, &wide, cb, err);
+        for (int i = 0; i < n; i++) free(names[i]);
+        free(names);
+        return rc;
+    }
     db_write_lock(s);
     int rc;
     bool skipped = false;

@@ -27,10 +27,6 @@
 /* One rule of one column: which -1 NOT NULL, else d's CHECK which. */
 typedef struct rule { int col; const attu_domain_def *d; int which; } rule;
 
-typedef struct by_name { const attu_domain_check *c; int k; } by_name;
-static int cmp_name(const void *a, const void *b) {
-    return strcmp(((const by_name *)a)->c->name, ((const by_name *)b)->c->name);
-}
 
 /* Appends to b the condition under which column col fails rule (which):
  * "col IS NULL" or "NOT (expr over col)". -1: no memory / bad text. */
@@ -52,8 +48,8 @@ static int put_failing(attu_strbuf *b, const char *col, const attu_domain_def *d
     return 0;
 }
 
-/* The rules of t's columns into *out (NOT NULL, then CHECKs by name, per
- * column in order), their definitions into defs[ncols] (freed by the
+/* The rules of t's columns into *out (NOT NULL, then the CHECKs in
+ * attu_domain_rules' order, per column in order), their definitions into defs[ncols] (freed by the
  * caller); the count, or -1 for memory. */
 static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **defs, rule **out) {
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
@@ -61,22 +57,17 @@ static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **
     rule *r = NULL;
     for (int c = 0; c < t->ncols; c++) {
         const char *dn = attu_domain_of_column(cs, t->name, t->defs[c].name);
-        if (!dn || !(defs[c] = attu_domain_find_in(cs, dn))) continue;
+        if (!dn || !(defs[c] = attu_domain_rules_in(cs, dn))) continue;
         const attu_domain_def *d = defs[c];
-        by_name *order = calloc((size_t)d->n + 1, sizeof *order);
-        if (!order) { free(r); return -1; }
-        for (int k = 0; k < d->n; k++) { order[k].c = &d->checks[k]; order[k].k = k; }
-        qsort(order, (size_t)d->n, sizeof *order, cmp_name);
         for (int k = -1; k < d->n; k++) {
             if (k < 0 && !d->not_null) continue;
             if (n == cap) {
                 rule *nr = realloc(r, (size_t)(cap = cap ? cap * 2 : 8) * sizeof *nr);
-                if (!nr) { free(order); free(r); return -1; }
+                if (!nr) { free(r); return -1; }
                 r = nr;
             }
-            r[n++] = (rule){ c, d, k < 0 ? -1 : order[k].k };
+            r[n++] = (rule){ c, d, k };
         }
-        free(order);
     }
     *out = r;
     return n;
@@ -146,7 +137,8 @@ int db_domain_check_existing(attu_session *s, const attu_domain_def *d, int whic
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
-        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, d->name)) continue;
+        /* (the columns of the domains over it too: theirs are its values) */
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || !attu_domain_derives(cs, c->text, d->name)) continue;
         attu_table *t = attu_catalog_lookup(db_cat(s), c->rel);
         if (!t || attu_table_find_column(t, c->sub) < 0) continue;
         attu_strbuf b = { 0 };
@@ -170,9 +162,11 @@ int db_domain_check_existing(attu_session *s, const attu_domain_def *d, int whic
     return 0;
 }
 
-int db_domain_check_values(attu_session *s, const attu_domain_def *d, attu_type t, attu_column *col, size_t nrows,
+int db_domain_check_values(attu_session *s, const attu_domain_def *dom, attu_type t, attu_column *col, size_t nrows,
                            attu_error *err) {
-    if (!d->not_null && !d->n) return 0;
+    attu_domain_def *d = attu_domain_rules_in(attu_catalog_comments(db_cat(s)), dom->name);
+    if (!d) return attu_error_oom(err);
+    if (!d->not_null && !d->n) { attu_domain_def_free(d); return 0; }
     /* a stand-in table of one column named after the domain (no relation
      * takes a domain's name), the column being col itself */
     attu_column_def def;
@@ -180,7 +174,7 @@ int db_domain_check_values(attu_session *s, const attu_domain_def *d, attu_type 
     snprintf(def.name, sizeof def.name, "value");
     def.type = t;
     attu_table *g = attu_table_new(d->name, 1, &def, err);
-    if (!g) return -1;
+    if (!g) { attu_domain_def_free(d); return -1; }
     attu_column_free(g->cols[0]);
     g->cols[0] = attu_column_share(col);
     g->nrows = nrows;
@@ -188,12 +182,9 @@ int db_domain_check_values(attu_session *s, const attu_domain_def *d, attu_type 
     int nr = 0, rc = -1;
     attu_strbuf b = { 0 };
     /* the rules as gather_rules orders them, over the column "value" */
-    by_name *order = calloc((size_t)d->n + 1, sizeof *order);
-    if (!order || !(rules = calloc((size_t)d->n + 1, sizeof *rules))) { attu_error_oom(err); goto out; }
-    for (int k = 0; k < d->n; k++) { order[k].c = &d->checks[k]; order[k].k = k; }
-    qsort(order, (size_t)d->n, sizeof *order, cmp_name);
+    if (!(rules = calloc((size_t)d->n + 1, sizeof *rules))) { attu_error_oom(err); goto out; }
     if (d->not_null) rules[nr++] = (rule){ 0, d, -1 };
-    for (int k = 0; k < d->n; k++) rules[nr++] = (rule){ 0, d, order[k].k };
+    for (int k = 0; k < d->n; k++) rules[nr++] = (rule){ 0, d, k };
     attu_strbuf_puts(&b, "SELECT ");
     for (int k = 0; k < nr; k++) {
         if (k) attu_strbuf_puts(&b, ", ");
@@ -217,9 +208,9 @@ int db_domain_check_values(attu_session *s, const attu_domain_def *d, attu_type 
     }
 out:
     free(b.p);
-    free(order);
     free(rules);
     attu_table_free(g);
+    attu_domain_def_free(d);
     return rc;
 }
 

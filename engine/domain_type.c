@@ -8,6 +8,7 @@
  *     <base type id> <precision> <scale> <no_typmod>\n
  *     <not null: 0 or 1>\n
  *     <DEFAULT's text in hex, or ->\n
+ *     <parent domain's name in hex, or ->\n
  *     <not valid: 0 or 1>\t<name in hex>\t<expression in hex>\n   (one per CHECK)
  *
  * (hex: the texts may hold tabs and newlines).
@@ -34,6 +35,7 @@ void attu_domain_def_free(attu_domain_def *d) {
     for (int i = 0; i < d->n; i++) { free(d->checks[i].name); free(d->checks[i].expr); }
     free(d->checks);
     free(d->dflt);
+    free(d->parent);
     free(d->name);
     free(d);
 }
@@ -74,6 +76,9 @@ static attu_domain_def *parse_def(const char *name, const char *text) {
     if (!nl) { attu_domain_def_free(d); return NULL; }
     if (*p != '-' && !(d->dflt = unhex(p, (size_t)(nl - p)))) { attu_domain_def_free(d); return NULL; }
     p = nl + 1;
+    if (!(nl = strchr(p, '\n'))) { attu_domain_def_free(d); return NULL; }
+    if (*p != '-' && !(d->parent = unhex(p, (size_t)(nl - p)))) { attu_domain_def_free(d); return NULL; }
+    p = nl + 1;
     int cap = 0;
     while (*p) {
         const char *t1 = strchr(p, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
@@ -110,11 +115,63 @@ attu_domain_def *attu_domain_find_in(const attu_comments *cs, const char *name) 
 
 attu_domain_def *attu_domain_find(const char *name) { return attu_domain_find_in(current_store(), name); }
 
+static int cmp_check_name(const void *a, const void *b) {
+    return strcmp(((const attu_domain_check *)a)->name, ((const attu_domain_check *)b)->name);
+}
+
+attu_domain_def *attu_domain_rules_in(const attu_comments *cs, const char *name) {
+    attu_domain_def *r = attu_domain_find_in(cs, name);
+    if (!r) return NULL;
+    qsort(r->checks, (size_t)r->n, sizeof *r->checks, cmp_check_name);
+    /* each parent's checks go before what is there (a chain longer than
+     * the store is a cycle, which CREATE DOMAIN never makes) */
+    char *up = r->parent ? strdup(r->parent) : NULL;
+    for (size_t depth = 0; up && depth <= attu_comments_count(cs); depth++) {
+        attu_domain_def *p = attu_domain_find_in(cs, up);
+        free(up);
+        up = NULL;
+        if (!p) break;
+        qsort(p->checks, (size_t)p->n, sizeof *p->checks, cmp_check_name);
+        attu_domain_check *all = realloc(p->checks, (size_t)(p->n + r->n + 1) * sizeof *all);
+        if (!all) { attu_domain_def_free(p); attu_domain_def_free(r); return NULL; }
+        memcpy(all + p->n, r->checks, (size_t)r->n * sizeof *all);
+        free(r->checks);
+        r->checks = all;
+        r->n += p->n;
+        p->checks = NULL;
+        p->n = 0;
+        r->not_null |= p->not_null;
+        up = p->parent;
+        p->parent = NULL;
+        attu_domain_def_free(p);
+    }
+    free(up);
+    return r;
+}
+
+attu_domain_def *attu_domain_rules(const char *name) { return attu_domain_rules_in(current_store(), name); }
+
+bool attu_domain_derives(const attu_comments *cs, const char *name, const char *ancestor) {
+    char *cur = strdup(name);
+    for (size_t depth = 0; cur && depth <= attu_comments_count(cs); depth++) {
+        if (!strcmp(cur, ancestor)) { free(cur); return true; }
+        attu_domain_def *d = attu_domain_find_in(cs, cur);
+        free(cur);
+        cur = d && d->parent ? strdup(d->parent) : NULL;
+        attu_domain_def_free(d);
+    }
+    free(cur);
+    return false;
+}
+
 int attu_domain_store(attu_comments *cs, const attu_domain_def *d) {
     attu_strbuf b = { 0 };
     attu_strbuf_printf(&b, "%d\n%d %d %d %d\n%d\n", d->id, (int)d->base.id, d->base.precision, d->base.scale,
                        (int)d->base.no_typmod, d->not_null ? 1 : 0);
     if (d->dflt) put_hex(&b, d->dflt);
+    else attu_strbuf_putc(&b, '-');
+    attu_strbuf_putc(&b, '\n');
+    if (d->parent) put_hex(&b, d->parent);
     else attu_strbuf_putc(&b, '-');
     attu_strbuf_putc(&b, '\n');
     for (int i = 0; i < d->n; i++) {

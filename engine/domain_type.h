@@ -53,6 +53,10 @@ typedef struct attu_domain_def {
     attu_type          base;
     bool               not_null;
     char              *dflt;       /* the DEFAULT's SQL text, NULL for none */
+    /* a domain over a domain: that domain's name (NULL: over base, which
+     * is then the root's base type too), whose rules values must pass as
+     * well (attu_domain_rules) */
+    char              *parent;
     int                n;
     attu_domain_check *checks;     /* in the order they were added */
 } attu_domain_def;
@@ -62,6 +66,16 @@ typedef struct attu_domain_def {
 attu_domain_def *attu_domain_find(const char *name);
 attu_domain_def *attu_domain_find_in(const struct attu_comments *cs, const char *name);
 void attu_domain_def_free(attu_domain_def *d);
+/* The rules a value of domain name must pass, as PostgreSQL's type cache
+ * orders them: a definition named name whose not_null is that of any of
+ * its levels (name, its parent, ...), whose checks are every level's,
+ * the base-most domain's first and each level's by name. NULL: no such
+ * domain (or no memory). */
+attu_domain_def *attu_domain_rules_in(const struct attu_comments *cs, const char *name);
+attu_domain_def *attu_domain_rules(const char *name);
+/* Whether domain name is ancestor or derives from it (through parents). */
+bool attu_domain_derives(const struct attu_comments *cs, const char *name, const char *ancestor);
+
 /* Writes d into the store (replacing one of its name); -1: no memory. */
 int attu_domain_store(struct attu_comments *cs, const attu_domain_def *d);
 void attu_domain_remove(struct attu_comments *cs, const char *name);

@@ -10,7 +10,8 @@
  *          ...
  *          ELSE v END
  *
- * with the CHECKs in name order (PostgreSQL's), each bound from its text
+ * with the CHECKs in attu_domain_rules' order (PostgreSQL's: a parent
+ * domain's first, each domain's by name), each bound from its text
  * with the name VALUE standing for v (bctx.domain_value), and the errors
  * raised by ATTU_OP_SUBQUERY_ERROR (a TEXT constant: the SQLSTATE, then
  * the message), as an enum's input raises 22P02 (enum_bind.c). Nothing
@@ -66,12 +67,10 @@ static attu_bexpr *bind_check(bctx *c, const scope *sc, attu_bexpr *v, const cha
     return b;
 }
 
-typedef struct by_name { const attu_domain_check *k; } by_name;
-static int cmp_name(const void *a, const void *b) { return strcmp(((const by_name *)a)->k->name, ((const by_name *)b)->k->name); }
 
 attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const char *name, int pos) {
     if (!strncmp(name, "public.", 7)) name += 7;
-    attu_domain_def *d = attu_domain_find(name);
+    attu_domain_def *d = attu_domain_rules(name);
     if (!d) return v;
     /* the base type as the domain has it (numeric(5,2) keeps its typmod
      * although the cast names none) */
@@ -80,16 +79,12 @@ attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const cha
     attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t = v->type;
     int nw = 1 + d->n;
     attu_bexpr *k = attu_bx_new(c->pa, BX_CASE, t, pos);
-    by_name *order = calloc((size_t)d->n + 1, sizeof *order);
-    if (!k || !order || !(k->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nw)) ||
+    if (!k || !(k->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nw)) ||
         !(k->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nw))) {
-        free(order);
         attu_domain_def_free(d);
         attu_error_oom(c->err);
         return NULL;
     }
-    for (int i = 0; i < d->n; i++) order[i].k = &d->checks[i];
-    qsort(order, (size_t)d->n, sizeof *order, cmp_name);
     char msg[300];
     k->nwhens = nw;
     k->whens[0] = mk_call(c, ATTU_OP_IS_NULL, tb, pos, 1, v, NULL, NULL, NULL);
@@ -97,16 +92,15 @@ attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const cha
     k->thens[0] = d->not_null ? raise_const(c, t, msg, pos) : mk_const_null(c, t);
     attu_bexpr *r = k;
     for (int i = 0; i < d->n && r; i++) {
-        attu_bexpr *b = bind_check(c, sc, v, order[i].k->expr, d->name);
+        attu_bexpr *b = bind_check(c, sc, v, d->checks[i].expr, d->name);
         attu_bexpr *nb = b ? mk_call(c, ATTU_OP_NOT, tb, pos, 1, b, NULL, NULL, NULL) : NULL;
-        snprintf(msg, sizeof msg, "23514value for domain %s violates check constraint \"%s\"", d->name, order[i].k->name);
+        snprintf(msg, sizeof msg, "23514value for domain %s violates check constraint \"%s\"", d->name, d->checks[i].name);
         k->whens[1 + i] = nb;
         k->thens[1 + i] = nb ? raise_const(c, t, msg, pos) : NULL;
         if (!k->whens[1 + i] || !k->thens[1 + i]) r = NULL;
     }
     if (!k->whens[0] || !k->thens[0]) r = NULL;
     k->else_ = v;
-    free(order);
     attu_domain_def_free(d);
     if (!r && !c->err->set) attu_error_oom(c->err);
     return r;

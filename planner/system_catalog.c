@@ -709,7 +709,11 @@ static void rows_pg_enum(rel_text *r, const syscat_env *env) {
 /* a domain's row and its array's (engine/domain_type.h): typtype 'd', the
  * base type's layout, typbasetype / typtypmod / typnotnull / typdefault */
 static void domain_type_rows(void *ctx, const attu_domain_def *d) {
-    rel_text *r = ctx;
+    const void *const *pair = ctx;
+    rel_text *r = (rel_text *)pair[0];
+    const syscat_env *env = pair[1];
+    /* over a domain: typbasetype is that domain, typtypmod -1 */
+    attu_domain_def *up = d->parent ? attu_domain_find_in(attu_catalog_comments(env->cat), d->parent) : NULL;
     const pg_type_row *pt = column_pg_type(d->base);
     int len; bool byval; char align, storage;
     column_layout(d->base, pt, &len, &byval, &align, &storage);
@@ -730,12 +734,13 @@ static void domain_type_rows(void *ctx, const attu_domain_def *d) {
         v_text(r, fn);
         v_text(r, "-"); v_text(r, "-"); v_text(r, arr ? "array_typanalyze" : "-");
         v_char(r, arr ? (align == 'd' ? 'd' : 'i') : align); v_char(r, arr ? 'x' : storage);
-        v_bool(r, !arr && d->not_null); v_int(r, arr ? 0 : attu_type_pg_oid(d->base));
-        v_int(r, arr ? -1 : syscat_type_modifier(d->base)); v_int(r, 0); v_int(r, column_collation(d->base));
+        v_bool(r, !arr && d->not_null); v_int(r, arr ? 0 : up ? attu_domain_oid(up->id) : attu_type_pg_oid(d->base));
+        v_int(r, arr || up ? -1 : syscat_type_modifier(d->base)); v_int(r, 0); v_int(r, column_collation(d->base));
         v_null(r);
         if (!arr && d->dflt) v_text(r, d->dflt); else v_null(r);
         v_null(r);
     }
+    attu_domain_def_free(up);
 }
 
 /* a domain's CHECKs (contypid the domain) */
@@ -787,7 +792,8 @@ static void rows_pg_type(rel_text *r, const syscat_env *env) {
         }
     }
     attu_enum_each(attu_catalog_comments(env->cat), enum_type_rows, r);
-    attu_domain_each(attu_catalog_comments(env->cat), domain_type_rows, r);
+    const void *pair[2] = { r, env };
+    attu_domain_each(attu_catalog_comments(env->cat), domain_type_rows, pair);
 }
 
 static void rows_pg_database(rel_text *r, const syscat_env *env) {
@@ -1609,7 +1615,7 @@ static void is_domain_row(void *ctx, const attu_domain_def *d) {
     const syscat_env *env = pair[1];
     char buf[96];
     v_text(r, env->database); v_text(r, "public"); v_text(r, d->name);
-    v_text(r, is_data_type(d->base, buf, sizeof buf));
+    v_text(r, d->parent ? "USER-DEFINED" : is_data_type(d->base, buf, sizeof buf));
     is_char_lengths(r, d->base);
     v_nulls(r, 3);   /* character_set_* */
     v_nulls(r, 3);   /* collation_*: the default collation's */
@@ -1618,8 +1624,8 @@ static void is_domain_row(void *ctx, const attu_domain_def *d) {
     const pg_type_row *pt = column_pg_type(d->base);
     bool en = attu_type_is_enum(d->base);
     char eb[80];
-    v_text(r, env->database); v_text(r, en ? "public" : "pg_catalog");
-    v_text(r, en ? attu_type_name(d->base, eb, sizeof eb) : pt ? pt->typname : "");
+    v_text(r, env->database); v_text(r, en || d->parent ? "public" : "pg_catalog");
+    v_text(r, d->parent ? d->parent : en ? attu_type_name(d->base, eb, sizeof eb) : pt ? pt->typname : "");
     v_nulls(r, 4);   /* scope_*, maximum_cardinality */
     v_text(r, "1");
 }
