@@ -410,8 +410,15 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
         }
         break;
     }
-    default: {   /* OWNER TO / SET SCHEMA: attu's one role and schema */
+    default: {   /* OWNER TO / SET SCHEMA: attu's one role and schema, as db_type.c's */
         *skipped = true;
+        const char *user = s->user[0] ? s->user : "attu";
+        if (st->u.type_stmt.sub == 'o') {
+            if (to && strcmp(to, user)) rc = attu_error_set(err, "42704", 0, "role \"%s\" does not exist", to);
+        } else if (!strcmp(to, "pg_catalog") || !strcmp(to, "information_schema"))
+            rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "moving a type into schema \"%s\" is not supported", to);
+        else if (strcmp(to, "public"))
+            rc = attu_error_set(err, "3F000", 0, "schema \"%s\" does not exist", to);
         break;
     }
     }

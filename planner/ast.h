@@ -1058,8 +1058,9 @@ struct attu_ast_stmt {
              * the change: 'd' SET DEFAULT, 'e' DROP DEFAULT, 'n' SET NOT
              * NULL, 'm' DROP NOT NULL, 'c' ADD checks[0], 'x' DROP
              * CONSTRAINT label, 'r' RENAME TO nbr, 'k' RENAME CONSTRAINT
-             * label TO nbr, 'v' VALIDATE CONSTRAINT label, 'o' OWNER TO /
-             * SET SCHEMA (nothing to do) */
+             * label TO nbr, 'v' VALIDATE CONSTRAINT label, 'o' OWNER TO
+             * nbr (NULL: CURRENT_USER ...), 's' SET SCHEMA nbr (nothing
+             * changes: attu's one role and schema) */
             char               sub;
             attu_ast_typename  base;
             struct attu_ast_expr *dflt;   /* DEFAULT (NULL: none) */

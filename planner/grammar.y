@@ -5025,10 +5025,18 @@ type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) ID(V) CONSTRAINT colid(C).
     A = ab_domain_alter(ctx, K.pos, &W, &N, 'v');
     if (A) A->u.type_stmt.label = (char *)ab_tokstr(&C);
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) ID(O) TO role_spec.
-    { ab_word_expect(ctx, &O, "owner"); A = ab_domain_alter(ctx, K.pos, &W, &N, 'o'); }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) SET ID(S) colid.
-    { ab_word_expect(ctx, &S, "schema"); A = ab_domain_alter(ctx, K.pos, &W, &N, 'o'); }
+type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) ID(O) TO role_spec(R).
+{
+    ab_word_expect(ctx, &O, "owner");
+    A = ab_domain_alter(ctx, K.pos, &W, &N, 'o');
+    if (A) A->u.type_stmt.nbr = (char *)R.name;
+}
+type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) SET ID(S) colid(T).
+{
+    ab_word_expect(ctx, &S, "schema");
+    A = ab_domain_alter(ctx, K.pos, &W, &N, 's');
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
 %type domain_check {attu_ast_unique_def *}
 domain_check(A) ::= CHECK(K) LP(P) a_expr(E) RP(R) con_attrs(T).
 {
