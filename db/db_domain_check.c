@@ -221,3 +221,26 @@ char *db_domain_default_of(attu_session *s, const attu_ast_typename *tn, attu_er
     attu_domain_def_free(d);
     return r;
 }
+
+int db_domain_null_message(attu_session *s, int rc, attu_error *err) {
+    static const char head[] = "null value in column \"", mid[] = "\" of relation \"";
+    if (rc >= 0 || strcmp(err->sqlstate, "23502") || strncmp(err->message, head, sizeof head - 1)) return rc;
+    char col[ATTU_NAME_MAX + 1], rel[ATTU_NAME_MAX + 1];
+    const char *c = err->message + sizeof head - 1, *m = strstr(c, mid);
+    if (!m || (size_t)(m - c) > ATTU_NAME_MAX) return rc;
+    const char *r = m + sizeof mid - 1, *e = strchr(r, '"');
+    if (!e || (size_t)(e - r) > ATTU_NAME_MAX) return rc;
+    snprintf(col, sizeof col, "%.*s", (int)(m - c), c);
+    snprintf(rel, sizeof rel, "%.*s", (int)(e - r), r);
+    pthread_rwlock_rdlock(&s->db->lock);
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    const char *dn = attu_domain_of_column(cs, rel, col);
+    attu_domain_def *d = dn ? attu_domain_rules_in(cs, dn) : NULL;
+    if (d && d->not_null) {
+        attu_error_clear(err);
+        attu_error_set(err, "23502", 0, "domain %s does not allow null values", d->name);
+    }
+    attu_domain_def_free(d);
+    pthread_rwlock_unlock(&s->db->lock);
+    return rc;
+}

@@ -40,6 +40,13 @@ int db_domain_check_values(struct attu_session *s, const attu_domain_def *d, att
  * unset), or out of memory (err set). */
 char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, attu_error *err);
 
+/* A write's rc: when it failed on a column's own NOT NULL (23502 "null
+ * value in column "c" of relation "t" violates not-null constraint") and
+ * the column's domain is NOT NULL too, err becomes the domain's 23502
+ * (PostgreSQL checks the domain as it makes the value, before the row's
+ * constraints). Takes the database's read lock (none may be held). */
+int db_domain_null_message(struct attu_session *s, int rc, attu_error *err);
+
 /* The domain a column declared of type tn is of (NULL: none; free it). */
 attu_domain_def *db_domain_of_typename(struct attu_session *s, const attu_ast_typename *tn);
 /* Whether an enum type or a domain has the name. */
