@@ -123,10 +123,28 @@ void db_comments_dropped(attu_session *s, const char *rel) {
     if (attu_comments_drop_rel(attu_catalog_comments(db_cat(s)), rel)) save(s);
 }
 
+/* A temporary table's comments go, but not the columns' domains of the
+ * permanent table of its name (engine/domain_type.h: a temporary table
+ * has none of its own). */
+static bool keep_domains(void *ctx, char kind, const char *sub) {
+    (void)ctx;
+    (void)sub;
+    return kind == ATTU_DOMAIN_COLUMN_KIND;
+}
+
+void db_comments_dropped_temp(attu_session *s, const char *rel) {
+    attu_comments *cs = attu_catalog_comments(db_cat(s));
+    bool any = attu_comments_get(cs, 'r', rel, "") != NULL;
+    if (any) attu_comments_set(cs, 'r', rel, "", NULL);
+    if (attu_comments_prune(cs, rel, keep_domains, NULL) || any) save(s);
+}
+
 static bool still_there(void *ctx, char kind, const char *sub) {
     attu_session *s = ((void **)ctx)[0];
     const char *rel = ((void **)ctx)[1];
     if (kind == 'k') return has_constraint(s, rel, sub);
+    /* (a temporary table shadowing the permanent one has no domains) */
+    if (kind == ATTU_DOMAIN_COLUMN_KIND && db_temp_has(s, rel)) return true;
     const attu_table *t = attu_catalog_lookup(db_cat(s), rel);
     const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), rel);
     if (v && v->kind == 'v') {

@@ -779,12 +779,16 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         }
         if (s->db->data_dir && db_txn_touch(s, name, err)) { rc = -1; break; }
         int nix = 0;
+        /* (a temporary table's name may be a permanent one's, whose
+         * columns' domains are not its own: db_comments_dropped_temp) */
+        bool temp = db_temp_has(s, name);
         const attu_index_def *ix = attu_catalog_indexes(db_cat(s), name, &nix);
         for (int k = 0; k < nix; k++) db_comments_dropped(s, ix[k].name);   /* (its indexes go with it) */
         attu_table *t = attu_catalog_remove(db_cat(s), name, true, err);
         if (nix) dropped_indexes = true;
         attu_table_free(t);
-        db_comments_dropped(s, name);   /* (its comments go with it) */
+        if (temp) db_comments_dropped_temp(s, name);
+        else db_comments_dropped(s, name);   /* (its comments go with it) */
         /* its serial and identity columns' sequences go with it */
         if (db_sequences_drop_owned(s, name, err)) rc = -1;
     }

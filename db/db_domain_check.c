@@ -74,6 +74,9 @@ static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **
 }
 
 int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    /* (a temporary table's columns are of base types: the entries of a
+     * permanent table its name shadows are not its) */
+    if (db_temp_has(s, t->name)) return 0;
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
     bool any = false;
     for (size_t i = 0; cs && i < attu_comments_count(cs) && !any; i++) {
@@ -234,7 +237,7 @@ int db_domain_null_message(attu_session *s, int rc, attu_error *err) {
     snprintf(rel, sizeof rel, "%.*s", (int)(e - r), r);
     pthread_rwlock_rdlock(&s->db->lock);
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    const char *dn = attu_domain_of_column(cs, rel, col);
+    const char *dn = db_temp_has(s, rel) ? NULL : attu_domain_of_column(cs, rel, col);
     attu_domain_def *d = dn ? attu_domain_rules_in(cs, dn) : NULL;
     if (d && d->not_null) {
         attu_error_clear(err);

@@ -618,6 +618,7 @@ int db_view_follow_view_rename(attu_session *s, struct attu_view *v, int col, co
 int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to);
 void db_comments_dropped(attu_session *s, const char *rel);
+void db_comments_dropped_temp(attu_session *s, const char *rel);
 /* Saves and puts in the catalog the table's PRIMARY KEY / UNIQUE list u
  * (its CHECKs and FOREIGN KEYs as they are): ALTER INDEX ... RENAME of a
  * constraint's index (db_alter.c). */
