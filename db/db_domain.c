@@ -63,12 +63,12 @@ attu_domain_def *db_domain_of_typename(attu_session *s, const attu_ast_typename 
 
 /* PostgreSQL's name of a domain's unnamed CHECK: d_check, d_check1, ...
  * past the names its checks have. */
-static void choose_check_name(const attu_domain_def *d, char *out, size_t cap) {
+static void choose_check_name(const attu_domain_def *d, char *out) {
     for (int pass = 0;; pass++) {
         char label[32];
-        snprintf(label, sizeof label, pass ? "check%d" : "check", pass);
+        if (pass) snprintf(label, sizeof label, "check%d", pass);
+        else snprintf(label, sizeof label, "check");
         db_object_name(d->name, NULL, label, out);
-        (void)cap;
         bool taken = false;
         for (int i = 0; i < d->n && !taken; i++) taken = !strcmp(d->checks[i].name, out);
         if (!taken) return;
@@ -104,7 +104,7 @@ static int add_checks(attu_session *s, attu_domain_def *d, const attu_ast_unique
         d->checks = nc;
         char name[ATTU_NAME_MAX + 1];
         if (u->name) snprintf(name, sizeof name, "%s", u->name);
-        else choose_check_name(d, name, sizeof name);
+        else choose_check_name(d, name);
         nc[d->n].name = strdup(name);
         nc[d->n].expr = strdup(out[0].expr);
         nc[d->n].not_valid = u->not_valid;

@@ -60,13 +60,21 @@ static attu_bexpr *bind_check(bctx *c, const scope *sc, attu_bexpr *v, const cha
         attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, 0, "a check constraint of domain %s is not one expression", dname);
         return NULL;
     }
+    /* a CHECK that casts to its own domain (ALTER DOMAIN d ADD CHECK
+     * (VALUE::d > 0)) would bind forever: PostgreSQL's 54001 */
+    static _Thread_local int depth;
+    if (depth >= 32) {
+        attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
+        return NULL;
+    }
     attu_bexpr *saved = c->domain_value;
     c->domain_value = v;
+    depth++;
     attu_bexpr *b = bind_expr(c, sc, q->u.select.items[0].expr);
+    depth--;
     c->domain_value = saved;
     return b;
 }
-
 
 attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const char *name, int pos) {
     if (!strncmp(name, "public.", 7)) name += 7;

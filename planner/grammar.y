@@ -453,7 +453,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
-       ALTER ADD RENAME TYPE
+       ALTER ADD RENAME TYPE DOMAIN
        SAVEPOINT RELEASE
        INDEX REINDEX.
 
@@ -1785,6 +1785,7 @@ bare_label(A) ::= ALTER(T).                 { A = T; }
 bare_label(A) ::= ADD(T).                   { A = T; }
 bare_label(A) ::= RENAME(T).                { A = T; }
 bare_label(A) ::= TYPE(T).                  { A = T; }
+bare_label(A) ::= DOMAIN(T).                { A = T; }
 bare_label(A) ::= COLUMN(T).                { A = T; }
 bare_label(A) ::= ENCODING(T).              { A = T; }
 bare_label(A) ::= ESCAPE(T).                { A = T; }
@@ -1966,6 +1967,7 @@ unreserved_keyword(A) ::= ALTER(T).                 { A = T; }
 unreserved_keyword(A) ::= ADD(T).                   { A = T; }
 unreserved_keyword(A) ::= RENAME(T).                { A = T; }
 unreserved_keyword(A) ::= TYPE(T).                  { A = T; }
+unreserved_keyword(A) ::= DOMAIN(T).                { A = T; }
 unreserved_keyword(A) ::= ENCODING(T).              { A = T; }
 unreserved_keyword(A) ::= ESCAPE(T).                { A = T; }
 unreserved_keyword(A) ::= EXPLAIN(T).               { A = T; }
@@ -4925,14 +4927,13 @@ type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME TO colid(T).
 }
 /* ======================================================================== */
 /* Domains: CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN (db/db_domain.c). They  */
-/* ride on the type statement (its upper-case actions); DOMAIN is a plain  */
-/* word here. The constraints are a column's (col_constraints), of which a */
-/* domain takes NOT NULL, NULL, DEFAULT, CHECK and CONSTRAINT name.        */
+/* ride on the type statement (its upper-case actions). The constraints    */
+/* are a column's (col_constraints), of which a domain takes NOT NULL,     */
+/* NULL, DEFAULT, CHECK and CONSTRAINT name.                               */
 
 %include {
-static attu_ast_stmt *ab_domain_create(attu_parse_ctx *ctx, int pos, const attu_token *w, const ab_qname *n,
-                                       attu_ast_typename base, const ab_colcons *c) {
-    ab_word_expect(ctx, w, "domain");
+static attu_ast_stmt *ab_domain_create(attu_parse_ctx *ctx, int pos, const ab_qname *n, attu_ast_typename base,
+                                       const ab_colcons *c) {
     attu_ast_stmt *st = ab_type_stmt(ctx, pos, 'C', n);
     if (!st) return NULL;
     st->u.type_stmt.base = base;
@@ -4954,87 +4955,84 @@ static attu_ast_stmt *ab_domain_create(attu_parse_ctx *ctx, int pos, const attu_
     }
     return st;
 }
-static attu_ast_stmt *ab_domain_alter(attu_parse_ctx *ctx, int pos, const attu_token *w, const ab_qname *n, char sub) {
-    ab_word_expect(ctx, w, "domain");
+static attu_ast_stmt *ab_domain_alter(attu_parse_ctx *ctx, int pos, const ab_qname *n, char sub) {
     attu_ast_stmt *st = ab_type_stmt(ctx, pos, 'A', n);
     if (st) st->u.type_stmt.sub = sub;
     return st;
 }
 }
-type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) AS typename(T) col_constraints(C).
-    { A = ab_domain_create(ctx, K.pos, &W, &N, T, &C); }
-type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) typename(T) col_constraints(C).
-    { A = ab_domain_create(ctx, K.pos, &W, &N, T, &C); }
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) AS typename(T) col_constraints(C).
+    { A = ab_domain_create(ctx, K.pos, &N, T, &C); }
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) typename(T) col_constraints(C).
+    { A = ab_domain_create(ctx, K.pos, &N, T, &C); }
 /* COLLATE: attu compares text byte by byte, PostgreSQL's "C" (checked as
  * an expression's COLLATE is; the name is not kept) */
-type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) AS typename(T) COLLATE(L) collation_name(O) col_constraints(C).
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) AS typename(T) COLLATE(L) collation_name(O) col_constraints(C).
 {
     ab_collate(ctx, NULL, O.schema, O.name, L.pos, O.pos);
-    A = ab_domain_create(ctx, K.pos, &W, &N, T, &C);
+    A = ab_domain_create(ctx, K.pos, &N, T, &C);
 }
-type_stmt(A) ::= CREATE(K) ID(W) qualified_name(N) typename(T) COLLATE(L) collation_name(O) col_constraints(C).
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) typename(T) COLLATE(L) collation_name(O) col_constraints(C).
 {
     ab_collate(ctx, NULL, O.schema, O.name, L.pos, O.pos);
-    A = ab_domain_create(ctx, K.pos, &W, &N, T, &C);
+    A = ab_domain_create(ctx, K.pos, &N, T, &C);
 }
-type_stmt(A) ::= DROP(K) ID(W) drop_name_list(L) opt_drop_behavior(B).
+type_stmt(A) ::= DROP(K) DOMAIN drop_name_list(L) opt_drop_behavior(B).
 {
-    ab_word_expect(ctx, &W, "domain");
     A = ab_type_stmt(ctx, K.pos, 'D', NULL);
     if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; }
 }
-type_stmt(A) ::= DROP(K) ID(W) IF EXISTS drop_name_list(L) opt_drop_behavior(B).
+type_stmt(A) ::= DROP(K) DOMAIN IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
-    ab_word_expect(ctx, &W, "domain");
     A = ab_type_stmt(ctx, K.pos, 'D', NULL);
     if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) SET DEFAULT b_expr(E).
-    { A = ab_domain_alter(ctx, K.pos, &W, &N, 'd'); if (A) A->u.type_stmt.dflt = E; }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) DROP DEFAULT.
-    { A = ab_domain_alter(ctx, K.pos, &W, &N, 'e'); }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) SET NOT NULL.
-    { A = ab_domain_alter(ctx, K.pos, &W, &N, 'n'); }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) DROP NOT NULL.
-    { A = ab_domain_alter(ctx, K.pos, &W, &N, 'm'); }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) ADD domain_check(C).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) SET DEFAULT b_expr(E).
+    { A = ab_domain_alter(ctx, K.pos, &N, 'd'); if (A) A->u.type_stmt.dflt = E; }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP DEFAULT.
+    { A = ab_domain_alter(ctx, K.pos, &N, 'e'); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) SET NOT NULL.
+    { A = ab_domain_alter(ctx, K.pos, &N, 'n'); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP NOT NULL.
+    { A = ab_domain_alter(ctx, K.pos, &N, 'm'); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) ADD domain_check(C).
 {
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 'c');
+    A = ab_domain_alter(ctx, K.pos, &N, 'c');
     if (A) { A->u.type_stmt.checks = C; A->u.type_stmt.nchecks = 1; }
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) DROP CONSTRAINT colid(C) opt_drop_behavior(B).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP CONSTRAINT colid(C) opt_drop_behavior(B).
 {
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 'x');
+    A = ab_domain_alter(ctx, K.pos, &N, 'x');
     if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&C); A->u.type_stmt.cascade = B; }
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) DROP CONSTRAINT IF EXISTS colid(C) opt_drop_behavior(B).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP CONSTRAINT IF EXISTS colid(C) opt_drop_behavior(B).
 {
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 'x');
+    A = ab_domain_alter(ctx, K.pos, &N, 'x');
     if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&C); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) RENAME TO colid(T).
-    { A = ab_domain_alter(ctx, K.pos, &W, &N, 'r'); if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) RENAME CONSTRAINT colid(C) TO colid(T).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) RENAME TO colid(T).
+    { A = ab_domain_alter(ctx, K.pos, &N, 'r'); if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) RENAME CONSTRAINT colid(C) TO colid(T).
 {
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 'k');
+    A = ab_domain_alter(ctx, K.pos, &N, 'k');
     if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&C); A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) ID(V) CONSTRAINT colid(C).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) ID(V) CONSTRAINT colid(C).
 {
     ab_word_expect(ctx, &V, "validate");
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 'v');
+    A = ab_domain_alter(ctx, K.pos, &N, 'v');
     if (A) A->u.type_stmt.label = (char *)ab_tokstr(&C);
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) ID(O) TO role_spec(R).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) ID(O) TO role_spec(R).
 {
     ab_word_expect(ctx, &O, "owner");
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 'o');
+    A = ab_domain_alter(ctx, K.pos, &N, 'o');
     if (A) A->u.type_stmt.nbr = (char *)R.name;
 }
-type_stmt(A) ::= ALTER(K) ID(W) qualified_name(N) SET ID(S) colid(T).
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) SET ID(S) colid(T).
 {
     ab_word_expect(ctx, &S, "schema");
-    A = ab_domain_alter(ctx, K.pos, &W, &N, 's');
+    A = ab_domain_alter(ctx, K.pos, &N, 's');
     if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
 }
 %type domain_check {attu_ast_unique_def *}
