@@ -174,18 +174,26 @@ static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *
 static char **users(attu_session *s, const char *name, int *n) {
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
     char **v = NULL;
+    int k = 0;
     *n = 0;
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
         if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, name)) continue;
-        char **nv = realloc(v, (size_t)(*n + 1) * 2 * sizeof *nv);
-        if (!nv) { *n = -1; break; }
+        char **nv = realloc(v, (size_t)(k + 1) * 2 * sizeof *nv);
+        if (!nv) goto oom;
         v = nv;
-        v[2 * *n] = strdup(c->rel);
-        v[2 * *n + 1] = strdup(c->sub);
-        (*n)++;
+        v[2 * k] = strdup(c->rel);
+        v[2 * k + 1] = strdup(c->sub);
+        k++;
+        if (!v[2 * k - 2] || !v[2 * k - 1]) goto oom;
     }
+    *n = k;
     return v;
+oom:
+    for (int i = 0; i < 2 * k; i++) free(v[i]);
+    free(v);
+    *n = -1;
+    return NULL;
 }
 
 static void users_free(char **v, int n) {
