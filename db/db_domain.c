@@ -28,6 +28,42 @@ static int no_type(const char *name, attu_error *err) {
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "type \"%s\" does not exist", name);
 }
 
+/* 42809 for a built-in type named where a domain must be (0: name is no
+ * built-in type). DROP names it as the grammar resolves the name (the
+ * SQL keywords' types qualified: "pg_catalog.int4"), ALTER as
+ * format_type does ("integer"), as PostgreSQL's messages. */
+static int not_a_domain(const char *name, bool drop, attu_error *err) {
+    static const struct { const char *word, *pg; } kw[] = {
+        { "int", "int4" }, { "integer", "int4" }, { "smallint", "int2" }, { "bigint", "int8" },
+        { "real", "float4" }, { "float", "float8" }, { "double precision", "float8" }, { "decimal", "numeric" },
+        { "numeric", "numeric" }, { "boolean", "bool" }, { "char", "bpchar" }, { "character", "bpchar" },
+        { "varchar", "varchar" }, { "character varying", "varchar" }, { "timestamp", "timestamp" },
+        { "timestamp without time zone", "timestamp" }, { "timestamp with time zone", "timestamptz" },
+        { "time", "time" }, { "time without time zone", "time" }, { "time with time zone", "timetz" },
+        { "interval", "interval" },
+    };
+    attu_type t;
+    attu_error e2;
+    attu_error_clear(&e2);
+    if (attu_type_from_name(name, -1, -1, &t, &e2)) return 0;
+    if (!drop) {
+        /* (ALTER DOMAIN looks the name up as pg_type's typname: "int" is
+         * no type there, 42704) */
+        static const char *const typnames[] = { "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text",
+                                                "varchar", "bpchar", "date", "time", "timetz", "timestamp",
+                                                "timestamptz", "interval", "json", "jsonb", "uuid", "bytea" };
+        bool typname = false;
+        for (size_t i = 0; i < sizeof typnames / sizeof typnames[0]; i++) typname |= !strcmp(name, typnames[i]);
+        if (!typname) return 0;
+        char buf[96];
+        return attu_error_set(err, "42809", 0, "%s is not a domain",
+                              t.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(t, buf, sizeof buf));
+    }
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (!strcmp(name, kw[i].word)) return attu_error_set(err, "42809", 0, "\"pg_catalog.%s\" is not a domain", kw[i].pg);
+    return attu_error_set(err, "42809", 0, "\"%s\" is not a domain", name);
+}
+
 static void notice(const attu_exec_callbacks *cb, const char *msg) {
     if (cb && cb->on_notice) cb->on_notice(cb->ctx, "00000", msg);
 }
@@ -83,7 +119,9 @@ static int add_checks(attu_session *s, attu_domain_def *d, const attu_ast_unique
     memset(&col, 0, sizeof col);
     snprintf(col.name, sizeof col.name, "value");
     col.type = d->base;
-    attu_table *t = attu_table_new(d->name, 1, &col, err);
+    /* (a name no one writes: d.value is PostgreSQL's 42P01, not the
+     * stand-in's column) */
+    attu_table *t = attu_table_new(DB_DOMAIN_STAND_IN, 1, &col, err);
     if (!t) return -1;
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
@@ -212,10 +250,12 @@ static int drop_domains(attu_session *s, const attu_ast_stmt *st, const attu_exe
     for (int i = 0; i < l->n; i++) {
         attu_domain_def *d = attu_domain_find_in(cs, l->items[i]);
         if (!d) {
-            if (st->u.type_stmt.if_exists) continue;
+            /* (a type that is no domain is 42809 even with IF EXISTS) */
             attu_enum_def *e = attu_enum_find_in(cs, l->items[i]);
             attu_enum_def_free(e);
             if (e) return attu_error_set(err, "42809", 0, "\"%s\" is not a domain", l->items[i]);
+            if (not_a_domain(l->items[i], true, err)) return -1;
+            if (st->u.type_stmt.if_exists) continue;
             return no_type(l->items[i], err);
         }
         attu_domain_def_free(d);
@@ -326,6 +366,7 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
         attu_enum_def *e = attu_enum_find_in(cs, name);
         attu_enum_def_free(e);
         if (e) return attu_error_set(err, "42809", 0, "%s is not a domain", name);
+        if (not_a_domain(name, false, err)) return -1;
         return no_type(name, err);
     }
     int rc = 0, k = label ? find_check(d, label) : -1;

@@ -170,13 +170,12 @@ int db_domain_check_values(attu_session *s, const attu_domain_def *dom, attu_typ
     attu_domain_def *d = attu_domain_rules_in(attu_catalog_comments(db_cat(s)), dom->name);
     if (!d) return attu_error_oom(err);
     if (!d->not_null && !d->n) { attu_domain_def_free(d); return 0; }
-    /* a stand-in table of one column named after the domain (no relation
-     * takes a domain's name), the column being col itself */
+    /* a stand-in table of one column, the column being col itself */
     attu_column_def def;
     memset(&def, 0, sizeof def);
     snprintf(def.name, sizeof def.name, "value");
     def.type = t;
-    attu_table *g = attu_table_new(d->name, 1, &def, err);
+    attu_table *g = attu_table_new(DB_DOMAIN_STAND_IN, 1, &def, err);
     if (!g) { attu_domain_def_free(d); return -1; }
     attu_column_free(g->cols[0]);
     g->cols[0] = attu_column_share(col);
@@ -194,7 +193,7 @@ int db_domain_check_values(attu_session *s, const attu_domain_def *dom, attu_typ
         if (put_failing(&b, "value", d, rules[k].which, err)) goto out;
     }
     attu_strbuf_puts(&b, " FROM ");
-    attu_strbuf_quote_ident(&b, d->name);
+    attu_strbuf_quote_ident(&b, DB_DOMAIN_STAND_IN);
     if (b.oom) { attu_error_oom(err); goto out; }
     attu_result *res = db_check_run_over(s, g, b.p, err);
     if (!res) { err->position = 0; goto out; }

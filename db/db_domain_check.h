@@ -17,6 +17,11 @@
 
 struct attu_session;
 
+/* The name of the one-column table (its column "value") over which a
+ * domain's CHECK is validated or a column's new values checked: no name a
+ * statement can write, so VALUE is the only name such a CHECK reads. */
+#define DB_DOMAIN_STAND_IN "\001domain"
+
 /* Checks the rows of t (a new version of the table of its name) that a
  * statement wrote (those >= first when changed is NULL, else those with
  * changed[r]) against the domains of t's columns: 23502 "domain d does
