@@ -422,12 +422,14 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
                 attu_column_free(u);
             }
         }
-        if (!c.col && !cd->default_ && !(c.dflt = db_domain_default_of(d->s, &cd->type, err)) && err->set) return -1;
-        if (!c.col && c.dflt && db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
-            /* (a column of a domain with a DEFAULT takes the domain's) */
-            err->position = 0;
-            free(c.dflt);
-            return -1;
+        if (!c.col && !cd->default_) {
+            /* a column of a domain with a DEFAULT takes the domain's */
+            if (!(c.dflt = db_domain_default_of(d->s, &cd->type, err)) && err->set) return -1;
+            if (c.dflt && db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
+                err->position = 0;
+                free(c.dflt);
+                return -1;
+            }
         }
         if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
     }
