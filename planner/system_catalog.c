@@ -1546,7 +1546,13 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     v_text(r, env->database); v_text(r, "public"); v_text(r, rel); v_text(r, name);
     char dbuf[1024];
     v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
-    v_text(r, not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
+    /* a column of a domain over a domain: PostgreSQL's data_type and udt
+     * are those of the domain's typbasetype, the parent domain */
+    attu_domain_def *dd = domain ? attu_domain_find_in(attu_catalog_comments(env->cat), domain) : NULL;
+    char parent[ATTU_NAME_MAX + 1] = "";
+    if (dd && dd->parent) snprintf(parent, sizeof parent, "%s", dd->parent);
+    attu_domain_def_free(dd);
+    v_text(r, not_null ? "NO" : "YES"); v_text(r, parent[0] ? "USER-DEFINED" : is_data_type(ty, buf, sizeof buf));
     bool arr = attu_type_is_array(ty);
     is_char_lengths(r, ty);
     is_numeric_facts(r, ty);
@@ -1565,6 +1571,7 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
         char eb[72];
         snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "", attu_type_name(arr ? attu_type_array_elem(ty) : ty, eb, sizeof eb));
     }
+    if (parent[0]) { snprintf(udt, sizeof udt, "%s", parent); en = true; }
     v_text(r, env->database); v_text(r, en ? "public" : "pg_catalog"); v_text(r, udt);
     v_nulls(r, 4);   /* scope_*, maximum_cardinality */
     snprintf(buf, sizeof buf, "%d", k + 1);
