@@ -12,6 +12,7 @@
  */
 #include "db/database.h"
 #include "db/db_internal.h"
+#include "db/db_domain_check.h"
 #include "engine/enum_type.h"
 #include "db/db_index.h"
 
@@ -757,14 +758,14 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_REFRESH_MATVIEW: return db_exec_refresh_matview(s, sql, st, cb, err);
     case ATTU_STMT_INSERT:
         if (db_names_view(s, st->u.insert.table)) return db_view_dml(s, sql, st, params, cb, err);
-        return db_exec_insert(s, sql, st, params, cb, err);
+        return db_domain_null_message(s, db_exec_insert(s, sql, st, params, cb, err), err);
     case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE:
         if (st->u.modify.current_of && db_names_view(s, st->u.modify.table))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "WHERE CURRENT OF on a view is not implemented");
         if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
         if (db_updates_pg_settings(s, st)) return db_exec_update_pg_settings(s, sql, st, params, cb, err);
-        return db_exec_modify(s, sql, st, params, cb, err);
-    case ATTU_STMT_MERGE: return db_exec_merge(s, sql, st, params, cb, err);
+        return db_domain_null_message(s, db_exec_modify(s, sql, st, params, cb, err), err);
+    case ATTU_STMT_MERGE: return db_domain_null_message(s, db_exec_merge(s, sql, st, params, cb, err), err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_LOCK: return db_exec_lock_table(s, st, cb, err);
     case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
@@ -775,7 +776,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_CREATE_INDEX: return db_exec_create_index(s, st, cb, err);
     case ATTU_STMT_DROP_INDEX: return db_exec_drop_index(s, st, cb, err);
     case ATTU_STMT_ALTER_INDEX: return db_exec_alter_index(s, st, cb, err);
-    case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
+    case ATTU_STMT_COPY: return db_domain_null_message(s, db_exec_copy(s, sql, st, cb, err), err);
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
     case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:
         return db_exec_setting(s, st, cb, err);
@@ -788,7 +789,10 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
     case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
     case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
-    case ATTU_STMT_TYPE: return db_exec_type(s, st, cb, err);
+    case ATTU_STMT_TYPE:
+        /* (the upper-case actions are domains': planner/ast.h) */
+        if (st->u.type_stmt.action >= 'A' && st->u.type_stmt.action <= 'Z') return db_exec_domain(s, sql, st, cb, err);
+        return db_exec_type(s, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }

@@ -66,6 +66,8 @@
  * its result's columns changed.
  */
 #include "db/db_internal.h"
+#include "db/db_domain_check.h"
+#include "engine/comments.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
 #include "db/db_index.h"
@@ -418,6 +420,15 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
                 if (!u) { free(c.dflt); return -1; }
                 c.col = build_column(&c.def, table, u, d->base->nrows, err);
                 attu_column_free(u);
+            }
+        }
+        if (!c.col && !cd->default_) {
+            /* a column of a domain with a DEFAULT takes the domain's */
+            if (!(c.dflt = db_domain_default_of(d->s, &cd->type, err)) && err->set) return -1;
+            if (c.dflt && db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
+                err->position = 0;
+                free(c.dflt);
+                return -1;
             }
         }
         if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
@@ -1830,6 +1841,18 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     for (int pass = 0; pass < 6; pass++)
         for (int i = 0; i < st->u.alter_table.ncmds; i++)
             if (pass_of(&st->u.alter_table.cmds[i]) == pass && apply(&d, &st->u.alter_table.cmds[i], err)) goto out;
+    /* a column added or retyped to a domain: its values against the
+     * domain (db_domain_check.c) */
+    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+        const attu_ast_alter_cmd *cmd = &st->u.alter_table.cmds[i];
+        bool add = cmd->kind == ATTU_ALTER_ADD_COLUMN;
+        attu_domain_def *dd = add || cmd->kind == ATTU_ALTER_TYPE ? db_domain_of_typename(s, add ? &cmd->def.type : &cmd->type) : NULL;
+        if (!dd) continue;
+        int k = find(&d, add ? cmd->def.name : cmd->column);
+        int bad = k >= 0 && db_domain_check_values(s, dd, d.cols[k].def.type, d.cols[k].col, base->nrows, err);
+        attu_domain_def_free(dd);
+        if (bad) goto out;
+    }
     /* the final rows' NOT NULLs and keys. PostgreSQL builds a new index
      * before it scans the table for NOT NULL, unless it rewrites the table
      * (a type change, a serial or identity column), whose NOT NULLs it
@@ -1861,6 +1884,17 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     for (int i = 0; i < st->u.alter_table.ncmds; i++) {
         const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
         if (c->kind == ATTU_ALTER_RENAME_COLUMN) db_comments_renamed(s, 'c', name, c->column, c->new_name);
+        /* a column added or retyped: of its domain now, or of none */
+        if ((c->kind == ATTU_ALTER_ADD_COLUMN || c->kind == ATTU_ALTER_TYPE) && !db_temp_has(s, name)) {
+            attu_domain_def *dd = db_domain_of_typename(s, c->kind == ATTU_ALTER_TYPE ? &c->type : &c->def.type);
+            const char *col = c->kind == ATTU_ALTER_TYPE ? c->column : c->def.name;
+            attu_comments *cs = attu_catalog_comments(db_cat(s));
+            attu_error e2;
+            attu_error_clear(&e2);
+            if ((dd || attu_domain_of_column(cs, name, col)) && !attu_domain_set_column(cs, name, col, dd ? dd->name : NULL))
+                db_txn_touch_comments(s, &e2);
+            attu_domain_def_free(dd);
+        }
     }
     db_comments_prune(s, name);
 out:

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db_domain_check.h"
 #include "planner/binder.h"
 #include "planner/lexer.h"
 #include "engine/strbuf.h"
@@ -82,7 +83,7 @@ int db_check_rename(attu_check *c, const char *from, const char *to, attu_error 
 
 /* Runs sql with t standing for the table of its name (added for the
  * query when the catalog has none: a table being made). */
-static attu_result *run_over(attu_session *s, attu_table *t, const char *sql, attu_error *err) {
+attu_result *db_check_run_over(attu_session *s, attu_table *t, const char *sql, attu_error *err) {
     attu_parse_result *pr = attu_parse(sql, err);
     if (!pr) return NULL;
     attu_result *res = NULL;
@@ -209,7 +210,7 @@ int db_check_define(attu_session *s, attu_table *t, const attu_ast_unique_def *c
         put(&b, c->expr);
         put(&b, "\n)");
         if (b.oom) { free(b.p); attu_error_oom(err); goto fail; }
-        attu_result *res = run_over(s, t, b.p, err);
+        attu_result *res = db_check_run_over(s, t, b.p, err);
         free(b.p);
         if (!res) { as_check_error(err, d, prefix); goto fail; }
         bool violated = res->nrows && !attu_column_is_null(res->cols[0], 0);
@@ -317,7 +318,7 @@ static int check_rows(attu_session *s, attu_table *t, const attu_check *cs, int 
     put(&b, " FROM ");
     put_ident(&b, t->name);
     if (b.oom) { attu_error_oom(err); goto out; }
-    attu_result *res = run_over(s, g, b.p, err);
+    attu_result *res = db_check_run_over(s, g, b.p, err);
     if (!res) { err->position = 0; goto out; }
     int which = -1;
     int64_t best = db_check_first_failing(res, nc, &which);
@@ -346,6 +347,9 @@ out:
 }
 
 int db_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    /* the domains of its columns first: PostgreSQL checks a domain as it
+     * makes the value, before the row's constraints */
+    if (db_domain_check_rows(s, t, first, changed, err)) return -1;
     int nc = 0;
     const attu_check *cs = attu_catalog_checks(db_cat(s), t->name, &nc);
     return check_rows(s, t, cs, nc, first, changed, false, NULL, err);
@@ -356,6 +360,7 @@ int db_check_table(struct attu_session *s, attu_table *t, const attu_check *cs, 
 }
 
 int db_check_appended(struct attu_session *s, attu_table *t, size_t first, attu_error *err) {
+    if (db_domain_check_rows(s, t, first, NULL, err)) return -1;
     int nc = 0, nu = 0;
     const attu_check *cs = attu_catalog_checks(db_cat(s), t->name, &nc);
     size_t bad = 0;

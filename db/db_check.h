@@ -57,6 +57,11 @@ int db_check_rename(attu_check *c, const char *from, const char *to, attu_error 
 
 void db_check_free(attu_check *c, int n);
 
+/* Runs the query sql with t standing for the table of its name (added
+ * for the query when the catalog has none). The caller holds the write
+ * lock. */
+attu_result *db_check_run_over(struct attu_session *s, attu_table *t, const char *sql, attu_error *err);
+
 /* "Failing row contains (1, x, null)." for row r of t, PostgreSQL's
  * DETAIL of a row that fails a check (malloc'd; NULL: out of memory). */
 char *db_check_failing_row(const attu_table *t, size_t r);

@@ -13,6 +13,7 @@
  * memory is right; the file catches up at the next save).
  */
 #include "db/db_internal.h"
+#include "engine/domain_type.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -113,6 +114,8 @@ int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     int rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
+    /* a column's domain follows the column (engine/domain_type.h) */
+    if (!rc && kind == 'c') rc = attu_comments_rename_sub(cs, ATTU_DOMAIN_COLUMN_KIND, rel, from, to);
     if (!rc) save(s);
 }
 
@@ -120,10 +123,28 @@ void db_comments_dropped(attu_session *s, const char *rel) {
     if (attu_comments_drop_rel(attu_catalog_comments(db_cat(s)), rel)) save(s);
 }
 
+/* A temporary table's comments go, but not the columns' domains of the
+ * permanent table of its name (engine/domain_type.h: a temporary table
+ * has none of its own). */
+static bool keep_domains(void *ctx, char kind, const char *sub) {
+    (void)ctx;
+    (void)sub;
+    return kind == ATTU_DOMAIN_COLUMN_KIND;
+}
+
+void db_comments_dropped_temp(attu_session *s, const char *rel) {
+    attu_comments *cs = attu_catalog_comments(db_cat(s));
+    bool any = attu_comments_get(cs, 'r', rel, "") != NULL;
+    if (any) attu_comments_set(cs, 'r', rel, "", NULL);
+    if (attu_comments_prune(cs, rel, keep_domains, NULL) || any) save(s);
+}
+
 static bool still_there(void *ctx, char kind, const char *sub) {
     attu_session *s = ((void **)ctx)[0];
     const char *rel = ((void **)ctx)[1];
     if (kind == 'k') return has_constraint(s, rel, sub);
+    /* (a temporary table shadowing the permanent one has no domains) */
+    if (kind == ATTU_DOMAIN_COLUMN_KIND && db_temp_has(s, rel)) return true;
     const attu_table *t = attu_catalog_lookup(db_cat(s), rel);
     const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), rel);
     if (v && v->kind == 'v') {

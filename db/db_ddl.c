@@ -10,6 +10,8 @@
 #include "engine/uuid.h"
 #include "db/db_index.h"
 #include "db/db_check.h"
+#include "db/db_domain_check.h"
+#include "engine/comments.h"
 #include "db/db_fkey.h"
 #include "db/db_unique.h"
 
@@ -493,6 +495,17 @@ bool db_relation_exists(attu_session *s, const char *name) {
 }
 
 int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err) {
+    {
+        /* a domain's column: its base type as the domain has it (numeric
+         * without (p,s) made NUMERIC when the domain was made) */
+        const char *n = tn->name && !strncmp(tn->name, "public.", 7) ? tn->name + 7 : tn->name;
+        attu_domain_def *d = n ? attu_domain_find(n) : NULL;
+        if (d) {
+            *out = d->base;
+            attu_domain_def_free(d);
+            return 0;
+        }
+    }
     if (attu_type_from_name(tn->name, tn->precision, tn->scale, out, err)) {
         err->position = tn->position;
         return -1;
@@ -516,7 +529,9 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
          * 42710; engine/enum_type.h) */
         attu_enum_def *d = attu_enum_find(st->u.create_table.table);
         attu_enum_def_free(d);
-        if (d && !st->u.create_table.temp) {
+        attu_domain_def *dd = attu_domain_find(st->u.create_table.table);
+        attu_domain_def_free(dd);
+        if ((d || dd) && !st->u.create_table.temp) {
             attu_error_set(err, "42710", 0, "type \"%s\" already exists", st->u.create_table.table);
             attu_error_set_hint(err, "A relation has an associated type of the same name, so you must use a name that "
                                      "doesn't conflict with any existing type.");
@@ -574,6 +589,13 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         int sq = cd->default_ && !null_default ? db_sequence_default_text(s, cd->default_, &defs[i], &dflt[i], err) : 0;
         if (sq < 0) goto fail;
         if (!sq && cd->default_ && !null_default && !(dflt[i] = db_check_default(s, sql, cd, &defs[i], err))) goto fail;
+        if (!cd->default_ && !owned[i]) {
+            /* a column of a domain without a DEFAULT of its own takes the
+             * domain's (kept as the column's: docs/sql-reference.md) */
+            attu_domain_def *dd = db_domain_of_typename(s, &cd->type);
+            if (dd && dd->dflt && !(dflt[i] = strdup(dd->dflt))) { attu_domain_def_free(dd); attu_error_oom(err); goto fail; }
+            attu_domain_def_free(dd);
+        }
     }
     db_write_lock(s);
     if (db_relation_exists(s, st->u.create_table.table)) {
@@ -652,6 +674,16 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         for (int i = 0; i < n && !rc; i++)
             if (dflt[i] && attu_catalog_set_default(db_cat(s), t->name, i, dflt[i], err)) rc = -1;
         if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
+        /* the columns of a domain (engine/domain_type.h) */
+        bool domains = false;
+        for (int i = 0; i < n && !rc; i++) {
+            attu_domain_def *dd = st->u.create_table.temp ? NULL : db_domain_of_typename(s, &st->u.create_table.columns[i].type);
+            if (dd && attu_domain_set_column(attu_catalog_comments(db_cat(s)), t->name, defs[i].name, dd->name))
+                rc = attu_error_oom(err);
+            domains |= dd != NULL;
+            attu_domain_def_free(dd);
+        }
+        if (!rc && domains && s->db->data_dir && db_txn_touch_comments(s, err)) rc = -1;
         if (rc) {   /* out of memory: undo */
             attu_table_free(attu_catalog_remove(db_cat(s), t->name, true, NULL));
             if (s->db->data_dir) db_txn_touch(s, st->u.create_table.table, NULL);
@@ -747,12 +779,16 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         }
         if (s->db->data_dir && db_txn_touch(s, name, err)) { rc = -1; break; }
         int nix = 0;
+        /* (a temporary table's name may be a permanent one's, whose
+         * columns' domains are not its own: db_comments_dropped_temp) */
+        bool temp = db_temp_has(s, name);
         const attu_index_def *ix = attu_catalog_indexes(db_cat(s), name, &nix);
         for (int k = 0; k < nix; k++) db_comments_dropped(s, ix[k].name);   /* (its indexes go with it) */
         attu_table *t = attu_catalog_remove(db_cat(s), name, true, err);
         if (nix) dropped_indexes = true;
         attu_table_free(t);
-        db_comments_dropped(s, name);   /* (its comments go with it) */
+        if (temp) db_comments_dropped_temp(s, name);
+        else db_comments_dropped(s, name);   /* (its comments go with it) */
         /* its serial and identity columns' sequences go with it */
         if (db_sequences_drop_owned(s, name, err)) rc = -1;
     }

@@ -298,6 +298,9 @@ int db_txn_touch_comments(attu_session *s, attu_error *err);
 struct attu_enum_source db_enum_source(attu_session *s);
 /* CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db_type.c). */
 int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN (db_domain.c). */
+int db_exec_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                   attu_error *err);
 int db_txn_touch_indexes(attu_session *s, attu_error *err);   /* (attu.indexes: db_index.c) */
 /* Whether the session has a transaction with changes or savepoints. */
 bool db_txn_active(const attu_session *s);
@@ -620,6 +623,7 @@ int db_view_follow_view_rename(attu_session *s, struct attu_view *v, int col, co
 int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to);
 void db_comments_dropped(attu_session *s, const char *rel);
+void db_comments_dropped_temp(attu_session *s, const char *rel);
 /* Saves and puts in the catalog the table's PRIMARY KEY / UNIQUE list u
  * (its CHECKs and FOREIGN KEYs as they are): ALTER INDEX ... RENAME of a
  * constraint's index (db_alter.c). */

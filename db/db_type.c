@@ -12,6 +12,7 @@
  */
 #include "db/db_internal.h"
 #include "db/db_unique.h"
+#include "db/db_domain_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +77,8 @@ static int first_user(attu_session *s, int id, char *what, size_t cap) {
 /* The type name's place is taken: by a type or by a relation (whose row
  * type PostgreSQL names alike). */
 static int name_taken(attu_session *s, const char *name, int pos, attu_error *err) {
-    attu_enum_def *d = attu_enum_find_in(attu_catalog_comments(db_cat(s)), name);
+    bool d = db_type_name_used(s, name);   /* (an enum type or a domain) */
     bool rel = db_relation_exists(s, name);
-    attu_enum_def_free(d);
     if (!d && !rel) return 0;
     attu_error_set(err, "42710", pos, "type \"%s\" already exists", name);
     if (rel && !d)

@@ -18,6 +18,7 @@
  *     suffix for years before 1, 'infinity' and '-infinity'.
  */
 #include "engine/types.h"
+#include "engine/domain_type.h"
 #include "engine/enum_type.h"
 #include "engine/timezone.h"
 #include "engine/time_of_day.h"
@@ -345,6 +346,18 @@ int attu_type_from_name(const char *name, int precision, int scale,
         if (d) {
             *out = attu_type_enum(d->id);
             attu_enum_def_free(d);
+            return 0;
+        }
+    }
+    {
+        /* a domain: its base type (engine/domain_type.h; what the domain
+         * adds is checked where values are written: db/db_domain_check.c) */
+        attu_domain_def *d = name ? attu_domain_find(name) : NULL;
+        if (!d && name) d = attu_domain_find(buf);
+        if (!d && name && !strncmp(buf, "public.", 7)) d = attu_domain_find(buf + 7);
+        if (d) {
+            *out = d->base;
+            attu_domain_def_free(d);
             return 0;
         }
     }

@@ -1053,6 +1053,20 @@ struct attu_ast_stmt {
             int                where;     /* 'a': -1 BEFORE nbr, 1 AFTER nbr, 0 at the end */
             bool               if_exists; /* DROP TYPE IF EXISTS; ADD VALUE IF NOT EXISTS */
             bool               cascade;
+            /* Domains (db/db_domain.c): 'C' CREATE DOMAIN name AS base,
+             * 'D' DROP DOMAIN names (labels), 'A' ALTER DOMAIN name, sub
+             * the change: 'd' SET DEFAULT, 'e' DROP DEFAULT, 'n' SET NOT
+             * NULL, 'm' DROP NOT NULL, 'c' ADD checks[0], 'x' DROP
+             * CONSTRAINT label, 'r' RENAME TO nbr, 'k' RENAME CONSTRAINT
+             * label TO nbr, 'v' VALIDATE CONSTRAINT label, 'o' OWNER TO
+             * nbr (NULL: CURRENT_USER ...), 's' SET SCHEMA nbr (nothing
+             * changes: attu's one role and schema) */
+            char               sub;
+            attu_ast_typename  base;
+            struct attu_ast_expr *dflt;   /* DEFAULT (NULL: none) */
+            bool               not_null, null_seen;
+            struct attu_ast_unique_def *checks;   /* CHECK (expr) entries, check_text set */
+            int                nchecks;
         } type_stmt;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN

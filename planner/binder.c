@@ -19,6 +19,8 @@
  * row" of a self-join.
  */
 #include "planner/binder_internal.h"
+#include "engine/domain_type.h"
+#include "engine/comments.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 #include "engine/view.h"
@@ -573,6 +575,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
         sc->cols[sc->n - 1].row_type = tname_copy;
         if (!(sc->cols[sc->n - 1].type_col = attu_pstrdup(c->pa, t->defs[i].name, strlen(t->defs[i].name)))) OOM_NULL(c);
+        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_comments(c->cat), t->name, t->defs[i].name) : NULL;
+        if (dn && !(sc->cols[sc->n - 1].domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     p->cols[t->ncols] = t->ncols;   /* rowid */
     set_col(p, t->ncols, "rowid", attu_type_make(ATTU_TYPE_INT64), c->pa);

@@ -9,6 +9,7 @@
  */
 #include "engine/interval.h"
 #include "planner/binder_internal.h"
+#include "engine/domain_type.h"
 #include "engine/numeric.h"
 
 #include <errno.h>
@@ -675,6 +676,8 @@ attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what) {
 
 static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *q = e->u.column.qualifier, *name = e->u.column.name;
+    if (c->domain_value && !q && !strcmp(name, "value")) return c->domain_value;   /* (domain_bind.c) */
+    c->last_domain = NULL;
     int found = -1;
     bool qual_seen = false;
     /* ATTU_ROWID_INTERNAL finds only a hidden rowid: DELETE and UPDATE
@@ -763,6 +766,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     }
     attu_bexpr *b = attu_bx_col(c->pa, found, sc->cols[found].type);
     if (!b) { attu_error_oom(c->err); return NULL; }
+    c->last_domain = sc->cols[found].domain;
     b->position = e->position;
     attu_row_column_items(c, sc, found, b);   /* a derived table's row column */
     return b;
@@ -1410,6 +1414,20 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
     const attu_ast_expr *ae = e->u.cast.arg;
     attu_type t;
     const attu_ast_typename *tn = &e->u.cast.type;
+    attu_ast_typename dtn;
+    {
+        /* a domain over numeric(p,s): the cast is to numeric(p,s), not to
+         * numeric without a typmod (engine/domain_type.h) */
+        const char *n = tn->name && !strncmp(tn->name, "public.", 7) ? tn->name + 7 : tn->name;
+        attu_domain_def *d = n ? attu_domain_find(n) : NULL;
+        if (d && d->base.id == ATTU_TYPE_DECIMAL && !d->base.no_typmod) {
+            dtn = *tn;
+            dtn.precision = d->base.precision;
+            dtn.scale = d->base.scale;
+            tn = &dtn;
+        }
+        attu_domain_def_free(d);
+    }
     if (ae->kind == ATTU_EXPR_FUNC && !strcmp(ae->u.func.name, " array") && ae->u.func.args.n == 0 &&
         !attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err) && attu_type_is_array(t)) {
         /* ARRAY[]::int[]: the cast gives the empty array its type */
@@ -1530,6 +1548,8 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *r = bind_cast_value(c, sc, e);
     if (r && r->type.id == ATTU_TYPE_DECIMAL) r->type.no_typmod = e->u.cast.type.precision < 0;
+    /* a cast to a domain checks its rules (domain_bind.c) */
+    if (r && e->u.cast.type.name) r = attu_domain_guard(c, sc, r, e->u.cast.type.name, e->position);
     return r;
 }
 

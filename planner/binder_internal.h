@@ -39,6 +39,7 @@ typedef struct scope_col {
     const char *qual;      /* table name or alias; NULL for derived names */
     const char *name;
     attu_type   type;
+    const char *domain;    /* a table column's domain (engine/domain_type.h), or NULL */
     bool        hidden;    /* not in *, not found unqualified (USING's right copy, rowid) */
     bool        is_rowid;
     /* one side's copy of a USING / NATURAL column whose merged column is
@@ -208,6 +209,12 @@ typedef struct bctx {
      * list's, the others items, of a nested row perhaps) */
     const struct attu_ast_query *carry_query;
     int             *carry_at, *carry_cnt, carry_n0, carry_total;
+    /* binding a domain's CHECK for a cast to the domain (domain_bind.c):
+     * what the name VALUE stands for */
+    struct attu_bexpr *domain_value;
+    /* the domain of the column the last column reference found (NULL:
+     * none), which pg_typeof of a column reads */
+    const char *last_domain;
 } bctx;
 
 typedef struct view_link {
@@ -378,6 +385,10 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
                     attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3);
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
+/* v, the value of a cast to the domain named name (its base type's),
+ * checked against the domain's NOT NULL and CHECKs (domain_bind.c); v
+ * itself when name is no domain or one without rules. */
+attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const char *name, int pos);
 attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n);
 /* A cast a type's rules refuse: 42846 "cannot cast type from to t" when
  * explicit, else 42804 "value is of type t but expression is of type

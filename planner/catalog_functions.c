@@ -13,11 +13,15 @@
  * functions need no opcode of their own: they run on the CPU and GPU
  * backends as the CASE, comparisons and casts they are made of do.
  */
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "planner/system_catalog_internal.h"
+#include "engine/domain_type.h"
 #include "engine/enum_type.h"
 
 #include "engine/sequence.h"
@@ -33,6 +37,16 @@ static void enum_arm(void *ctx, const attu_enum_def *d) {
     syscat_sb_quote(b, arr);
 }
 
+/* WHEN arms naming the domains (engine/domain_type.h) by their OIDs. */
+static void domain_arm(void *ctx, const attu_domain_def *d) {
+    sbuf *b = ctx;
+    char arr[96];
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_oid(d->id));
+    syscat_sb_quote(b, d->name);
+    snprintf(arr, sizeof arr, "%s[]", d->name);
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_array_oid(d->id));
+    syscat_sb_quote(b, arr);
+}
 
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
  * arguments), written to b; false when the function takes no such count
@@ -90,6 +104,7 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
                " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
                " WHEN $1 = 1042 AND $2 IS NOT NULL THEN 'bpchar'");
     attu_enum_each(attu_catalog_comments(c->cat), enum_arm, b);
+    attu_domain_each(attu_catalog_comments(c->cat), domain_arm, b);
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
         syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].oid);
         syscat_sb_quote(b, syscat_pg_types[i].format);
@@ -243,6 +258,48 @@ static bool m_get_indexdef(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* The text of a domain's CHECK as PostgreSQL's deparser writes it: a
+ * table CHECK's (syscat_check_definition), the name VALUE in capitals. */
+static char *domain_check_text(const attu_domain_check *k, bool pretty) {
+    attu_check ck;
+    memset(&ck, 0, sizeof ck);
+    ck.expr = k->expr;
+    char *t = syscat_check_definition(&ck, pretty);
+    if (!t) return NULL;
+    char quote = 0;
+    for (char *p = t; *p; p++) {
+        if (quote) { if (*p == quote) quote = 0; continue; }
+        if (*p == '\'' || *p == '"') { quote = *p; continue; }
+        bool start = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '$');
+        if (start && !strncasecmp(p, "value", 5) && !(isalnum((unsigned char)p[5]) || p[5] == '_' || p[5] == '$')) {
+            memcpy(p, "VALUE", 5);
+            p += 4;
+        }
+    }
+    return t;
+}
+
+/* pg_get_constraintdef's arms of a domain's CHECKs */
+static void domain_check_arms(void *ctx, const attu_domain_def *d) {
+    sbuf *b = ((void **)ctx)[0];
+    int n = (int)(intptr_t)((void **)ctx)[1];
+    for (int k = 0; k < d->n; k++) {
+        char *plain = domain_check_text(&d->checks[k], false), *pretty = domain_check_text(&d->checks[k], true);
+        if (!plain || !pretty) b->oom = true;
+        syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_check_oid(d->id, k));
+        if (n == 2) {
+            syscat_sb_puts(b, "CASE WHEN $2 THEN ");
+            syscat_sb_quote(b, pretty ? pretty : "");
+            syscat_sb_puts(b, " ELSE ");
+            syscat_sb_quote(b, plain ? plain : "");
+            syscat_sb_puts(b, " END");
+        } else syscat_sb_quote(b, plain ? plain : "");
+        if (d->checks[k].not_valid) syscat_sb_puts(b, " || ' NOT VALID'");
+        free(plain);
+        free(pretty);
+    }
+}
+
 /* pg_get_constraintdef(constraint oid [, pretty]): "PRIMARY KEY (id)",
  * "UNIQUE (a, b)" */
 static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
@@ -303,6 +360,8 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
         }
     }
     syscat_rels_free(&rs);
+    void *ctx[2] = { b, (void *)(intptr_t)n };
+    attu_domain_each(attu_catalog_comments(c->cat), domain_check_arms, ctx);
     syscat_sb_puts(b, " ELSE NULL::text END");
     return true;
 }

@@ -11,6 +11,7 @@
  * Ties rank in input order.
  */
 #include "planner/binder_internal.h"
+#include "engine/domain_type.h"
 #include "engine/numeric.h"
 #include "engine/numeric_format.h"
 #include "engine/timezone.h"
@@ -1108,6 +1109,17 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
          * same name; attu has no regtype, so the column is text). */
         attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
         const char *tn = pg_type_display_name(args[0]->type);
+        /* a domain's value: the domain (a table's column of one, a cast
+         * to one; engine/domain_type.h) */
+        const attu_ast_expr *ae = e->u.func.args.items[0];
+        char dname[ATTU_NAME_MAX + 1];
+        if (ae->kind == ATTU_EXPR_COLUMN && c->last_domain) tn = c->last_domain;
+        else if (ae->kind == ATTU_EXPR_CAST && ae->u.cast.type.name) {
+            const char *n = ae->u.cast.type.name;
+            attu_domain_def *d = attu_domain_find(!strncmp(n, "public.", 7) ? n + 7 : n);
+            if (d) { snprintf(dname, sizeof dname, "%s", d->name); tn = dname; }
+            attu_domain_def_free(d);
+        }
         attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, txt, e->position);
         if (!k || !(k->s = attu_pstrdup(c->pa, tn, strlen(tn)))) { attu_error_oom(c->err); return NULL; }
         k->slen = strlen(tn);

@@ -453,7 +453,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
-       ALTER ADD RENAME TYPE
+       ALTER ADD RENAME TYPE DOMAIN
        SAVEPOINT RELEASE
        INDEX REINDEX.
 
@@ -1796,6 +1796,7 @@ bare_label(A) ::= ALTER(T).                 { A = T; }
 bare_label(A) ::= ADD(T).                   { A = T; }
 bare_label(A) ::= RENAME(T).                { A = T; }
 bare_label(A) ::= TYPE(T).                  { A = T; }
+bare_label(A) ::= DOMAIN(T).                { A = T; }
 bare_label(A) ::= COLUMN(T).                { A = T; }
 bare_label(A) ::= ENCODING(T).              { A = T; }
 bare_label(A) ::= ESCAPE(T).                { A = T; }
@@ -1977,6 +1978,7 @@ unreserved_keyword(A) ::= ALTER(T).                 { A = T; }
 unreserved_keyword(A) ::= ADD(T).                   { A = T; }
 unreserved_keyword(A) ::= RENAME(T).                { A = T; }
 unreserved_keyword(A) ::= TYPE(T).                  { A = T; }
+unreserved_keyword(A) ::= DOMAIN(T).                { A = T; }
 unreserved_keyword(A) ::= ENCODING(T).              { A = T; }
 unreserved_keyword(A) ::= ESCAPE(T).                { A = T; }
 unreserved_keyword(A) ::= EXPLAIN(T).               { A = T; }
@@ -4941,6 +4943,130 @@ type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) RENAME TO colid(T).
 {
     A = ab_type_stmt(ctx, K.pos, 'r', &N);
     if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
+/* ======================================================================== */
+/* Domains: CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN (db/db_domain.c). They  */
+/* ride on the type statement (its upper-case actions). The constraints    */
+/* are a column's (col_constraints), of which a domain takes NOT NULL,     */
+/* NULL, DEFAULT, CHECK and CONSTRAINT name.                               */
+
+%include {
+static attu_ast_stmt *ab_domain_create(attu_parse_ctx *ctx, int pos, const ab_qname *n, attu_ast_typename base,
+                                       const ab_colcons *c) {
+    attu_ast_stmt *st = ab_type_stmt(ctx, pos, 'C', n);
+    if (!st) return NULL;
+    st->u.type_stmt.base = base;
+    st->u.type_stmt.dflt = c->default_;
+    st->u.type_stmt.not_null = c->not_null;
+    st->u.type_stmt.null_seen = c->null_seen;
+    if (c->identity || c->primary_key)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "%s", c->identity ? "identity columns are not supported on domains"
+                                                                         : "primary key constraints not possible for domains");
+    if (c->uq) {
+        attu_ast_unique_def *u = (attu_ast_unique_def *)c->uq->items;
+        for (int i = 0; i < c->uq->n; i++)
+            if (!u[i].check)
+                ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, u[i].position, "%s", u[i].fkey ? "foreign key constraints not possible for domains"
+                                                               : u[i].primary ? "primary key constraints not possible for domains"
+                                                               : "unique constraints not possible for domains");
+        st->u.type_stmt.checks = u;
+        st->u.type_stmt.nchecks = c->uq->n;
+    }
+    return st;
+}
+static attu_ast_stmt *ab_domain_alter(attu_parse_ctx *ctx, int pos, const ab_qname *n, char sub) {
+    attu_ast_stmt *st = ab_type_stmt(ctx, pos, 'A', n);
+    if (st) st->u.type_stmt.sub = sub;
+    return st;
+}
+}
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) AS typename(T) col_constraints(C).
+    { A = ab_domain_create(ctx, K.pos, &N, T, &C); }
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) typename(T) col_constraints(C).
+    { A = ab_domain_create(ctx, K.pos, &N, T, &C); }
+/* COLLATE: attu compares text byte by byte, PostgreSQL's "C" (checked as
+ * an expression's COLLATE is; the name is not kept) */
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) AS typename(T) COLLATE(L) collation_name(O) col_constraints(C).
+{
+    ab_collate(ctx, NULL, O.schema, O.name, L.pos, O.pos);
+    A = ab_domain_create(ctx, K.pos, &N, T, &C);
+}
+type_stmt(A) ::= CREATE(K) DOMAIN qualified_name(N) typename(T) COLLATE(L) collation_name(O) col_constraints(C).
+{
+    ab_collate(ctx, NULL, O.schema, O.name, L.pos, O.pos);
+    A = ab_domain_create(ctx, K.pos, &N, T, &C);
+}
+type_stmt(A) ::= DROP(K) DOMAIN drop_name_list(L) opt_drop_behavior(B).
+{
+    A = ab_type_stmt(ctx, K.pos, 'D', NULL);
+    if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; }
+}
+type_stmt(A) ::= DROP(K) DOMAIN IF EXISTS drop_name_list(L) opt_drop_behavior(B).
+{
+    A = ab_type_stmt(ctx, K.pos, 'D', NULL);
+    if (A) { A->u.type_stmt.labels = ab_names(L); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) SET DEFAULT b_expr(E).
+    { A = ab_domain_alter(ctx, K.pos, &N, 'd'); if (A) A->u.type_stmt.dflt = E; }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP DEFAULT.
+    { A = ab_domain_alter(ctx, K.pos, &N, 'e'); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) SET NOT NULL.
+    { A = ab_domain_alter(ctx, K.pos, &N, 'n'); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP NOT NULL.
+    { A = ab_domain_alter(ctx, K.pos, &N, 'm'); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) ADD domain_check(C).
+{
+    A = ab_domain_alter(ctx, K.pos, &N, 'c');
+    if (A) { A->u.type_stmt.checks = C; A->u.type_stmt.nchecks = 1; }
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP CONSTRAINT colid(C) opt_drop_behavior(B).
+{
+    A = ab_domain_alter(ctx, K.pos, &N, 'x');
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&C); A->u.type_stmt.cascade = B; }
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) DROP CONSTRAINT IF EXISTS colid(C) opt_drop_behavior(B).
+{
+    A = ab_domain_alter(ctx, K.pos, &N, 'x');
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&C); A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) RENAME TO colid(T).
+    { A = ab_domain_alter(ctx, K.pos, &N, 'r'); if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) RENAME CONSTRAINT colid(C) TO colid(T).
+{
+    A = ab_domain_alter(ctx, K.pos, &N, 'k');
+    if (A) { A->u.type_stmt.label = (char *)ab_tokstr(&C); A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) ID(V) CONSTRAINT colid(C).
+{
+    ab_word_expect(ctx, &V, "validate");
+    A = ab_domain_alter(ctx, K.pos, &N, 'v');
+    if (A) A->u.type_stmt.label = (char *)ab_tokstr(&C);
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) ID(O) TO role_spec(R).
+{
+    ab_word_expect(ctx, &O, "owner");
+    A = ab_domain_alter(ctx, K.pos, &N, 'o');
+    if (A) A->u.type_stmt.nbr = (char *)R.name;
+}
+type_stmt(A) ::= ALTER(K) DOMAIN qualified_name(N) SET ID(S) colid(T).
+{
+    ab_word_expect(ctx, &S, "schema");
+    A = ab_domain_alter(ctx, K.pos, &N, 's');
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
+%type domain_check {attu_ast_unique_def *}
+domain_check(A) ::= CHECK(K) LP(P) a_expr(E) RP(R) con_attrs(T).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    if (A) { memset(A, 0, sizeof *A); ab_check(ctx, A, &K, &P, E, &R); A->not_valid = T.not_valid; }
+}
+domain_check(A) ::= CONSTRAINT(C) colid(N) CHECK(K) LP(P) a_expr(E) RP(R) con_attrs(T).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    if (A) {
+        memset(A, 0, sizeof *A); ab_check(ctx, A, &K, &P, E, &R); A->not_valid = T.not_valid;
+        A->name = (char *)ab_tokstr(&N); A->position = C.pos;
+    }
 }
 /* ALTER TYPE name OWNER TO role / SET SCHEMA s (pg_dump writes them):
  * attu's one role and one schema (db/db_type.c) */

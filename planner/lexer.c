@@ -100,6 +100,7 @@ static const kw keywords[] = {
     {"discard", TK_DISCARD},
     {"distinct", TK_DISTINCT},
     {"do", TK_DO},
+    {"domain", TK_DOMAIN},
     {"double", TK_DOUBLE},
     {"drop", TK_DROP},
     {"else", TK_ELSE},

@@ -48,6 +48,7 @@
 #include <time.h>
 
 #include "planner/system_catalog_internal.h"
+#include "engine/domain_type.h"
 #include "engine/enum_type.h"
 
 #include "engine/sequence.h"
@@ -505,19 +506,32 @@ static int column_collation(attu_type t) {
     return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
 }
 
-/* One pg_attribute row. */
-static void attribute_row(rel_text *r, int64_t relid, const char *name, attu_type ty, int attnum, bool notnull,
-                          bool hasdef, char identity) {
+/* The domain of column col of table rel (NULL: none; free it). */
+static attu_domain_def *column_domain(const syscat_env *env, const char *rel, const char *col) {
+    const attu_comments *cs = attu_catalog_comments(env->cat);
+    const char *dn = attu_domain_of_column(cs, rel, col);
+    return dn ? attu_domain_find_in(cs, dn) : NULL;
+}
+
+/* One pg_attribute row; domain: the column's domain's OID (0: none),
+ * its atttypid, with atttypmod -1 (PostgreSQL's for a domain column). */
+static void attribute_row_of(rel_text *r, int64_t relid, const char *name, attu_type ty, int attnum, bool notnull,
+                             bool hasdef, char identity, unsigned domain) {
     const pg_type_row *pt = column_pg_type(ty);
     int len; bool byval; char align, storage;
     column_layout(ty, pt, &len, &byval, &align, &storage);
-    v_int(r, relid); v_text(r, name); v_int(r, attu_type_pg_oid(ty));
+    v_int(r, relid); v_text(r, name); v_int(r, domain ? domain : attu_type_pg_oid(ty));
     v_int(r, -1); v_int(r, len); v_int(r, attnum); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
-    v_int(r, syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
+    v_int(r, domain ? -1 : syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
     v_bool(r, notnull); v_bool(r, hasdef);
     v_bool(r, false); v_text(r, identity ? (char[]){ identity, 0 } : ""); v_text(r, ""); v_bool(r, false); v_bool(r, true);
     v_int(r, 0); v_int(r, column_collation(ty));
     v_nulls(r, 4);
+}
+
+static void attribute_row(rel_text *r, int64_t relid, const char *name, attu_type ty, int attnum, bool notnull,
+                          bool hasdef, char identity) {
+    attribute_row_of(r, relid, name, ty, attnum, notnull, hasdef, identity, 0);
 }
 
 /* Columns of every relation: a table's (an identity column has no
@@ -532,8 +546,11 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
         case 'r':
             for (int k = 0; k < t->ncols; k++) {
                 char id = column_identity(env, t, k);
-                attribute_row(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
-                              !id && attu_catalog_default(env->cat, t->name, k) != NULL, id);
+                attu_domain_def *dd = column_domain(env, t->name, t->defs[k].name);
+                attribute_row_of(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
+                                 !id && attu_catalog_default(env->cat, t->name, k) != NULL, id,
+                                 dd ? attu_domain_oid(dd->id) : 0);
+                attu_domain_def_free(dd);
             }
             break;
         case 'm':
@@ -689,6 +706,54 @@ static void rows_pg_enum(rel_text *r, const syscat_env *env) {
     attu_enum_each(attu_catalog_comments(env->cat), enum_label_rows, r);
 }
 
+/* a domain's row and its array's (engine/domain_type.h): typtype 'd', the
+ * base type's layout, typbasetype / typtypmod / typnotnull / typdefault */
+static void domain_type_rows(void *ctx, const attu_domain_def *d) {
+    const void *const *pair = ctx;
+    rel_text *r = (rel_text *)pair[0];
+    const syscat_env *env = pair[1];
+    /* over a domain: typbasetype is that domain, typtypmod -1 */
+    attu_domain_def *up = d->parent ? attu_domain_find_in(attu_catalog_comments(env->cat), d->parent) : NULL;
+    const pg_type_row *pt = column_pg_type(d->base);
+    int len; bool byval; char align, storage;
+    column_layout(d->base, pt, &len, &byval, &align, &storage);
+    for (int arr = 0; arr < 2; arr++) {
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", arr ? "_" : "", d->name);
+        v_int(r, arr ? attu_domain_array_oid(d->id) : attu_domain_oid(d->id)); v_text(r, name); v_int(r, OID_PUBLIC);
+        v_int(r, OID_USER); v_int(r, arr ? -1 : len); v_bool(r, arr ? false : byval); v_char(r, arr ? 'b' : 'd');
+        v_char(r, arr ? 'A' : pt ? pt->category : 'U'); v_bool(r, false); v_bool(r, true); v_char(r, ','); v_int(r, 0);
+        v_text(r, arr ? "array_subscript_handler" : "-");
+        v_int(r, arr ? attu_domain_oid(d->id) : 0); v_int(r, arr ? 0 : attu_domain_array_oid(d->id));
+        char fn[96];
+        v_text(r, arr ? "array_in" : "domain_in");
+        snprintf(fn, sizeof fn, "%s%s", arr ? "array_" : pt ? pt->typname : "", "out");
+        v_text(r, fn);
+        v_text(r, arr ? "array_recv" : "domain_recv");
+        snprintf(fn, sizeof fn, "%s%s", arr ? "array_" : pt ? pt->typname : "", "send");
+        v_text(r, fn);
+        v_text(r, "-"); v_text(r, "-"); v_text(r, arr ? "array_typanalyze" : "-");
+        v_char(r, arr ? (align == 'd' ? 'd' : 'i') : align); v_char(r, arr ? 'x' : storage);
+        v_bool(r, !arr && d->not_null); v_int(r, arr ? 0 : up ? attu_domain_oid(up->id) : attu_type_pg_oid(d->base));
+        v_int(r, arr || up ? -1 : syscat_type_modifier(d->base)); v_int(r, 0); v_int(r, column_collation(d->base));
+        v_null(r);
+        if (!arr && d->dflt) v_text(r, d->dflt); else v_null(r);
+        v_null(r);
+    }
+    attu_domain_def_free(up);
+}
+
+/* a domain's CHECKs (contypid the domain) */
+static void domain_constraint_rows(void *ctx, const attu_domain_def *d) {
+    rel_text *r = ctx;
+    for (int k = 0; k < d->n; k++) {
+        v_int(r, attu_domain_check_oid(d->id, k)); v_text(r, d->checks[k].name); v_int(r, OID_PUBLIC); v_char(r, 'c');
+        v_bool(r, false); v_bool(r, false); v_bool(r, !d->checks[k].not_valid); v_int(r, 0); v_int(r, attu_domain_oid(d->id));
+        v_int(r, 0); v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
+        v_bool(r, false); v_null(r); v_null(r); v_null(r);
+    }
+}
+
 static void rows_pg_type(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
         for (int arr = 0; arr < 2; arr++) {
@@ -727,6 +792,8 @@ static void rows_pg_type(rel_text *r, const syscat_env *env) {
         }
     }
     attu_enum_each(attu_catalog_comments(env->cat), enum_type_rows, r);
+    const void *pair[2] = { r, env };
+    attu_domain_each(attu_catalog_comments(env->cat), domain_type_rows, pair);
 }
 
 static void rows_pg_database(rel_text *r, const syscat_env *env) {
@@ -1092,6 +1159,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             v_null(r);
         }
     }
+    attu_domain_each(attu_catalog_comments(env->cat), domain_constraint_rows, r);
 }
 
 void syscat_index_column(sbuf *d, const rel_info *ri, int k, bool pretty) {
@@ -1417,15 +1485,9 @@ static const char *is_data_type(attu_type t, char *buf, size_t cap) {
     return attu_type_name(t, buf, cap);
 }
 
-/* One column of a table or view: k its index, d its DEFAULT, idseq the
- * sequence of an identity column (NULL: none), updatable a view's. */
-static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, const char *name, attu_type ty, int k,
-                          bool not_null, const char *d, const attu_sequence *idseq, bool updatable) {
-    char buf[96];
-    v_text(r, env->database); v_text(r, "public"); v_text(r, rel); v_text(r, name);
-    char dbuf[1024];
-    v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
-    v_text(r, not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
+/* information_schema's character_maximum_length, character_octet_length
+ * of type ty */
+static void is_char_lengths(rel_text *r, attu_type ty) {
     bool arr = attu_type_is_array(ty);
     /* character_maximum_length, character_octet_length */
     if (!arr && ty.id == ATTU_TYPE_TEXT && !attu_type_is_enum(ty)) {
@@ -1433,6 +1495,11 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
         if (n > 0) { v_int(r, n); v_int(r, (int64_t)n * 4); }
         else { v_null(r); v_int(r, 1073741824); }
     } else v_nulls(r, 2);
+}
+
+/* information_schema's numeric_precision ... interval_precision of type ty */
+static void is_numeric_facts(rel_text *r, attu_type ty) {
+    bool arr = attu_type_is_array(ty);
     /* numeric_precision, numeric_precision_radix, numeric_scale */
     int prec = -1, radix = 2, scale = -1;
     if (!arr) switch (ty.id) {
@@ -1468,9 +1535,31 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
         v_text(r, ib + strlen("interval "));
     } else v_null(r);
     v_null(r);
+}
+
+/* One column of a table or view: k its index, d its DEFAULT, idseq the
+ * sequence of an identity column (NULL: none), updatable a view's. */
+static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, const char *name, attu_type ty, int k,
+                          bool not_null, const char *d, const attu_sequence *idseq, bool updatable,
+                          const char *domain) {
+    char buf[96];
+    v_text(r, env->database); v_text(r, "public"); v_text(r, rel); v_text(r, name);
+    char dbuf[1024];
+    v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
+    /* a column of a domain over a domain: PostgreSQL's data_type and udt
+     * are those of the domain's typbasetype, the parent domain */
+    attu_domain_def *dd = domain ? attu_domain_find_in(attu_catalog_comments(env->cat), domain) : NULL;
+    char parent[ATTU_NAME_MAX + 1] = "";
+    if (dd && dd->parent) snprintf(parent, sizeof parent, "%s", dd->parent);
+    attu_domain_def_free(dd);
+    v_text(r, not_null ? "NO" : "YES"); v_text(r, parent[0] ? "USER-DEFINED" : is_data_type(ty, buf, sizeof buf));
+    bool arr = attu_type_is_array(ty);
+    is_char_lengths(r, ty);
+    is_numeric_facts(r, ty);
     v_nulls(r, 3);   /* character_set_* */
     v_nulls(r, 3);   /* collation_*: NULL, as for PostgreSQL's default collation */
-    v_nulls(r, 3);   /* domain_* */
+    if (domain) { v_text(r, env->database); v_text(r, "public"); v_text(r, domain); }
+    else v_nulls(r, 3);   /* domain_* */
     const pg_type_row *pt = column_pg_type(ty);
     char udt[80];
     snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
@@ -1482,6 +1571,7 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
         char eb[72];
         snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "", attu_type_name(arr ? attu_type_array_elem(ty) : ty, eb, sizeof eb));
     }
+    if (parent[0]) { snprintf(udt, sizeof udt, "%s", parent); en = true; }
     v_text(r, env->database); v_text(r, en ? "public" : "pg_catalog"); v_text(r, udt);
     v_nulls(r, 4);   /* scope_*, maximum_cardinality */
     snprintf(buf, sizeof buf, "%d", k + 1);
@@ -1510,7 +1600,8 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
                 const attu_sequence *s = syscat_owned_sequence(&env->rs, t->name, t->defs[k].name);
                 if (s && !s->identity) s = NULL;
                 is_column_row(r, env, t->name, t->defs[k].name, t->defs[k].type, k, t->defs[k].not_null,
-                              s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true);
+                              s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true,
+                              attu_domain_of_column(attu_catalog_comments(env->cat), t->name, t->defs[k].name));
             }
         } else if (ri->kind == 'v') {
             bool *upd = calloc((size_t)ri->v->ncols + 1, sizeof *upd);
@@ -1518,10 +1609,54 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             view_updatable(env, ri->v, upd);
             for (int k = 0; k < ri->v->ncols; k++)
                 is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
-                              ri->v->col_defaults[k], NULL, upd[k]);
+                              ri->v->col_defaults[k], NULL, upd[k], NULL);
             free(upd);
         }
     }
+}
+
+/* information_schema.domains: one row per domain, its base type's facts */
+static void is_domain_row(void *ctx, const attu_domain_def *d) {
+    const void *const *pair = ctx;
+    rel_text *r = (rel_text *)pair[0];
+    const syscat_env *env = pair[1];
+    char buf[96];
+    v_text(r, env->database); v_text(r, "public"); v_text(r, d->name);
+    v_text(r, d->parent ? "USER-DEFINED" : is_data_type(d->base, buf, sizeof buf));
+    is_char_lengths(r, d->base);
+    v_nulls(r, 3);   /* character_set_* */
+    v_nulls(r, 3);   /* collation_*: the default collation's */
+    is_numeric_facts(r, d->base);
+    v_text(r, d->dflt);
+    const pg_type_row *pt = column_pg_type(d->base);
+    bool en = attu_type_is_enum(d->base);
+    char eb[80];
+    v_text(r, env->database); v_text(r, en || d->parent ? "public" : "pg_catalog");
+    v_text(r, d->parent ? d->parent : en ? attu_type_name(d->base, eb, sizeof eb) : pt ? pt->typname : "");
+    v_nulls(r, 4);   /* scope_*, maximum_cardinality */
+    v_text(r, "1");
+}
+
+static void rows_is_domains(rel_text *r, const syscat_env *env) {
+    const void *pair[2] = { r, env };
+    attu_domain_each(attu_catalog_comments(env->cat), is_domain_row, pair);
+}
+
+/* information_schema.domain_constraints: a domain's CHECKs */
+static void is_domain_constraint_rows(void *ctx, const attu_domain_def *d) {
+    const void *const *pair = ctx;
+    rel_text *r = (rel_text *)pair[0];
+    const syscat_env *env = pair[1];
+    for (int k = 0; k < d->n; k++) {
+        v_text(r, env->database); v_text(r, "public"); v_text(r, d->checks[k].name);
+        v_text(r, env->database); v_text(r, "public"); v_text(r, d->name);
+        v_text(r, "NO"); v_text(r, "NO");
+    }
+}
+
+static void rows_is_domain_constraints(rel_text *r, const syscat_env *env) {
+    const void *pair[2] = { r, env };
+    attu_domain_each(attu_catalog_comments(env->cat), is_domain_constraint_rows, pair);
 }
 
 typedef struct sys_relation {
@@ -1743,6 +1878,17 @@ static const sys_relation sys_relations[] = {
       "identity_generation text, identity_start text, identity_increment text, identity_maximum text, "
       "identity_minimum text, identity_cycle text, is_generated text, generation_expression text, "
       "is_updatable text", rows_is_columns },
+    { "information_schema", "domains",
+      "domain_catalog text, domain_schema text, domain_name text, data_type text, character_maximum_length integer, "
+      "character_octet_length integer, character_set_catalog text, character_set_schema text, character_set_name text, "
+      "collation_catalog text, collation_schema text, collation_name text, numeric_precision integer, "
+      "numeric_precision_radix integer, numeric_scale integer, datetime_precision integer, interval_type text, "
+      "interval_precision integer, domain_default text, udt_catalog text, udt_schema text, udt_name text, "
+      "scope_catalog text, scope_schema text, scope_name text, maximum_cardinality integer, dtd_identifier text",
+      rows_is_domains },
+    { "information_schema", "domain_constraints",
+      "constraint_catalog text, constraint_schema text, constraint_name text, domain_catalog text, domain_schema text, "
+      "domain_name text, is_deferrable text, initially_deferred text", rows_is_domain_constraints },
     { "information_schema", "views",
       "table_catalog text, table_schema text, table_name text, view_definition text, check_option text, "
       "is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, "

@@ -15,6 +15,9 @@
 
 bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const attu_comment *c, int64_t *objoid,
                            int64_t *classoid, int *objsubid) {
+    /* (the store's other kinds are no comments: enum types' and domains'
+     * definitions, columns' domains: engine/domain_type.h) */
+    if (c->kind != 'r' && c->kind != 'c' && c->kind != 'k') return false;
     const rel_info *ri = syscat_rel_find(rs, c->rel);
     if (!ri || (ri->kind != 'r' && ri->kind != 'v' && ri->kind != 'm' && !(ri->kind == 'i' && c->kind == 'r'))) return false;
     *objoid = ri->oid;

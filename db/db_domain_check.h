@@ -1,0 +1,60 @@
+/*
+ * db_domain_check.h - what a domain asks of the values written to its
+ * columns (db_domain_check.c), and the domains' statements' hooks into
+ * CREATE TABLE and ALTER TABLE (db_domain.c).
+ */
+#ifndef ATTU_DB_DOMAIN_CHECK_H
+#define ATTU_DB_DOMAIN_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/domain_type.h"
+#include "engine/table.h"
+#include "engine/error.h"
+#include "planner/ast.h"
+
+struct attu_session;
+
+/* The name of the one-column table (its column "value") over which a
+ * domain's CHECK is validated or a column's new values checked: no name a
+ * statement can write, so VALUE is the only name such a CHECK reads. */
+#define DB_DOMAIN_STAND_IN "\001domain"
+
+/* Checks the rows of t (a new version of the table of its name) that a
+ * statement wrote (those >= first when changed is NULL, else those with
+ * changed[r]) against the domains of t's columns: 23502 "domain d does
+ * not allow null values", 23514 "value for domain d violates check
+ * constraint "c"", for the first failing row, in it the first failing
+ * column, NOT NULL before the CHECKs and these by name (PostgreSQL's
+ * order). The caller holds the write lock. */
+int db_domain_check_rows(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
+
+/* ALTER DOMAIN: every stored value of d's columns against its NOT NULL
+ * (which -1) or its CHECK which: 23502 "column "a" of table "t" contains
+ * null values", 23514 "column "a" of table "t" contains values that
+ * violate the new constraint". */
+int db_domain_check_existing(struct attu_session *s, const attu_domain_def *d, int which, attu_error *err);
+
+/* The values col[0..nrows) (of type t, a column added or retyped to d by
+ * ALTER TABLE) against d: 23502 / 23514 as for a write. */
+int db_domain_check_values(struct attu_session *s, const attu_domain_def *d, attu_type t, struct attu_column *col,
+                           size_t nrows, attu_error *err);
+/* The DEFAULT text of the domain tn names (malloc'd), or NULL: none (err
+ * unset), or out of memory (err set). */
+char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, attu_error *err);
+
+/* A write's rc: when it failed on a column's own NOT NULL (23502 "null
+ * value in column "c" of relation "t" violates not-null constraint") and
+ * the column's domain is NOT NULL too, err becomes the domain's 23502
+ * (PostgreSQL checks the domain as it makes the value, before the row's
+ * constraints). Takes the database's read lock (none may be held). */
+int db_domain_null_message(struct attu_session *s, int rc, attu_error *err);
+
+/* The domain a column declared of type tn is of (NULL: none; free it). */
+attu_domain_def *db_domain_of_typename(struct attu_session *s, const attu_ast_typename *tn);
+/* Whether an enum type or a domain has the name. */
+bool db_type_name_used(struct attu_session *s, const char *name);
+
+#endif
