@@ -48,6 +48,40 @@ static int put_failing(attu_strbuf *b, const char *col, const attu_domain_def *d
     return 0;
 }
 
+/* The query of the rules over g (rule k reads g's column rules[k].col) and
+ * the first failing rule's error: 23502 for a NOT NULL, 23514 for a CHECK.
+ * 0: none fails; -1: the error (or another) set. */
+static int run_rules(attu_session *s, attu_table *g, const rule *rules, int nr, attu_error *err) {
+    attu_strbuf b = { 0 };
+    int rc = -1;
+    attu_strbuf_puts(&b, "SELECT ");
+    for (int k = 0; k < nr; k++) {
+        if (k) attu_strbuf_puts(&b, ", ");
+        if (put_failing(&b, g->defs[rules[k].col].name, rules[k].d, rules[k].which, err)) goto out;
+    }
+    attu_strbuf_puts(&b, " FROM ");
+    attu_strbuf_quote_ident(&b, g->name);
+    if (b.oom) { attu_error_oom(err); goto out; }
+    attu_result *res = db_check_run_over(s, g, b.p, err);
+    if (!res) { err->position = 0; goto out; }
+    int which = -1;
+    int64_t best = db_check_first_failing(res, nr, &which);
+    attu_result_free(res);
+    rc = 0;
+    if (best >= 0) {
+        const rule *r = &rules[which];
+        if (r->which < 0)
+            attu_error_set(err, "23502", 0, "domain %s does not allow null values", r->d->name);
+        else
+            attu_error_set(err, "23514", 0, "value for domain %s violates check constraint \"%s\"", r->d->name,
+                           r->d->checks[r->which].name);
+        rc = -1;
+    }
+out:
+    free(b.p);
+    return rc;
+}
+
 /* The rules of t's columns into *out (NOT NULL, then the CHECKs in
  * attu_domain_rules' order, per column in order), their definitions into defs[ncols] (freed by the
  * caller); the count, or -1 for memory. */
@@ -93,7 +127,6 @@ int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uin
     rule *rules = NULL;
     int nr = defs ? gather_rules(s, t, defs, &rules) : -1, rc = -1;
     attu_table *g = t;
-    attu_strbuf b = { 0 };
     if (nr < 0) { attu_error_oom(err); goto out; }
     if (!nr) { rc = 0; goto out; }
     if (changed || first > 0) {
@@ -103,31 +136,8 @@ int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uin
             if (!changed || changed[r]) rows[k++] = r;
         if (!(g = db_gather_rows(t, rows, n, t->name, err))) { g = t; goto out; }
     }
-    attu_strbuf_puts(&b, "SELECT ");
-    for (int k = 0; k < nr; k++) {
-        if (k) attu_strbuf_puts(&b, ", ");
-        if (put_failing(&b, t->defs[rules[k].col].name, rules[k].d, rules[k].which, err)) goto out;
-    }
-    attu_strbuf_puts(&b, " FROM ");
-    attu_strbuf_quote_ident(&b, t->name);
-    if (b.oom) { attu_error_oom(err); goto out; }
-    attu_result *res = db_check_run_over(s, g, b.p, err);
-    if (!res) { err->position = 0; goto out; }
-    int which = -1;
-    int64_t best = db_check_first_failing(res, nr, &which);
-    attu_result_free(res);
-    rc = 0;
-    if (best >= 0) {
-        const rule *r = &rules[which];
-        if (r->which < 0)
-            attu_error_set(err, "23502", 0, "domain %s does not allow null values", r->d->name);
-        else
-            attu_error_set(err, "23514", 0, "value for domain %s violates check constraint \"%s\"", r->d->name,
-                           r->d->checks[r->which].name);
-        rc = -1;
-    }
+    rc = run_rules(s, g, rules, nr, err);
 out:
-    free(b.p);
     if (g != t) attu_table_free(g);
     free(rows);
     free(rules);
@@ -182,34 +192,12 @@ int db_domain_check_values(attu_session *s, const attu_domain_def *dom, attu_typ
     g->nrows = nrows;
     rule *rules = NULL;
     int nr = 0, rc = -1;
-    attu_strbuf b = { 0 };
     /* the rules as gather_rules orders them, over the column "value" */
     if (!(rules = calloc((size_t)d->n + 1, sizeof *rules))) { attu_error_oom(err); goto out; }
     if (d->not_null) rules[nr++] = (rule){ 0, d, -1 };
     for (int k = 0; k < d->n; k++) rules[nr++] = (rule){ 0, d, k };
-    attu_strbuf_puts(&b, "SELECT ");
-    for (int k = 0; k < nr; k++) {
-        if (k) attu_strbuf_puts(&b, ", ");
-        if (put_failing(&b, "value", d, rules[k].which, err)) goto out;
-    }
-    attu_strbuf_puts(&b, " FROM ");
-    attu_strbuf_quote_ident(&b, DB_DOMAIN_STAND_IN);
-    if (b.oom) { attu_error_oom(err); goto out; }
-    attu_result *res = db_check_run_over(s, g, b.p, err);
-    if (!res) { err->position = 0; goto out; }
-    int which = -1;
-    int64_t best = db_check_first_failing(res, nr, &which);
-    attu_result_free(res);
-    rc = 0;
-    if (best >= 0) {
-        if (rules[which].which < 0) attu_error_set(err, "23502", 0, "domain %s does not allow null values", d->name);
-        else
-            attu_error_set(err, "23514", 0, "value for domain %s violates check constraint \"%s\"", d->name,
-                           d->checks[rules[which].which].name);
-        rc = -1;
-    }
+    rc = run_rules(s, g, rules, nr, err);
 out:
-    free(b.p);
     free(rules);
     attu_table_free(g);
     attu_domain_def_free(d);

@@ -26,26 +26,25 @@
 
 #include "engine/sequence.h"
 
-/* WHEN arms naming the enum types (engine/enum_type.h) by their OIDs. */
-static void enum_arm(void *ctx, const attu_enum_def *d) {
-    sbuf *b = ctx;
+/* The WHEN arms naming a user-defined type and its array type by their
+ * OIDs. */
+static void type_arms(sbuf *b, const char *name, unsigned oid, unsigned array_oid) {
     char arr[96];
-    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_enum_oid(d->id));
-    syscat_sb_quote(b, d->name);
-    snprintf(arr, sizeof arr, "%s[]", d->name);
-    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_enum_array_oid(d->id));
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", oid);
+    syscat_sb_quote(b, name);
+    snprintf(arr, sizeof arr, "%s[]", name);
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", array_oid);
     syscat_sb_quote(b, arr);
 }
 
-/* WHEN arms naming the domains (engine/domain_type.h) by their OIDs. */
+/* ... of the enum types (engine/enum_type.h) */
+static void enum_arm(void *ctx, const attu_enum_def *d) {
+    type_arms(ctx, d->name, attu_enum_oid(d->id), attu_enum_array_oid(d->id));
+}
+
+/* ... of the domains (engine/domain_type.h) */
 static void domain_arm(void *ctx, const attu_domain_def *d) {
-    sbuf *b = ctx;
-    char arr[96];
-    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_oid(d->id));
-    syscat_sb_quote(b, d->name);
-    snprintf(arr, sizeof arr, "%s[]", d->name);
-    syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_array_oid(d->id));
-    syscat_sb_quote(b, arr);
+    type_arms(ctx, d->name, attu_domain_oid(d->id), attu_domain_array_oid(d->id));
 }
 
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
