@@ -513,7 +513,7 @@ static int put_rows(const attu_result *res, const copy_opts *o, const bool *fq, 
         attu_strbuf_add(&b, "\n", 1);
         rc = attu_strbuf_check(&b, err) ? -1 : db_copy_out_put(out, b.p, b.n, err);
     }
-    /* (a row at a time into out, which gathers them into its pieces) */
+    /* (a row at a time into out: a CopyData, or a file's 4 KiB pieces) */
     for (size_t r = 0; r < res->nrows && !rc; r++) {
         attu_strbuf_reset(&b);
         for (int c = 0; c < res->ncols; c++) {
@@ -596,7 +596,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int rc = 0;
     if (to_file) rc = db_copy_out_open_file(&out, st->u.copy.filename, err);
     else {
-        db_copy_out_client(&out, cb, o->binary);
+        db_copy_out_client(&out, cb);
         if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols, o->binary)) rc = -2;
     }
     if (!rc) rc = o->binary ? db_copy_binary_send(res, cb, &out, err) : put_rows(res, o, fq, &out, err);

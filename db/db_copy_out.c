@@ -33,9 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* TO STDOUT: CopyData of about 1 MiB. TO 'file': write() every 4 KiB,
- * the stdio buffer PostgreSQL's fwrite fills. */
-#define CLIENT_PIECE (1u << 20)
+/* TO 'file': write() every 4 KiB, the stdio buffer PostgreSQL's fwrite
+ * fills. */
 #define FILE_PIECE   4096u
 
 static const char *file_errcode(int e) {
@@ -59,11 +58,10 @@ static int open_error(const char *name, int e, attu_error *err) {
     return -1;
 }
 
-void db_copy_out_client(db_copy_out *o, const attu_exec_callbacks *cb, bool each_put) {
+void db_copy_out_client(db_copy_out *o, const attu_exec_callbacks *cb) {
     memset(o, 0, sizeof *o);
     o->fd = -1;
     o->cb = cb;
-    o->each_put = each_put;
 }
 
 /* Where the file would be, its links resolved: the file's own real path
@@ -145,7 +143,7 @@ static int send_pending(db_copy_out *o) {
 
 int db_copy_out_put(db_copy_out *o, const void *p, size_t n, attu_error *err) {
     if (attu_strbuf_add(&o->pending, p, n)) return attu_error_oom(err);
-    if (o->fd < 0) return o->each_put || o->pending.n >= CLIENT_PIECE ? send_pending(o) : 0;
+    if (o->fd < 0) return send_pending(o);
     if (o->pending.n < FILE_PIECE) return 0;
     int e = write_pending(o);
     if (e) return attu_error_set(err, file_errcode(e), 0, "could not write to COPY file: %s", strerror(e));

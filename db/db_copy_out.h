@@ -14,16 +14,16 @@
 
 typedef struct db_copy_out {
     const attu_exec_callbacks *cb;   /* TO STDOUT: copy_out_data */
-    bool        each_put;            /* TO STDOUT: a CopyData per put */
     attu_strbuf pending;             /* bytes not yet sent or written */
     int         fd;                  /* TO 'file': open from db_copy_out_open_file on; -1 */
     const char *name;                /* TO 'file': the name as the statement wrote it */
 } db_copy_out;
 
-/* TO STDOUT: the bytes go to the client in pieces of about 1 MiB, or
- * (each_put) one CopyData per db_copy_out_put, as PostgreSQL sends a row
- * (the binary format's tuples: psycopg 3 reads one per message). */
-void db_copy_out_client(db_copy_out *o, const attu_exec_callbacks *cb, bool each_put);
+/* TO STDOUT: one CopyData per db_copy_out_put, as PostgreSQL sends a row
+ * (a text or CSV line, a binary tuple; the HEADER line its own): clients
+ * such as psycopg 3 read a row per message. The connection gathers the
+ * messages into its output batches. */
+void db_copy_out_client(db_copy_out *o, const attu_exec_callbacks *cb);
 
 /* TO 'file', before anything runs: PostgreSQL's rule that the name be
  * absolute (42602), and attud's --load-dir (42501 for a file outside it).

@@ -124,6 +124,12 @@ check("ints out", copy_out("COPY cb_ints TO STDOUT WITH (FORMAT binary)"),
 r = c.query("COPY cb_ints TO STDOUT (FORMAT binary)")
 check("ints out: a CopyData for each tuple (the header with the first), the trailer",
       [len(p) for t, p in r.msgs if t == "d"], [19 + 29, 2 + 3 * 4, 29, 2])
+r = c.query("COPY (SELECT * FROM cb_ints ORDER BY c) TO STDOUT")
+check("text out: a CopyData for each row", [p for t, p in r.msgs if t == "d"],
+      [b"-2\ttwo\t-20\n", b"1\tone\t10\n", b"\\N\t\\N\t\\N\n"])
+r = c.query("COPY (SELECT * FROM cb_ints ORDER BY c) TO STDOUT (FORMAT csv, HEADER)")
+check("csv out: the header line, then a CopyData for each row", [p for t, p in r.msgs if t == "d"],
+      [b"a,b,c\n", b"-2,two,-20\n", b"1,one,10\n", b",,\n"])
 check("ints out: columns", copy_out("COPY cb_ints (c, a) TO STDOUT (FORMAT binary)"),
       HEAD + tup(struct.pack("!q", 10), i4(1)) + tup(None, None) + tup(struct.pack("!q", -20), i4(-2)) + TRAILER)
 check("ints out: old spelling", copy_out("COPY cb_ints (a) TO STDOUT BINARY"),
