@@ -41,6 +41,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -572,17 +573,19 @@ inline int& sort_pack_pairs() {
 }
 
 // Launches one onesweep pass. A kernel whose tile needs more than the
-// static 48 KB of shared memory is allowed its dynamic size once, at its
-// first launch (a static per kernel: the attribute call per launch cost the
-// small sorts of a query their time).
+// static 48 KB of shared memory is allowed its dynamic size once per device
+// (the first 64), at its first launch there, not at every launch.
 template <typename shape, auto kernel, typename... args_t>
 void sort_launch_pass(int grid, cudaStream_t st, args_t... args) {
   if constexpr (shape::dyn_smem > 0) {
-    static const bool allowed = [] {
+    static std::atomic<uint64_t> allowed{0};
+    int dev = 0;
+    ATTU_CUDA_CHECK(cudaGetDevice(&dev));
+    const uint64_t bit = dev < 64 ? uint64_t(1) << dev : 0;
+    if (!bit || !(allowed.load(std::memory_order_relaxed) & bit)) {
       ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape::dyn_smem)));
-      return true;
-    }();
-    (void)allowed;
+      allowed.fetch_or(bit, std::memory_order_relaxed);
+    }
   }
   kernel<<<grid, shape::L::nt, shape::dyn_smem, st>>>(args...);
   ATTU_CUDA_CHECK_LAUNCH();
