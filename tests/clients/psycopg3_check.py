@@ -412,6 +412,9 @@ def _():
     expect("enum binary", conn.cursor(binary=True).execute("SELECT m, ARRAY[m] FROM moods WHERE k = 1").fetchone(),
            (Mood.happy, [Mood.happy]))
     expect("enum param", conn.execute("SELECT k FROM moods WHERE m > %s", (Mood.sad,)).fetchall(), [(1,)])
+    # registered, an enum goes in binary under its own OID (enum_recv: the label)
+    expect("enum binary params", conn.execute("SELECT k FROM moods WHERE m = %b OR m = ANY(%b) ORDER BY k",
+                                              (Mood.sad, [Mood.happy])).fetchall(), [(1,), (2,)])
 
 
 @section("notices; LISTEN / NOTIFY")
