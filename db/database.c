@@ -273,6 +273,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.setting_custom = db_setting_custom;
     bp.set_config = db_set_config;
     bp.cursor_at = db_cursor_at;
+    bp.prepared_at = db_prepared_at;
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
