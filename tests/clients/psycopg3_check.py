@@ -477,6 +477,24 @@ def _():
                 "Key (k)=(1) already exists.", "uniq", "uniq_pkey"))
         expect("is an IntegrityError", isinstance(ex, psycopg.IntegrityError), True)
     expect("usable after", conn.execute("SELECT count(*) FROM uniq").fetchone(), (1,))
+    # the other integrity errors name their table, column, constraint
+    conn.execute("CREATE TABLE child (k int NOT NULL REFERENCES uniq (k), c int CHECK (c > 0))")
+
+    def diag(query):
+        try:
+            conn.execute(query)
+        except psycopg.Error as ex:
+            d = ex.diag
+            return (type(ex).__name__, d.schema_name, d.table_name, d.column_name, d.constraint_name)
+    expect("not null diag", diag("INSERT INTO child VALUES (NULL, 1)"),
+           ("NotNullViolation", "public", "child", "k", None))
+    expect("check diag", diag("INSERT INTO child VALUES (1, -1)"),
+           ("CheckViolation", "public", "child", None, "child_c_check"))
+    expect("foreign key diag", diag("INSERT INTO child VALUES (2, 1)"),
+           ("ForeignKeyViolation", "public", "child", None, "child_k_fkey"))
+    conn.execute("INSERT INTO child VALUES (1, 1)")
+    expect("foreign key diag, referenced", diag("DELETE FROM uniq"),
+           ("ForeignKeyViolation", "public", "child", None, "child_k_fkey"))
     expect("syntax error", error_of(conn, "SELEC 1"), ("SyntaxError", "42601"))
     expect("undefined table", error_of(conn, "SELECT * FROM nope"), ("UndefinedTable", "42P01"))
     expect("undefined column", error_of(conn, "SELECT nope FROM uniq"), ("UndefinedColumn", "42703"))
