@@ -282,6 +282,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.locks = db_lock_rows;
     bp.blocking = db_lock_blocking;
     bp.signal_backend = db_signal_backend;
+    bp.sleep = db_sleep;
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;
     return bp;

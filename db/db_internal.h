@@ -439,6 +439,8 @@ int  db_check_terminated(attu_session *s, int r, attu_error *err);
 void db_flush_warnings(attu_session *s, const attu_exec_callbacks *cb);
 void db_activity_rows(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
 int  db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok, attu_error *err);
+/* pg_sleep (attu_bind_params.sleep) */
+int  db_sleep(void *ctx, double seconds, attu_error *err);
 
 /* LISTEN / NOTIFY (db_notify.c): the statements, pg_notify and
  * pg_listening_channels' callbacks, the transaction's end (commit:

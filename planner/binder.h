@@ -187,6 +187,9 @@ typedef struct attu_bind_params {
     int               (*signal_backend)(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok,
                                         attu_error *err);
     int               (*notify)(void *ctx, const char *channel, const char *payload, attu_error *err);
+    /* pg_sleep: sleeps seconds, or until a cancel or statement_timeout
+     * (-1 with err: 57014) */
+    int               (*sleep)(void *ctx, double seconds, attu_error *err);
     const char       *(*listening_at)(void *ctx, int i);
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

@@ -28,7 +28,8 @@ must give the same answers; the answers wanted here are PostgreSQL's):
   - notices (a notice handler), LISTEN / NOTIFY through conn.notifies()
     and a notify handler;
   - errors by SQLSTATE (psycopg.errors.UniqueViolation ...), diag fields,
-    the connection usable after; conn.cancel() of a statement waiting;
+    the connection usable after; conn.cancel() of a statement waiting
+    for a lock and of pg_sleep(5), statement_timeout;
   - multi-statement strings through the simple protocol (nextset), the
     same with parameters refused (42601); ClientCursor; cursor.stream().
 
@@ -515,7 +516,7 @@ def _():
     econn.close()
 
 
-@section("cancel: a statement waiting for another session's lock")
+@section("cancel: a statement waiting for another session's lock, pg_sleep")
 def _():
     conn.execute("CREATE TABLE locked (k int)")
     conn.execute("INSERT INTO locked VALUES (1)")
@@ -532,6 +533,17 @@ def _():
     expect("usable after cancel", waiter.execute("UPDATE locked SET k = 4").rowcount, 1)
     holder.close()
     waiter.close()
+    # conn.cancel() of pg_sleep, which attu sleeps while it binds the
+    # statement, checking for a cancel every 10 ms
+    sleeper = connect(autocommit=True)
+    timer = threading.Timer(0.5, sleeper.cancel)
+    timer.start()
+    t0 = time.time()
+    expect("pg_sleep cancelled", error_of(sleeper, "SELECT pg_sleep(5)"), ("QueryCanceled", "57014"))
+    expect("pg_sleep cancelled soon", time.time() - t0 < 3, True)
+    timer.join()
+    expect("pg_sleep returns void ('')", sleeper.execute("SELECT pg_sleep(%s)", (0.01,)).fetchone(), ("",))
+    sleeper.close()
     # statement_timeout ends the same wait with the same SQLSTATE
     holder = connect()
     holder.execute("UPDATE locked SET k = 5")
