@@ -6,9 +6,11 @@ must give the same answers; the answers wanted here are PostgreSQL's):
 
   - connecting with and without a password (trust: libpq sends none),
     conn.info and the ParameterStatus values (server_version, TimeZone,
-    DateStyle, integer_datetimes ...), a SET reported back;
+    DateStyle, integer_datetimes ...), a SET reported back, settings in
+    options= ("-c name=value");
   - execute with parameters bound server-side (%s, %b binary, %t text,
-    named %(x)s), binary=True cursors, the description's type OIDs;
+    named %(x)s), binary=True cursors, the description's type OIDs and
+    sizes;
   - row factories (dict_row, namedtuple_row, class_row, args_row);
   - executemany (pipeline mode when libpq has it), conn.pipeline() with
     several statements, an error inside a pipeline;
@@ -122,6 +124,16 @@ def _():
                                  app.execute("SHOW application_name").fetchone()[0]),
            ("psycopg3-check", "psycopg3-check"))
     app.close()
+    # options= (libpq's startup option string): -c settings, as PostgreSQL
+    # applies them before the session starts; the packet's own override
+    opt = connect(options="-c TimeZone=Europe/Rome --statement-timeout=1234 -csearch_path=public "
+                          "-c application_name=from\\ options", application_name="own", autocommit=True)
+    expect("options", (opt.info.parameter_status("TimeZone"), opt.info.parameter_status("application_name"),
+                       opt.execute("SHOW statement_timeout").fetchone()[0], opt.execute("SHOW search_path").fetchone()[0]),
+           ("Europe/Rome", "own", "1234ms", "public"))
+    opt.execute("RESET statement_timeout")
+    expect("RESET to the option's value", opt.execute("SHOW statement_timeout").fetchone()[0], "1234ms")
+    opt.close()
 
 
 @section("execute with parameters: text, binary, the OIDs psycopg picks")
@@ -183,6 +195,13 @@ def _():
            Json([1, "two", None]), Jsonb({"k": {"n": 1.5}}), [3, None, -1], ["", "NULL", None, 'q"uote'])
     want_row = row[:15] + ([1, "two", None], {"k": {"n": 1.5}}) + row[17:]
     nulls = (None,) * len(row)
+    # the description's sizes: RowDescription's typlen and typmod
+    d = conn.execute("SELECT i2, n, u, tz, 1.5::numeric(6,2), 'x'::varchar(7), 'y'::char(2) FROM kinds").description
+    expect("description sizes", [(c.name, c.type_code, c.display_size, c.internal_size, c.precision, c.scale)
+                                 for c in d],
+           [("i2", 21, None, 2, None, None), ("n", 1700, None, None, None, None), ("u", 2950, None, 16, None, None),
+            ("tz", 1184, None, 8, None, None), ("numeric", 1700, None, None, 6, 2),
+            ("varchar", 1043, 7, None, None, None), ("bpchar", 1042, None, None, None, None)])
     for mark in ("%s", "%b", "%t"):
         conn.execute("DELETE FROM kinds")
         conn.execute("INSERT INTO kinds VALUES (" + ", ".join([mark] * len(row)) + ")", row)
