@@ -712,7 +712,7 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
  * NULL parameter and for one at Parse, before it has a value; the cast is
  * then an int8 NULL, its column's type. An untyped parameter is inferred
  * text: attu has no regtype (PostgreSQL describes it as 2206), and the
- * value is a name. */
+ * value is a name; one typed as a string is a name too. */
 static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name) {
     if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
         *name = arg->u.literal.text;
@@ -722,9 +722,13 @@ static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name) {
     int k = arg->u.param.number;
     const attu_bind_params *p = c->params;
     if (k < 1 || k > p->n) return false;   /* bind_param's 42P02 */
-    if (p->inferred && p->inferred[k - 1].id == ATTU_TYPE_UNKNOWN &&
-        (!p->types || p->types[k - 1].id == ATTU_TYPE_UNKNOWN))
-        p->inferred[k - 1] = attu_type_make(ATTU_TYPE_TEXT);
+    /* a parameter of a number type (declared, or typed by an earlier
+     * use) is an OID: the cast names it, as for a column */
+    attu_type t = p->types ? p->types[k - 1] : attu_type_make(ATTU_TYPE_UNKNOWN);
+    if (t.id == ATTU_TYPE_UNKNOWN && p->inferred) t = p->inferred[k - 1];
+    if (t.id != ATTU_TYPE_UNKNOWN && (t.id != ATTU_TYPE_TEXT || attu_type_is_enum(t) || attu_type_is_uuid(t)))
+        return false;
+    if (t.id == ATTU_TYPE_UNKNOWN && p->inferred) p->inferred[k - 1] = attu_type_make(ATTU_TYPE_TEXT);
     *name = p->values ? p->values[k - 1] : NULL;
     return true;
 }
