@@ -273,6 +273,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.setting_custom = db_setting_custom;
     bp.set_config = db_set_config;
     bp.cursor_at = db_cursor_at;
+    bp.prepared_at = db_prepared_at;
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
@@ -281,6 +282,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.locks = db_lock_rows;
     bp.blocking = db_lock_blocking;
     bp.signal_backend = db_signal_backend;
+    bp.sleep = db_sleep;
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;
     return bp;

@@ -258,6 +258,14 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
 int attu_prepared_describe(const attu_prepared *p,
                            const attu_result_column **cols);
 
+/* Describe (portal) of a SQL cursor's name: PostgreSQL's DECLARE makes a
+ * portal of that name, which psycopg 3's server-side cursors describe
+ * after their DECLARE. The columns a FETCH from it gives (a copy the
+ * caller frees) and whether it was declared BINARY: 1 when the session
+ * has such a cursor, 0 when not, -1 out of memory. */
+int attu_session_cursor_describe(attu_session *s, const char *name, int *ncols,
+                                 attu_result_column **cols, bool *binary);
+
 /* Executes with text parameters (values[i] NULL = SQL NULL). The result is
  * delivered through cb->on_result; the server handles Execute row limits by
  * keeping the materialized result in its portal. */

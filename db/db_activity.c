@@ -1,6 +1,7 @@
 /*
  * db_activity.c - the db's list of sessions: pg_stat_activity's rows,
- * pg_backend_pid(), pg_cancel_backend and pg_terminate_backend.
+ * pg_backend_pid(), pg_cancel_backend and pg_terminate_backend; pg_sleep,
+ * which those (and statement_timeout) end.
  *
  * Every session is on db->sessions from attu_session_new to
  * attu_session_free, under db->act_mu, with what another session may read
@@ -247,4 +248,35 @@ int db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms
         *ok = false;
     }
     return 0;
+}
+
+/* pg_sleep(seconds): in naps of at most 10 ms, each followed by a look at
+ * the session's cancel flag and its statement_timeout, so a cancel ends
+ * it as soon as PostgreSQL's would (57014). The worker tells the server's
+ * pool it waits (the wait hooks), as a lock wait does, so other sessions
+ * are served meanwhile. */
+int db_sleep(void *ctx, double seconds, attu_error *err) {
+    attu_session *s = ctx;
+    attu_db *db = s->db;
+    if (!(seconds > 0)) return 0;   /* (NaN and negative: no sleep, as PostgreSQL) */
+    double end = attu_now_ms() + seconds * 1000.0;
+    int rc = 0;
+    if (db->wait_begin) db->wait_begin(db->wait_ctx);
+    for (;;) {
+        double now = attu_now_ms();
+        if (__atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
+            rc = attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
+            break;
+        }
+        if (s->statement_timeout_ms > 0 && now >= s->stmt_start_ms + s->statement_timeout_ms) {
+            rc = attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
+            break;
+        }
+        if (now >= end) break;
+        double nap = end - now < 10.0 ? end - now : 10.0;
+        struct timespec ts = { 0, (long)(nap * 1e6) };
+        nanosleep(&ts, NULL);
+    }
+    if (db->wait_end) db->wait_end(db->wait_ctx);
+    return rc;
 }

@@ -737,3 +737,10 @@ int db_cursor_describe(attu_session *s, const char *name, int *ncols, attu_resul
     *ncols = c->res->ncols;
     return 0;
 }
+
+int attu_session_cursor_describe(attu_session *s, const char *name, int *ncols,
+                                 attu_result_column **cols, bool *binary) {
+    *binary = db_cursor_binary(s, name);
+    if (!find_cursor(s, name, NULL)) { *ncols = 0; *cols = NULL; return 0; }
+    return db_cursor_describe(s, name, ncols, cols) ? -1 : 1;
+}

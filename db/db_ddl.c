@@ -908,6 +908,7 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
                 if (base->defs[c].not_null) {
                     attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
                                    "null value in column \"%s\" of relation \"%s\" violates not-null constraint", base->defs[c].name, base->name);
+                    attu_error_set_object(err, base->name, base->defs[c].name, NULL);
                     goto fail;
                 }
                 if (attu_column_ensure_validity(col, err)) goto fail;

@@ -557,6 +557,7 @@ static int orphan_error(const attu_table *g, const attu_fkey *f, const char *tab
                         attu_error *err) {
     attu_error_set(err, "23503", 0, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", table,
                    f->name);
+    attu_error_set_object(err, table, NULL, f->name);
     if (mixed) {
         attu_error_set_detail(err, "MATCH FULL does not allow mixing of null and nonnull key values.");
         return -1;
@@ -879,6 +880,7 @@ static int held_keys(attu_session *s, const attu_fkey *f, const char *cname, con
     if (r >= 0) {
         attu_error_set(err, "23503", 0, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
                        f->ref_table, f->name, cname);
+        attu_error_set_object(err, cname, NULL, f->name);   /* the referencing table, as PostgreSQL */
         fbuf d = { 0 };
         put_key(&d, k, f->ref_cols, f->ncols, (size_t)r);
         put(&d, " is still referenced from table \"");

@@ -683,6 +683,7 @@ static int query_check(attu_session *s, attu_table *t, const attu_index_def *ix,
         attu_strbuf_puts(&m, building ? " is duplicated." : " already exists.");
         if (building) attu_error_set(err, "23505", 0, "could not create unique index \"%s\"", ix->name);
         else attu_error_set(err, "23505", 0, "duplicate key value violates unique constraint \"%s\"", ix->name);
+        attu_error_set_object(err, t->name, NULL, ix->name);
         if (!m.oom) attu_error_set_detail(err, "%s", m.p);
         free(m.p);
         rc = -1;

@@ -362,7 +362,11 @@ bool db_allowed_when_aborted(const attu_ast_stmt *st);
  * (new_txn: it begins a transaction), the thread's zone (database.c). */
 void db_statement_begins(attu_session *s, bool new_txn);
 
-typedef struct db_named_prepared { char *name; attu_prepared *p; } db_named_prepared;
+typedef struct db_named_prepared {
+    char          *name;
+    attu_prepared *p;
+    int64_t        added_us;   /* pg_prepared_statements.prepare_time */
+} db_named_prepared;
 
 struct attu_prepared {
     int                 refs;          /* the session's name, portals, a running EXECUTE */
@@ -435,6 +439,8 @@ int  db_check_terminated(attu_session *s, int r, attu_error *err);
 void db_flush_warnings(attu_session *s, const attu_exec_callbacks *cb);
 void db_activity_rows(void *ctx, void (*row)(void *rctx, const attu_activity_info *a), void *rctx);
 int  db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok, attu_error *err);
+/* pg_sleep (attu_bind_params.sleep) */
+int  db_sleep(void *ctx, double seconds, attu_error *err);
 
 /* LISTEN / NOTIFY (db_notify.c): the statements, pg_notify and
  * pg_listening_channels' callbacks, the transaction's end (commit:
@@ -700,6 +706,8 @@ int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap
 int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_ast_stmt *wrap,
                     const attu_exec_callbacks *cb, attu_error *err);
+/* pg_prepared_statements' i-th row (attu_bind_params.prepared_at). */
+bool db_prepared_at(void *ctx, int i, attu_prepared_info *out);
 /* Frees every named prepared statement (attu_session_free). */
 void db_prepared_names_free(attu_session *s);
 /* DEALLOCATE and DISCARD (db_discard.c) */

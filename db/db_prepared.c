@@ -16,6 +16,7 @@
 #include "engine/json.h"
 #include "engine/bytea.h"
 #include "engine/uuid.h"
+#include "engine/domain_type.h"
 #include "engine/enum_type.h"
 #include "engine/numeric.h"
 #include "engine/pg_array_oid.h"
@@ -45,6 +46,13 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_UUID: return attu_type_uuid();
     case ATTU_PG_OID_BYTEA: return attu_type_bytea();
     default: break;
+    }
+    /* an enum type's OID (engine/enum_type.h: even, its array's odd), as
+     * psycopg 3 declares a registered enum's parameters: the labels are
+     * read when the statement runs, an OID of no enum then 42704 */
+    if (oid >= ATTU_ENUM_OID_BASE && oid < ATTU_DOMAIN_OID_BASE) {
+        attu_type e = attu_type_enum((int)((oid - ATTU_ENUM_OID_BASE) / 2));
+        return oid % 2 ? attu_type_array_of(e) : e;
     }
     /* an array of an element type attu has, as far as attu's arrays take
      * it (the array type must describe itself with this OID again) */
@@ -290,9 +298,13 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
     if (i < 0 || i >= p->nparams) return 0;
     attu_type t = p->param_types[i];
     int r;
-    if (attu_type_is_array(t)) {
+    if (attu_type_is_array(t) && !attu_type_is_enum(attu_type_array_elem(t))) {
         /* array_in, as PostgreSQL's Bind runs it: a malformed literal or
-         * element fails the Bind (22P02 ...) */
+         * element fails the Bind (22P02 ...). Not an enum's array: the
+         * labels are the session's catalog's, which the Bind (on the
+         * server's loop) does not see; the statement reads them when it
+         * runs, as it does a scalar enum parameter's (a string type
+         * here) */
         attu_abuf out = { 0 };
         r = attu_array_from_text(attu_type_array_elem(t), text, len, &out, err);
         attu_abuf_free(&out);

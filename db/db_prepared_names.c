@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 static int find(const attu_session *s, const char *name) {
     for (int i = 0; i < s->nprepared; i++)
@@ -38,6 +39,9 @@ int attu_session_prepared_add(attu_session *s, const char *name, attu_prepared *
     if (!copy) return attu_error_oom(err);
     s->prepared[s->nprepared].name = copy;
     s->prepared[s->nprepared].p = attu_prepared_ref(p);
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    s->prepared[s->nprepared].added_us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
     s->nprepared++;
     return 0;
 }
@@ -69,4 +73,17 @@ void db_prepared_names_free(attu_session *s) {
     free(s->prepared);
     s->prepared = NULL;
     s->capprepared = 0;
+}
+
+bool db_prepared_at(void *ctx, int i, attu_prepared_info *out) {
+    attu_session *s = ctx;
+    if (i < 0 || i >= s->nprepared) return false;
+    const db_named_prepared *n = &s->prepared[i];
+    out->name = n->name;
+    out->statement = n->p->sql;
+    out->from_sql = n->p->from_sql;
+    out->prepare_time_us = n->added_us;
+    out->nparams = n->p->nparams;
+    out->param_oids = n->p->param_oids;
+    return true;
 }

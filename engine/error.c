@@ -30,6 +30,7 @@ int attu_error_setv(attu_error *err, const char *sqlstate, int position,
     clip_cut_utf8(err->message, sizeof err->message, vsnprintf(err->message, sizeof err->message, fmt, ap));
     err->detail[0] = '\0';
     err->context[0] = '\0';
+    err->schema_name[0] = err->table_name[0] = err->column_name[0] = err->constraint_name[0] = '\0';
     err->position = position;
     return -1;
 }
@@ -49,6 +50,16 @@ void attu_error_set_detail(attu_error *err, const char *fmt, ...) {
     va_start(ap, fmt);
     clip_cut_utf8(err->detail, sizeof err->detail, vsnprintf(err->detail, sizeof err->detail, fmt, ap));
     va_end(ap);
+}
+
+void attu_error_set_object(attu_error *err, const char *table, const char *column, const char *constraint) {
+    if (!err || !err->set) return;
+    if (table) {
+        snprintf(err->schema_name, sizeof err->schema_name, "public");
+        snprintf(err->table_name, sizeof err->table_name, "%s", table);
+    }
+    if (column) snprintf(err->column_name, sizeof err->column_name, "%s", column);
+    if (constraint) snprintf(err->constraint_name, sizeof err->constraint_name, "%s", constraint);
 }
 
 int attu_error_oom(attu_error *err) {

@@ -64,9 +64,16 @@ typedef struct attu_error {
     int  position;        /* 1-based character offset in the SQL text, 0 = none */
     char hint[256];       /* optional suggestion (PostgreSQL's HINT) */
     char context[256];    /* optional CONTEXT line ("COPY t, line 3, column a") */
+    /* The object an integrity error is about, as PostgreSQL's
+     * ErrorResponse names it (fields s, t, c, n; psycopg's diag.table_name
+     * ...): empty when none. */
+    char schema_name[64], table_name[64], column_name[64], constraint_name[64];
 } attu_error;
 
 void attu_error_clear(attu_error *err);
+/* Names the table (schema public), column and constraint of the error just
+ * recorded (each may be NULL: not named). */
+void attu_error_set_object(attu_error *err, const char *table, const char *column, const char *constraint);
 /* The index a ATTU_SQLSTATE_DEFERRED stand-in carries, or -1 when err is
  * not one. */
 long long attu_error_deferred_index(const attu_error *err);

@@ -146,6 +146,7 @@ static attu_column *update_column(const attu_table *t, int c, const int64_t *src
                 attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
                                "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
                                t->defs[c].name, t->name);
+                attu_error_set_object(err, t->name, t->defs[c].name, NULL);
                 goto fail;
             }
             if (attu_column_ensure_validity(col, err)) goto fail;

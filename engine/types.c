@@ -176,6 +176,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
 }
 
 int16_t attu_type_pg_len(attu_type t) {
+    if (attu_type_is_uuid(t)) return 16;   /* uuid's typlen: a fixed 16 bytes */
     switch (t.id) {
     case ATTU_TYPE_BOOL: return 1;
     case ATTU_TYPE_INT16: return 2;

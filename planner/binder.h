@@ -44,6 +44,17 @@ typedef struct attu_cursor_info {
     int64_t     creation_time_us;   /* microseconds since 1970, UTC */
 } attu_cursor_info;
 
+/* One named prepared statement as pg_prepared_statements shows it
+ * (db/db_prepared_names.c). */
+typedef struct attu_prepared_info {
+    const char     *name;
+    const char     *statement;          /* the text it was prepared from */
+    bool            from_sql;           /* SQL PREPARE, else the protocol's Parse */
+    int64_t         prepare_time_us;    /* microseconds since 1970, UTC */
+    int             nparams;
+    const uint32_t *param_oids;         /* as ParameterDescription gives them */
+} attu_prepared_info;
+
 /* One session as pg_stat_activity shows it (db/db_activity.c); times in
  * microseconds since 1970, UTC, 0 for NULL. */
 typedef struct attu_activity_info {
@@ -156,6 +167,8 @@ typedef struct attu_bind_params {
      * ctx: setting_ctx): false past the last. NULL: none. The strings
      * are the session's, valid while the statement binds. */
     bool              (*cursor_at)(void *ctx, int i, attu_cursor_info *out);
+    /* pg_prepared_statements' i-th row (ctx: setting_ctx), as cursor_at */
+    bool              (*prepared_at)(void *ctx, int i, attu_prepared_info *out);
     /* Sessions (db/db_activity.c, db/db_notify.c; ctx: setting_ctx).
      * backend_pid: pg_backend_pid(). activity: calls row once per session
      * of the db (pg_stat_activity), the strings valid during the call.
@@ -174,6 +187,9 @@ typedef struct attu_bind_params {
     int               (*signal_backend)(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok,
                                         attu_error *err);
     int               (*notify)(void *ctx, const char *channel, const char *payload, attu_error *err);
+    /* pg_sleep: sleeps seconds, or until a cancel or statement_timeout
+     * (-1 with err: 57014) */
+    int               (*sleep)(void *ctx, double seconds, attu_error *err);
     const char       *(*listening_at)(void *ctx, int i);
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

@@ -487,7 +487,7 @@ attu_bexpr *attu_bind_grouping_level(bctx *c, attu_bexpr *x, bool denied_here);
 
 /* nextval, currval, setval, lastval (planner/sequence_functions.c):
  * called while binding, through attu_bind_params.sequence_call */
-/* pg_cancel_backend, pg_terminate_backend, pg_notify
+/* pg_cancel_backend, pg_terminate_backend, pg_notify, pg_sleep
  * (planner/session_functions.c): called while binding. */
 bool attu_session_function_name(const char *name);
 attu_bexpr *attu_bind_session_call(bctx *c, const scope *sc, const attu_ast_expr *e);

@@ -704,40 +704,73 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
     return NULL;
 }
 
+/* The name a cast to regclass / regtype / regnamespace reads at bind
+ * time: a string literal's text, or a parameter's value ($1::regtype, as
+ * psycopg 3's TypeInfo.fetch sends the type's name; statements bind again
+ * with each Bind's values). Returns false for another argument (an OID
+ * column: the cast is then the OID's name, a macro). *name is NULL for a
+ * NULL parameter and for one at Parse, before it has a value; the cast is
+ * then an int8 NULL, its column's type. An untyped parameter is inferred
+ * text: attu has no regtype (PostgreSQL describes it as 2206), and the
+ * value is a name; one typed as a string is a name too. */
+static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name) {
+    if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+        *name = arg->u.literal.text;
+        return true;
+    }
+    if (arg->kind != ATTU_EXPR_PARAM || !c->params) return false;
+    int k = arg->u.param.number;
+    const attu_bind_params *p = c->params;
+    if (k < 1 || k > p->n) return false;   /* bind_param's 42P02 */
+    /* a parameter of a number type (declared, or typed by an earlier
+     * use) is an OID: the cast names it, as for a column */
+    attu_type t = p->types ? p->types[k - 1] : attu_type_make(ATTU_TYPE_UNKNOWN);
+    if (t.id == ATTU_TYPE_UNKNOWN && p->inferred) t = p->inferred[k - 1];
+    if (t.id != ATTU_TYPE_UNKNOWN && (t.id != ATTU_TYPE_TEXT || attu_type_is_enum(t) || attu_type_is_uuid(t)))
+        return false;
+    if (t.id == ATTU_TYPE_UNKNOWN && p->inferred) p->inferred[k - 1] = attu_type_make(ATTU_TYPE_TEXT);
+    *name = p->values ? p->values[k - 1] : NULL;
+    return true;
+}
+
 attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
     *handled = false;
     const char *tn = e->u.cast.type.name;
     const attu_ast_expr *arg = e->u.cast.arg;
+    const char *name;
     if (!tn) return NULL;
     macro_fn body = NULL;
     if (!strcmp(tn, "regclass")) {
-        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+        if (reg_name_arg(c, arg, &name)) {
             *handled = true;
-            return regclass_of_name(c, arg->u.literal.text, arg->position);
+            if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
+            return regclass_of_name(c, name, arg->position);
         }
         body = m_regclass;
     } else if (!strcmp(tn, "regtype")) {
-        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+        if (reg_name_arg(c, arg, &name)) {
             /* 'name'::regtype: the type's OID */
             attu_type t;
             *handled = true;
-            if (attu_type_from_name(arg->u.literal.text, -1, -1, &t, c->err)) { c->err->position = arg->position; return NULL; }
+            if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
+            if (attu_type_from_name(name, -1, -1, &t, c->err)) { c->err->position = arg->position; return NULL; }
             return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), attu_type_pg_oid(t));
         }
         body = m_regtype;
     }
     else if (!strcmp(tn, "regnamespace")) {
-        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+        if (reg_name_arg(c, arg, &name)) {
             /* 'public'::regnamespace: the schema's OID */
             static const struct { const char *name; int oid; } ns[] = {
                 { "pg_catalog", OID_PG_CATALOG }, { "pg_toast", OID_PG_TOAST }, { "public", OID_PUBLIC },
                 { "information_schema", OID_INFO_SCHEMA },
             };
             *handled = true;
+            if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-                if (!strcmp(ns[i].name, arg->u.literal.text))
+                if (!strcmp(ns[i].name, name))
                     return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), ns[i].oid);
-            attu_error_set(c->err, "3F000", arg->position, "schema \"%s\" does not exist", arg->u.literal.text);
+            attu_error_set(c->err, "3F000", arg->position, "schema \"%s\" does not exist", name);
             return NULL;
         }
         body = m_regnamespace;

@@ -1,6 +1,7 @@
 /*
  * session_functions.c - binding pg_cancel_backend(pid),
- * pg_terminate_backend(pid [, timeout]) and pg_notify(channel, payload).
+ * pg_terminate_backend(pid [, timeout]), pg_notify(channel, payload) and
+ * pg_sleep(seconds).
  *
  * Each acts on other sessions, which only the db layer (and the server
  * behind it) reaches, so like set_config (setting_functions.c) the call
@@ -12,8 +13,13 @@
  * calls per result row (db/db_signal_fill.c). A query only described
  * (no_side_effects, describe_only) signals nothing and gives NULL.
  *
- * pg_notify returns void in PostgreSQL; attu has no void type and gives
- * an empty text, which prints the same.
+ * pg_notify and pg_sleep return void in PostgreSQL; attu has no void
+ * type and gives an empty text, which prints the same (void's output is
+ * the empty string; psycopg reads both as '').
+ *
+ * pg_sleep sleeps while the statement binds, once (PostgreSQL sleeps
+ * once per row it is called for), and a cancel or statement_timeout ends
+ * it with 57014, as PostgreSQL's: what clients' tests of cancelling use.
  */
 #include "planner/binder_internal.h"
 
@@ -21,7 +27,8 @@
 #include <string.h>
 
 bool attu_session_function_name(const char *name) {
-    return !strcmp(name, "pg_cancel_backend") || !strcmp(name, "pg_terminate_backend") || !strcmp(name, "pg_notify");
+    return !strcmp(name, "pg_cancel_backend") || !strcmp(name, "pg_terminate_backend") || !strcmp(name, "pg_notify") ||
+           !strcmp(name, "pg_sleep");
 }
 
 static bool plain_call(const attu_ast_expr *e) {
@@ -101,8 +108,55 @@ static attu_bexpr *bind_notify(bctx *c, const scope *sc, const attu_ast_expr *e)
     return k;
 }
 
+static attu_bexpr *empty_text(bctx *c, int pos) {
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), pos);
+    if (!k || !(k->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); return NULL; }
+    k->slen = 0;
+    return k;
+}
+
+static attu_bexpr *bind_sleep(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n;
+    attu_bexpr *args[2] = { 0 };
+    for (int i = 0; i < n && i < 2; i++)
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    attu_bexpr *arg = args[0];
+    bool fits = plain_call(e) && n == 1;
+    if (fits) {
+        fits = !attu_type_is_array(arg->type) &&
+               (arg->type.id == ATTU_TYPE_UNKNOWN || arg->type.id == ATTU_TYPE_INT16 ||
+                arg->type.id == ATTU_TYPE_INT32 || arg->type.id == ATTU_TYPE_INT64 ||
+                arg->type.id == ATTU_TYPE_FLOAT32 || arg->type.id == ATTU_TYPE_FLOAT64 ||
+                arg->type.id == ATTU_TYPE_NUMERIC || arg->type.id == ATTU_TYPE_DECIMAL);
+    }
+    if (!fits) return attu_no_function(c, e, args, n < 2 ? n : 2);
+    /* an untyped literal or parameter reads as float8 */
+    if (arg->type.id == ATTU_TYPE_UNKNOWN &&
+        !(arg = coerce(c, arg, attu_type_make(ATTU_TYPE_FLOAT64), false, e->u.func.args.items[0]->position)))
+        return NULL;
+    if (arg->kind != BX_CONST) return not_constant(c, e, "pg_sleep");
+    /* the constant's seconds: a DECIMAL holds its value scaled by
+     * 10^scale, a wide NUMERIC its text */
+    double secs = 0;
+    switch (arg->type.id) {
+    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: secs = arg->f; break;
+    case ATTU_TYPE_DECIMAL:
+        secs = (double)arg->i;
+        for (int k = 0; k < arg->type.scale; k++) secs /= 10;
+        break;
+    case ATTU_TYPE_NUMERIC: secs = arg->s ? strtod(arg->s, NULL) : 0; break;
+    default: secs = (double)arg->i; break;
+    }
+    /* strict: pg_sleep(NULL) is NULL, without a sleep */
+    if (arg->is_null) return mk_const_null(c, attu_type_make(ATTU_TYPE_TEXT));
+    if (side_effects(c) && c->params->sleep && c->params->sleep(c->params->setting_ctx, secs, c->err))
+        return NULL;
+    return empty_text(c, e->position);
+}
+
 attu_bexpr *attu_bind_session_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *fn = e->u.func.name;
     if (!strcmp(fn, "pg_notify")) return bind_notify(c, sc, e);
+    if (!strcmp(fn, "pg_sleep")) return bind_sleep(c, sc, e);
     return bind_signal(c, sc, e, !strcmp(fn, "pg_terminate_backend"));
 }

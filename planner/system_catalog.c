@@ -866,6 +866,45 @@ static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* pg_prepared_statements: the session's named prepared statements (SQL
+ * PREPARE and the protocol's named Parse; psycopg 3's _pg3_N ones);
+ * prepare_time in UTC. parameter_types is text[] of the types' names
+ * (attu has no regtype[]; the same text as PostgreSQL's output). attu
+ * binds every execution anew: generic_plans 0, custom_plans 0 (not
+ * counted). */
+static void rows_pg_prepared_statements(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    if (!bp || !bp->prepared_at) return;
+    attu_prepared_info pi;
+    for (int i = 0; bp->prepared_at(bp->setting_ctx, i, &pi); i++) {
+        char when[64];
+        sbuf a = {0};
+        syscat_sb_puts(&a, "{");
+        for (int k = 0; k < pi.nparams; k++) {
+            /* a type's name, an array's as its element's with [], an
+             * unknown one's (0) "unknown", another (an enum's) its OID */
+            int oid = (int)pi.param_oids[k];
+            const pg_type_row *t = pg_type_by_oid(oid), *e = pg_type_array_elem(oid);
+            char name[96];
+            if (t) snprintf(name, sizeof name, "%s", t->format);
+            else if (e) snprintf(name, sizeof name, "%s[]", e->format);
+            else if (oid) snprintf(name, sizeof name, "%d", oid);
+            else snprintf(name, sizeof name, "unknown");
+            syscat_sb_printf(&a, strchr(name, ' ') ? "%s\"%s\"" : "%s%s", k ? "," : "", name);
+        }
+        syscat_sb_puts(&a, "}");
+        if (a.oom) r->b.oom = true;
+        v_text(r, pi.name);
+        v_text(r, pi.statement);
+        v_text(r, utc_text(pi.prepare_time_us, when, sizeof when));
+        v_text(r, a.p ? a.p : "{}");
+        v_bool(r, pi.from_sql);
+        v_int(r, 0);
+        v_int(r, 0);
+        free(a.p);
+    }
+}
+
 /* pg_stat_activity: one row per session of the db (db/db_activity.c),
  * every one a client backend (attu has no background processes to
  * show); client_addr as text. */
@@ -1816,6 +1855,9 @@ static const sys_relation sys_relations[] = {
     { "pg_catalog", "pg_cursors",
       "name text, statement text, is_holdable boolean, is_binary boolean, is_scrollable boolean, "
       "creation_time timestamptz", rows_pg_cursors },
+    { "pg_catalog", "pg_prepared_statements",
+      "name text, statement text, prepare_time timestamptz, parameter_types text[], from_sql boolean, "
+      "generic_plans bigint, custom_plans bigint", rows_pg_prepared_statements },
     { "pg_catalog", "pg_parameter_acl", "oid bigint, parname text, paracl text[]", NULL },
     { "pg_catalog", "pg_stat_activity",
       "datid bigint, datname text, pid integer, leader_pid integer, usesysid bigint, usename text, "

@@ -283,6 +283,25 @@ void ext_describe(conn *c, inmsg *m) {
         ncols = attu_prepared_describe(s, &cols);
     } else {
         portal *p = find_portal(c, t.name, NULL);
+        if (!p && t.name[0]) {
+            /* a SQL cursor: DECLARE's portal, in PostgreSQL (psycopg 3's
+             * named cursors describe it); its columns in text, all binary
+             * for DECLARE ... BINARY */
+            attu_result_column *ccols;
+            bool binary;
+            int found = attu_session_cursor_describe(c->session, t.name, &ncols, &ccols, &binary);
+            if (found < 0) { attu_error_oom(&err); ext_error(c, &err); return; }
+            if (found) {
+                int16_t *bin = binary && ncols > 0 ? malloc((size_t)ncols * sizeof *bin) : NULL;
+                for (int i = 0; bin && i < ncols; i++) bin[i] = 1;
+                if (binary && ncols > 0 && !bin) { free(ccols); attu_error_oom(&err); ext_error(c, &err); return; }
+                if (ncols > 0) pg_msg_row_description(&c->out, ncols, ccols, bin);
+                else pg_msg_simple(&c->out, 'n');   /* NoData */
+                free(bin);
+                free(ccols);
+                return;
+            }
+        }
         if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", t.name); return; }
         ncols = attu_prepared_describe(p->stmt, &cols);
         formats = p->formats;

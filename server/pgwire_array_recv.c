@@ -146,7 +146,7 @@ static char *fail(text_buf *t) {
 }
 
 char *pg_array_recv_text(uint32_t array_oid, const char *v, int32_t len, int param, attu_error *err) {
-    uint32_t want = attu_pg_array_elem_oid(array_oid);
+    uint32_t want = pg_param_array_elem_oid(array_oid);
     reader r = { (const unsigned char *)v, len, 0 };
     text_buf t = { 0 };
     int32_t ndim = 0, flags = 0, elem_oid = 0;   /* read before use; zeroed for -Wmaybe-uninitialized */

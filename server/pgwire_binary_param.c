@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/domain_type.h"
+#include "engine/enum_type.h"
 #include "engine/pg_array_oid.h"
 #include "engine/time_of_day.h"
 #include "engine/types.h"
@@ -61,6 +63,11 @@ int pg_utf8_check(const char *v, int32_t len, attu_error *err) {
                               "invalid byte sequence for encoding \"UTF8\": %s", bytes);
     }
     return 0;
+}
+
+/* an enum type's OID is even in its range, its array's odd */
+static bool enum_oid(uint32_t oid) {
+    return oid >= ATTU_ENUM_OID_BASE && oid < ATTU_DOMAIN_OID_BASE && oid % 2 == 0;
 }
 
 /* PostgreSQL's ranges in its own units, counted from 2000-01-01:
@@ -115,6 +122,15 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
     case ATTU_PG_OID_NUMERIC:   /* pgjdbc's setBigDecimal sends these */
         return pg_numeric_binary_to_text(v, len, param, elem, err);
     default:
+        if (enum_oid(oid)) {
+            /* an enum type's OID (its array's is odd): enum_recv reads
+             * the label's text, as psycopg 3 sends a registered enum's
+             * members in binary; the statement then checks the label */
+            if (pg_utf8_check(v, len, err)) return NULL;
+            char *s = strndup(v, (size_t)len);
+            if (!s) attu_error_oom(err);
+            return s;
+        }
         if (param)
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                            "binary format is not supported for parameter $%d (type OID %u)",
@@ -248,7 +264,12 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
 }
 
 
+uint32_t pg_param_array_elem_oid(uint32_t oid) {
+    if (enum_oid(oid - 1)) return oid - 1;
+    return attu_pg_array_elem_oid(oid);
+}
+
 char *pg_binary_param_to_text(uint32_t oid, const char *v, int32_t len, int param, attu_error *err) {
-    if (attu_pg_array_elem_oid(oid)) return pg_array_recv_text(oid, v, len, param, err);
+    if (pg_param_array_elem_oid(oid)) return pg_array_recv_text(oid, v, len, param, err);
     return pg_binary_scalar_to_text(oid, v, len, param, 0, err);
 }

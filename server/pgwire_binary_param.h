@@ -34,6 +34,11 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
  * "UTF8": 0x.." naming the first bad sequence's bytes. */
 int pg_utf8_check(const char *v, int32_t len, attu_error *err);
 
+/* The element type OID of array type OID oid, 0 when oid is no array
+ * type's: engine/pg_array_oid.h's, and an enum type's array (OIDs of
+ * engine/enum_type.h: the enum's OID and 1). */
+uint32_t pg_param_array_elem_oid(uint32_t oid);
+
 /* array_recv: the binary array v[0..len) of the array type array_oid
  * (engine/pg_array_oid.h) as array_in's text ('{1,NULL,3}',
  * '[0:1]={"a","b"}'); NULL with err set on failure (pgwire_array_recv.c). */

@@ -151,6 +151,10 @@ static void put_error_fields(pgbuf *b, const char *severity, const attu_error *e
         put_field(b, 'P', pos);
     }
     if (err->context[0]) put_field(b, 'W', err->context);
+    if (err->schema_name[0]) put_field(b, 's', err->schema_name);
+    if (err->table_name[0]) put_field(b, 't', err->table_name);
+    if (err->column_name[0]) put_field(b, 'c', err->column_name);
+    if (err->constraint_name[0]) put_field(b, 'n', err->constraint_name);
     pgbuf_put_u8(b, 0);
 }
 

@@ -94,6 +94,57 @@ static void startup_complete(conn *c) {
     conn_send_now(c);
 }
 
+/* One setting of the startup packet, kept for startup_complete (which
+ * applies them; TimeZone after the ParameterStatus of the others); past
+ * 2 kB of them the rest is left out. */
+static void startup_param(conn *c, const char *name, const char *value) {
+    if (!strcasecmp(name, "TimeZone")) { snprintf(c->startup_tz, sizeof c->startup_tz, "%s", value); return; }
+    size_t nn = strlen(name) + 1, nv = strlen(value) + 1;
+    if (c->startup_params_len + nn + nv > sizeof c->startup_params) return;
+    memcpy(c->startup_params + c->startup_params_len, name, nn);
+    memcpy(c->startup_params + c->startup_params_len + nn, value, nv);
+    c->startup_params_len += nn + nv;
+}
+
+static bool opt_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'; }
+
+/* The startup packet's options (libpq's options=, PGOPTIONS; psycopg's
+ * connect(options="-c search_path=x")): words split at unescaped white
+ * space, a backslash taking the next character as it is (pg_split_opts);
+ * "-c name=value", "-cname=value" and "--name=value" are settings, a '-'
+ * in the name read as '_' (ParseLongOption). Other switches (the
+ * server's command-line flags) are ignored; what does not fit 2 kB or
+ * 64 words is left out. */
+static void startup_options(conn *c, const char *opts) {
+    char words[2048];
+    char *argv[64];
+    size_t n = 0;
+    int argc = 0;
+    for (const char *p = opts; argc < 64;) {
+        while (opt_space(*p)) p++;
+        if (!*p) break;
+        argv[argc++] = words + n;
+        while (*p && !opt_space(*p)) {
+            if (*p == '\\' && p[1]) p++;
+            if (n + 1 < sizeof words) words[n++] = *p;
+            p++;
+        }
+        if (n + 1 >= sizeof words) { argc--; break; }   /* (cut: not applied) */
+        words[n++] = 0;
+    }
+    for (int i = 0; i < argc; i++) {
+        char *set = NULL;
+        if (!strcmp(argv[i], "-c") && i + 1 < argc) set = argv[++i];
+        else if (!strncmp(argv[i], "-c", 2) && argv[i][2]) set = argv[i] + 2;
+        else if (!strncmp(argv[i], "--", 2) && argv[i][2]) set = argv[i] + 2;
+        char *eq = set ? strchr(set, '=') : NULL;
+        if (!eq) continue;
+        *eq = 0;
+        for (char *q = set; *q; q++) if (*q == '-') *q = '_';
+        startup_param(c, set, eq + 1);
+    }
+}
+
 void startup_packet(conn *c, const char *pkt, size_t len) {
     server *srv = c->srv;
     pg_startup st;
@@ -131,14 +182,12 @@ void startup_packet(conn *c, const char *pkt, size_t len) {
         return;
     }
     c->startup_params_len = 0;
+    /* options' -c settings first, as PostgreSQL applies them: the
+     * packet's own parameters then override them */
+    if (st.options) startup_options(c, st.options);
     for (int i = 0; i < st.nparams; i++) {
-        if (!strcasecmp(st.names[i], "TimeZone")) { snprintf(c->startup_tz, sizeof c->startup_tz, "%s", st.values[i]); continue; }
         if (!strcmp(st.names[i], "user") || !strcmp(st.names[i], "database") || !strcmp(st.names[i], "options")) continue;
-        size_t nn = strlen(st.names[i]) + 1, nv = strlen(st.values[i]) + 1;
-        if (c->startup_params_len + nn + nv > sizeof c->startup_params) continue;   /* (past 2 kB: left out) */
-        memcpy(c->startup_params + c->startup_params_len, st.names[i], nn);
-        memcpy(c->startup_params + c->startup_params_len + nn, st.values[i], nv);
-        c->startup_params_len += nn + nv;
+        startup_param(c, st.names[i], st.values[i]);
     }
     c->counted = true;
     srv->nsessions++;

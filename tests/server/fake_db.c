@@ -664,6 +664,16 @@ int attu_prepared_describe(const attu_prepared *p, const attu_result_column **co
     return p->ncols;
 }
 
+/* the fake database has no SQL cursors */
+int attu_session_cursor_describe(attu_session *s, const char *name, int *ncols,
+                                 attu_result_column **cols, bool *binary) {
+    (void)s; (void)name;
+    *ncols = 0;
+    *cols = NULL;
+    *binary = false;
+    return 0;
+}
+
 int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
                           const char *const *values, const attu_exec_callbacks *cb) {
     attu_error err;
