@@ -423,13 +423,14 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
             }
         }
         if (!c.col && !cd->default_) {
-            /* a column of a domain with a DEFAULT takes the domain's */
-            if (!(c.dflt = db_domain_default_of(d->s, &cd->type, err)) && err->set) return -1;
-            if (c.dflt && db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
-                err->position = 0;
-                free(c.dflt);
-                return -1;
-            }
+            /* a column of a domain with a DEFAULT: the existing rows take
+             * the domain's, and the column keeps none of its own (later
+             * INSERTs read the domain's then: db_column_default) */
+            char *dd = db_domain_default_of(d->s, &cd->type, err);
+            if (!dd && err->set) return -1;
+            int bad = dd && db_eval_default(d->s, dd, &c.def, table, &v, err);
+            free(dd);
+            if (bad) { err->position = 0; return -1; }
         }
         if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
     }

@@ -417,27 +417,33 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
     }
     dputs(&b, "VALUES (");
     for (int c = 0; c < base->ncols; c++) {
-        const char *d = map[c] < 0 ? attu_catalog_default(db_cat(s), base->name, c) : NULL;
-        if (!d) continue;
+        char *d = map[c] < 0 ? db_column_default(s, base, c, err) : NULL;
+        if (!d) {
+            if (err->set) { b.oom = true; break; }
+            continue;
+        }
         char *seq = db_default_sequence(d);
         if (seq) {   /* nextval: drawn per row below, not a constant */
             free(seq);
+            free(d);
             seqcols[m++] = c;
             continue;
         }
         if (!strcmp(d, DB_DEFAULT_RANDOM_UUID)) {   /* one per row below, not a constant */
+            free(d);
             uuidcols[nu++] = c;
             continue;
         }
         if (k) dputs(&b, ", ");
         dputs(&b, d);
+        free(d);
         types[k] = base->defs[c].type;
         names[k] = base->defs[c].name;
         map[c] = first + k++;
     }
     dputs(&b, ")");
     int rc = 0;
-    if (b.oom) rc = attu_error_oom(err);
+    if (b.oom) rc = err->set ? -1 : attu_error_oom(err);
     else if (k) rc = run_default_text(s, b.p, k, types, names, base->name, out, err);
     if (!rc && m) {
         /* serial and identity columns (DEFAULT nextval): one value per row,
@@ -589,13 +595,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         int sq = cd->default_ && !null_default ? db_sequence_default_text(s, cd->default_, &defs[i], &dflt[i], err) : 0;
         if (sq < 0) goto fail;
         if (!sq && cd->default_ && !null_default && !(dflt[i] = db_check_default(s, sql, cd, &defs[i], err))) goto fail;
-        if (!cd->default_ && !owned[i]) {
-            /* a column of a domain without a DEFAULT of its own takes the
-             * domain's (kept as the column's: docs/sql-reference.md) */
-            attu_domain_def *dd = db_domain_of_typename(s, &cd->type);
-            if (dd && dd->dflt && !(dflt[i] = strdup(dd->dflt))) { attu_domain_def_free(dd); attu_error_oom(err); goto fail; }
-            attu_domain_def_free(dd);
-        }
+        /* (a column of a domain without a DEFAULT of its own keeps none: an
+         * INSERT takes the domain's current one, db_column_default) */
     }
     db_write_lock(s);
     if (db_relation_exists(s, st->u.create_table.table)) {

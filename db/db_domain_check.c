@@ -212,6 +212,27 @@ char *db_domain_default_of(attu_session *s, const attu_ast_typename *tn, attu_er
     return r;
 }
 
+char *db_column_default(attu_session *s, const attu_table *t, int col, attu_error *err) {
+    const char *own = attu_catalog_default(db_cat(s), t->name, col);
+    if (own) {
+        char *r = strdup(own);
+        if (!r) attu_error_oom(err);
+        return r;
+    }
+    /* no DEFAULT of its own: its domain's as the domain has it now
+     * (PostgreSQL's build_column_default reads the type's typdefault at
+     * each INSERT; a domain over a domain got its parent's at CREATE
+     * DOMAIN, so the column's own domain is the only one read) */
+    if (db_temp_has(s, t->name)) return NULL;
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    const char *dn = attu_domain_of_column(cs, t->name, t->defs[col].name);
+    attu_domain_def *d = dn ? attu_domain_find_in(cs, dn) : NULL;
+    char *r = d && d->dflt ? strdup(d->dflt) : NULL;
+    if (d && d->dflt && !r) attu_error_oom(err);
+    attu_domain_def_free(d);
+    return r;
+}
+
 int db_domain_null_message(attu_session *s, int rc, attu_error *err) {
     static const char head[] = "null value in column \"", mid[] = "\" of relation \"";
     if (rc >= 0 || strcmp(err->sqlstate, "23502") || strncmp(err->message, head, sizeof head - 1)) return rc;

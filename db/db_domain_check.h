@@ -45,6 +45,12 @@ int db_domain_check_values(struct attu_session *s, const attu_domain_def *d, att
  * unset), or out of memory (err set). */
 char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, attu_error *err);
 
+/* The DEFAULT an INSERT (or SET col = DEFAULT) gives column col of t
+ * (malloc'd): the column's own, else its domain's current one; NULL:
+ * none (err unset) or out of memory (err set). The caller holds the
+ * database's lock. */
+char *db_column_default(struct attu_session *s, const attu_table *t, int col, attu_error *err);
+
 /* A write's rc: when it failed on a column's own NOT NULL (23502 "null
  * value in column "c" of relation "t" violates not-null constraint") and
  * the column's domain is NOT NULL too, err becomes the domain's 23502
