@@ -1342,6 +1342,35 @@ out:
     return t;
 }
 
+/* The columns of t (just made by CREATE TABLE AS from query) that are of
+ * a domain, as PostgreSQL makes them: a column of a domain, or a cast to
+ * one, selected as it is. The query is bound again for it, without side
+ * effects (nothing runs); a query that does not bind so (a parameter's
+ * type left open) gives no domains. */
+static int ctas_domains(attu_session *s, const char *sql, const attu_ast_query *query, const attu_bind_params *params,
+                        const attu_table *t, attu_error *err) {
+    if (db_temp_has(s, t->name)) return 0;   /* (temporary tables: db_temp.c) */
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) return attu_error_oom(err);
+    attu_bind_params bp = db_describe_params(s, params, true);
+    const char **domains = NULL;
+    int ndomains = 0;
+    bp.domains_out = &domains;
+    bp.ndomains_out = &ndomains;
+    attu_error e;
+    attu_error_clear(&e);
+    int rc = 0;
+    if (attu_bind_query(pa, db_cat(s), sql, query, &bp, &e) && domains && ndomains >= t->ncols) {
+        const char **names = calloc((size_t)t->ncols + 1, sizeof *names);
+        if (!names) rc = attu_error_oom(err);
+        for (int i = 0; names && i < t->ncols; i++) names[i] = t->defs[i].name;
+        if (names && db_set_column_domains(s, t->name, names, t->ncols, domains, t->ncols)) rc = attu_error_oom(err);
+        free(names);
+    }
+    attu_plan_arena_free(pa);
+    return rc;
+}
+
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     db_write_lock(s);
@@ -1365,6 +1394,10 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
                                   st->u.create_table_as.with_no_data, 0, st->position, params, &n, err);
     if (!t || save(s, t, err) || attu_catalog_add(db_cat(s), t, err)) {
         attu_table_free(t);
+        pthread_rwlock_unlock(&s->db->lock);
+        return -1;
+    }
+    if (ctas_domains(s, sql, st->u.create_table_as.query, params, t, err)) {
         pthread_rwlock_unlock(&s->db->lock);
         return -1;
     }

@@ -23,6 +23,7 @@
 #include "engine/comments.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
+#include "engine/view.h"
 
 static int no_type(const char *name, attu_error *err) {
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "type \"%s\" does not exist", name);
@@ -241,6 +242,13 @@ static void users_free(char **v, int n) {
 
 static int swallow_result(void *ctx, attu_result *res) { (void)ctx; (void)res; return 0; }
 
+/* Whether rel is a view (whose columns of a domain CREATE VIEW recorded);
+ * the caller holds the lock. */
+static bool is_view(attu_session *s, const char *rel) {
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), rel);
+    return v && v->kind == 'v';
+}
+
 /* DROP DOMAIN: RESTRICT refuses a domain in use (2BP01, PostgreSQL's
  * DETAIL and HINT); CASCADE drops its columns first, each by ALTER TABLE
  * t DROP COLUMN c CASCADE (views over them go along), as PostgreSQL's. */
@@ -283,9 +291,17 @@ static int drop_domains(attu_session *s, const attu_ast_stmt *st, const attu_exe
             attu_error_set(err, "2BP01", 0, "cannot drop type %s because other objects depend on it", l->items[i]);
             char detail[1024] = "";
             size_t at = 0;
-            for (int k = 0; k < n && at < sizeof detail; k++)
+            for (int k = 0; k < n && at < sizeof detail; k++) {
+                /* a view's column: the view depends on the type */
+                if (is_view(s, u[2 * k])) {
+                    if (k && !strcmp(u[2 * k - 2], u[2 * k])) continue;
+                    at += (size_t)snprintf(detail + at, sizeof detail - at, "%sview %s depends on type %s",
+                                           at ? "\n" : "", u[2 * k], l->items[i]);
+                    continue;
+                }
                 at += (size_t)snprintf(detail + at, sizeof detail - at, "%scolumn %s of table %s depends on type %s",
-                                       k ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i]);
+                                       at ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i]);
+            }
             attu_error_set_detail(err, "%s", detail);
             attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
             users_free(u, n);
@@ -318,18 +334,38 @@ static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_
         db_write_lock(s);
         int n = 0;
         char **u = users(s, l->items[i], &n);
+        bool *view = n > 0 ? calloc((size_t)n, sizeof *view) : NULL;
+        for (int k = 0; view && k < n; k++) view[k] = is_view(s, u[2 * k]);
         pthread_rwlock_unlock(&s->db->lock);
         if (n < 0) return attu_error_oom(err);
+        if (n > 0 && !view) { users_free(u, n); return attu_error_oom(err); }
         if (n) {
             char msg[300];
-            if (n == 1) snprintf(msg, sizeof msg, "drop cascades to column %s of table %s", u[1], u[0]);
-            else snprintf(msg, sizeof msg, "drop cascades to %d other objects", n);
+            int objects = 0;   /* (a view counts once, however many of its columns) */
+            for (int k = 0; k < n; k++) objects += !(k && view[k] && !strcmp(u[2 * k - 2], u[2 * k]));
+            if (objects == 1 && view[0]) snprintf(msg, sizeof msg, "drop cascades to view %s", u[0]);
+            else if (objects == 1) snprintf(msg, sizeof msg, "drop cascades to column %s of table %s", u[1], u[0]);
+            else snprintf(msg, sizeof msg, "drop cascades to %d other objects", objects);
             notice(cb, msg);
             attu_exec_callbacks quiet = { 0 };
             if (cb) quiet = *cb;
             quiet.on_result = swallow_result;
             quiet.on_notice = NULL;
             for (int k = 0; k < n; k++) {
+                if (view[k]) {
+                    /* a view's column of the domain: the view goes (with
+                     * what reads it), as PostgreSQL drops it */
+                    attu_ast_stmt dv;
+                    memset(&dv, 0, sizeof dv);
+                    dv.kind = ATTU_STMT_DROP_VIEW;
+                    dv.position = st->position;
+                    dv.u.drop_table.tables.items = &u[2 * k];
+                    dv.u.drop_table.tables.n = 1;
+                    dv.u.drop_table.if_exists = true;   /* (dropped already, by another column's cascade) */
+                    dv.u.drop_table.cascade = true;
+                    if (db_exec_drop_view(s, &dv, &quiet, err) < 0) { users_free(u, n); free(view); return -1; }
+                    continue;
+                }
                 attu_ast_alter_cmd cmd;
                 memset(&cmd, 0, sizeof cmd);
                 cmd.kind = ATTU_ALTER_DROP_COLUMN;
@@ -342,10 +378,11 @@ static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_
                 alt.u.alter_table.table = u[2 * k];
                 alt.u.alter_table.cmds = &cmd;
                 alt.u.alter_table.ncmds = 1;
-                if (db_exec_alter(s, "", &alt, &quiet, err) < 0) { users_free(u, n); return -1; }
+                if (db_exec_alter(s, "", &alt, &quiet, err) < 0) { users_free(u, n); free(view); return -1; }
             }
         }
         users_free(u, n);
+        free(view);
     }
     return 0;
 }

@@ -51,6 +51,14 @@ char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, 
  * database's lock. */
 char *db_column_default(struct attu_session *s, const attu_table *t, int col, attu_error *err);
 
+/* Records which columns of relation rel (a view, or CREATE TABLE AS's
+ * table; names[0..ncols)) are of a domain: domains[i] (the binder's
+ * attu_bind_params.domains_out; NULL, or ndomains != ncols: none). A
+ * column of none loses what it had (CREATE OR REPLACE VIEW). -1: no
+ * memory. The caller holds the write lock. */
+int db_set_column_domains(struct attu_session *s, const char *rel, const char *const *names, int ncols,
+                          const char *const *domains, int ndomains);
+
 /* A write's rc: when it failed on a column's own NOT NULL (23502 "null
  * value in column "c" of relation "t" violates not-null constraint") and
  * the column's domain is NOT NULL too, err becomes the domain's 23502

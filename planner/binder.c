@@ -438,6 +438,10 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         if (!(sv->row_type = attu_pstrdup(c->pa, v->name, strlen(v->name))) ||
             !(sv->type_col = attu_pstrdup(c->pa, v->col_names[i], strlen(v->col_names[i]))))
             OOM_NULL(c);
+        /* a view's column of a domain (CREATE VIEW recorded it as a
+         * table's: engine/domain_type.h) */
+        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_comments(c->cat), v->name, v->col_names[i]) : NULL;
+        if (dn && !(sv->domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     return p;
 }
@@ -1996,6 +2000,20 @@ static attu_bexpr *sort_key_col(bctx *c, int k, attu_type t) {
     return col ? bpchar_key(c, col) : NULL;
 }
 
+/* The domain a select item's value is of, as PostgreSQL types it: a
+ * column of a domain (bound just now: c->last_domain) or a cast to one;
+ * NULL for any other expression (an operator's result is the base
+ * type's). */
+static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
+    if (e->kind == ATTU_EXPR_COLUMN) return c->last_domain;
+    if (e->kind != ATTU_EXPR_CAST || !e->u.cast.type.name) return NULL;
+    const char *n = e->u.cast.type.name;
+    attu_domain_def *d = attu_domain_find(!strncmp(n, "public.", 7) ? n + 7 : n);
+    const char *r = d ? attu_pstrdup(c->pa, d->name, strlen(d->name)) : NULL;
+    attu_domain_def_free(d);
+    return r;
+}
+
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
@@ -2178,6 +2196,21 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
     char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
     c->clause = "SELECT"; c->allow_agg = true; c->allow_window = true;
+    /* the domain of each item (the top query of attu_bind_query's
+     * domains_out: CREATE VIEW, CREATE TABLE AS) */
+    bool want_domains = c->params && c->params->domains_out && q == c->top_query;
+    const char **item_domain = NULL;
+    if (want_domains) {
+        int most = 1;
+        for (int i = 0; i < s->nitems; i++) {
+            const attu_ast_expr *e = s->items[i].expr;
+            most += e->kind == ATTU_EXPR_STAR ? sc.n : 1;
+            /* ((row).* gives columns of no domain, as many as its row has) */
+            if (e->kind == ATTU_EXPR_FUNC && !strcmp(e->u.func.name, " fields")) want_domains = false;
+        }
+        if (want_domains && !(item_domain = attu_palloc(c->pa, sizeof *item_domain * (size_t)(most + 1)))) OOM_NULL(c);
+        if (item_domain) memset(item_domain, 0, sizeof *item_domain * (size_t)(most + 1));
+    }
     /* generate_series here runs over the rows (attu_extract_srfs); not in
      * the rowid query of an UPDATE or DELETE (db/db_modify.c: its first
      * item the internal rowid), whose SET values and RETURNING items
@@ -2215,6 +2248,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
                 items[n]->position = it->expr->position;
                 attu_row_column_items(c, &sc, k, items[n]);   /* a derived table's row column */
+                if (want_domains) item_domain[n] = sc.cols[k].domain;
                 names[n++] = (char *)sc.cols[k].name;
                 any = true;
             }
@@ -2256,7 +2290,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             }
             continue;
         }
+        c->last_domain = NULL;
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
+        if (want_domains) item_domain[n] = item_domain_of(c, it->expr);
         /* an arm's bare parameter: its set operation types it */
         if (b && c->setop_arm == q && arm_plain(q, i) && is_untyped_param(b)) b = resolve_unknown_untracked(c, b);
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
@@ -2265,6 +2301,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     }
     c->allow_srf = false;
     c->srf_clause = NULL;
+    if (want_domains) {
+        *c->params->domains_out = item_domain;
+        if (c->params->ndomains_out) *c->params->ndomains_out = n;
+    }
     if (!attu_check_srf_placement(c, items, n)) return NULL;
     /* GROUP BY: each expression written (with grouping sets, each leaf of
      * them) is a grouping item, bound once (equal ones merged) into the
@@ -3174,6 +3214,8 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
     c.pa = pa; c.cat = cat; c.sql = sql; c.err = err; c.params = params;
     c.next_param = &next_param;
     c.clause = "SELECT";
+    c.top_query = q;
+    if (params && params->domains_out) *params->domains_out = NULL;
     if (params && params->insert_types && q->kind == ATTU_QUERY_VALUES) {
         c.values_hint = params->insert_types;
         c.nvalues_hint = params->ninsert;

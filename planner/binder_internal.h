@@ -215,6 +215,9 @@ typedef struct bctx {
     /* the domain of the column the last column reference found (NULL:
      * none), which pg_typeof of a column reads */
     const char *last_domain;
+    /* the query attu_bind_query was given (its select list's domains go
+     * to params->domains_out) */
+    const struct attu_ast_query *top_query;
 } bctx;
 
 typedef struct view_link {

@@ -558,9 +558,12 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
                 attribute_row(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, false, false, 0);
             break;
         case 'v':
-            for (int k = 0; k < ri->v->ncols; k++)
-                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
-                              ri->v->col_defaults[k] != NULL, 0);
+            for (int k = 0; k < ri->v->ncols; k++) {
+                attu_domain_def *dd = column_domain(env, ri->name, ri->v->col_names[k]);
+                attribute_row_of(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
+                                 ri->v->col_defaults[k] != NULL, 0, dd ? attu_domain_oid(dd->id) : 0);
+                attu_domain_def_free(dd);
+            }
             break;
         case 'i':
             for (int k = 0; k < syscat_index_ncols(ri); k++) {
@@ -1609,7 +1612,8 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             view_updatable(env, ri->v, upd);
             for (int k = 0; k < ri->v->ncols; k++)
                 is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
-                              ri->v->col_defaults[k], NULL, upd[k], NULL);
+                              ri->v->col_defaults[k], NULL, upd[k],
+                              attu_domain_of_column(attu_catalog_comments(env->cat), ri->name, ri->v->col_names[k]));
             free(upd);
         }
     }
