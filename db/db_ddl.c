@@ -677,9 +677,16 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
         /* the columns of a domain (engine/domain_type.h) */
         bool domains = false;
+        /* (a temporary table's in its layer's store, even where a
+         * permanent one has the name; a permanent one's in the shared) */
+        attu_comments *cols = attu_catalog_domain_comments(db_cat(s), attu_catalog_is_top(db_cat(s), t));
+        /* (what a temporary table of the name left, dropped ON COMMIT) */
+        if (cols != attu_catalog_comments(db_cat(s))) attu_comments_drop_rel(cols, t->name);
         for (int i = 0; i < n && !rc; i++) {
-            attu_domain_def *dd = st->u.create_table.temp ? NULL : db_domain_of_typename(s, &st->u.create_table.columns[i].type);
-            if (dd && attu_domain_set_column(attu_catalog_comments(db_cat(s)), t->name, defs[i].name, dd->name))
+            attu_domain_def *dd = db_domain_of_typename(s, &st->u.create_table.columns[i].type);
+            /* (an entry a dropped temporary table of the name left goes) */
+            if ((dd || attu_domain_of_column(cols, t->name, defs[i].name)) &&
+                attu_domain_set_column(cols, t->name, defs[i].name, dd ? dd->name : NULL))
                 rc = attu_error_oom(err);
             domains |= dd != NULL;
             attu_domain_def_free(dd);
@@ -1349,7 +1356,6 @@ out:
  * type left open) gives no domains. */
 static int ctas_domains(attu_session *s, const char *sql, const attu_ast_query *query, const attu_bind_params *params,
                         const attu_table *t, attu_error *err) {
-    if (db_temp_has(s, t->name)) return 0;   /* (temporary tables: db_temp.c) */
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
     attu_bind_params bp = db_describe_params(s, params, true);
@@ -1364,7 +1370,8 @@ static int ctas_domains(attu_session *s, const char *sql, const attu_ast_query *
         const char **names = calloc((size_t)t->ncols + 1, sizeof *names);
         if (!names) rc = attu_error_oom(err);
         for (int i = 0; names && i < t->ncols; i++) names[i] = t->defs[i].name;
-        if (names && db_set_column_domains(s, t->name, names, t->ncols, domains, t->ncols)) rc = attu_error_oom(err);
+        attu_comments *cols = attu_catalog_domain_comments(db_cat(s), attu_catalog_is_top(db_cat(s), t));
+        if (names && db_set_column_domains(s, cols, t->name, names, t->ncols, domains, t->ncols)) rc = attu_error_oom(err);
         free(names);
     }
     attu_plan_arena_free(pa);

@@ -210,11 +210,8 @@ static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *
 
 /* The columns of domain name: (table, column) pairs, malloc'd strings
  * in one array of 2 * *n; NULL with *n 0 when none (or no memory: -1). */
-static char **users(attu_session *s, const char *name, int *n) {
-    const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    char **v = NULL;
-    int k = 0;
-    *n = 0;
+static char **users_in(const attu_comments *cs, const char *name, char **v, int *n) {
+    int k = *n;
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
         if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, name)) continue;
@@ -233,6 +230,23 @@ oom:
     free(v);
     *n = -1;
     return NULL;
+}
+
+/* The session's temporary tables' store of columns' domains (NULL: it
+ * has none of its own: engine/catalog.h). */
+static attu_comments *temp_columns(attu_session *s) {
+    attu_comments *top = attu_catalog_domain_comments(db_cat(s), true);
+    return top == attu_catalog_comments(db_cat(s)) ? NULL : top;
+}
+
+/* ... the shared tables' and views', then the session's temporary
+ * tables' */
+static char **users(attu_session *s, const char *name, int *n) {
+    *n = 0;
+    char **v = users_in(attu_catalog_comments(db_cat(s)), name, NULL, n);
+    attu_comments *top = temp_columns(s);
+    if (*n >= 0 && top) v = users_in(top, name, v, n);
+    return v;
 }
 
 static void users_free(char **v, int n) {
@@ -468,17 +482,22 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
             rc = -1;
             break;
         }
-        int n = 0;
-        char **u = users(s, name, &n);
-        if (n < 0) { rc = attu_error_oom(err); break; }
+        int n = 0, nt = 0;
+        attu_comments *top = temp_columns(s);
+        char **u = users_in(cs, name, NULL, &n);
+        char **ut = top && n >= 0 ? users_in(top, name, NULL, &nt) : NULL;
+        if (n < 0 || nt < 0) { users_free(u, n); users_free(ut, nt); rc = attu_error_oom(err); break; }
         char *nn = strdup(to);
-        if (!nn) { users_free(u, n); rc = attu_error_oom(err); break; }
+        if (!nn) { users_free(u, n); users_free(ut, nt); rc = attu_error_oom(err); break; }
         attu_domain_remove(cs, name);
         free(d->name);
         d->name = nn;
         for (int i = 0; i < n && !rc; i++)
             if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], to)) rc = attu_error_oom(err);
+        for (int i = 0; i < nt && !rc; i++)   /* (the temporary tables' columns) */
+            if (attu_domain_set_column(top, ut[2 * i], ut[2 * i + 1], to)) rc = attu_error_oom(err);
         users_free(u, n);
+        users_free(ut, nt);
         /* the domains over it follow */
         for (size_t i = 0; i < attu_comments_count(cs) && !rc; i++) {
             const attu_comment *c = attu_comments_at(cs, i);

@@ -86,11 +86,11 @@ out:
  * attu_domain_rules' order, per column in order), their definitions into defs[ncols] (freed by the
  * caller); the count, or -1 for memory. */
 static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **defs, rule **out) {
-    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    const attu_comments *cs = attu_catalog_comments(db_cat(s)), *cols = db_domain_columns(s, t->name);
     int n = 0, cap = 0;
     rule *r = NULL;
     for (int c = 0; c < t->ncols; c++) {
-        const char *dn = attu_domain_of_column(cs, t->name, t->defs[c].name);
+        const char *dn = attu_domain_of_column(cols, t->name, t->defs[c].name);
         if (!dn || !(defs[c] = attu_domain_rules_in(cs, dn))) continue;
         const attu_domain_def *d = defs[c];
         for (int k = -1; k < d->n; k++) {
@@ -107,11 +107,14 @@ static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **
     return n;
 }
 
+attu_comments *db_domain_columns(attu_session *s, const char *rel) {
+    return attu_catalog_domain_comments_of(db_cat(s), rel);
+}
+
 int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
-    /* (a temporary table's columns are of base types: the entries of a
-     * permanent table its name shadows are not its) */
-    if (db_temp_has(s, t->name)) return 0;
-    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    /* (a temporary table's columns are in its layer's store: the entries
+     * of a permanent table its name shadows are not its) */
+    const attu_comments *cs = db_domain_columns(s, t->name);
     bool any = false;
     for (size_t i = 0; cs && i < attu_comments_count(cs) && !any; i++) {
         const attu_comment *c = attu_comments_at(cs, i);
@@ -146,12 +149,29 @@ out:
     return rc;
 }
 
+static int check_existing_in(attu_session *s, const attu_comments *cols, const attu_domain_def *d, int which,
+                             attu_error *err);
+
 int db_domain_check_existing(attu_session *s, const attu_domain_def *d, int which, attu_error *err) {
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    for (size_t i = 0; i < attu_comments_count(cs); i++) {
-        const attu_comment *c = attu_comments_at(cs, i);
+    int rc = check_existing_in(s, cs, d, which, err);
+    const attu_comments *top = attu_catalog_domain_comments(db_cat(s), true);
+    if (!rc && top != cs) rc = check_existing_in(s, top, d, which, err);   /* (the temporary tables') */
+    return rc;
+}
+
+/* ... the columns cols keeps (the shared store, or the session's
+ * temporary tables'; a permanent table a temporary one shadows is not
+ * reached by its name: left out) */
+static int check_existing_in(attu_session *s, const attu_comments *cols, const attu_domain_def *d, int which,
+                             attu_error *err) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    bool shared = cols == cs;
+    for (size_t i = 0; i < attu_comments_count(cols); i++) {
+        const attu_comment *c = attu_comments_at(cols, i);
         /* (the columns of the domains over it too: theirs are its values) */
         if (c->kind != ATTU_DOMAIN_COLUMN_KIND || !attu_domain_derives(cs, c->text, d->name)) continue;
+        if (shared && db_temp_has(s, c->rel)) continue;
         attu_table *t = attu_catalog_lookup(db_cat(s), c->rel);
         if (!t || attu_table_find_column(t, c->sub) < 0) continue;
         attu_strbuf b = { 0 };
@@ -223,9 +243,8 @@ char *db_column_default(attu_session *s, const attu_table *t, int col, attu_erro
      * (PostgreSQL's build_column_default reads the type's typdefault at
      * each INSERT; a domain over a domain got its parent's at CREATE
      * DOMAIN, so the column's own domain is the only one read) */
-    if (db_temp_has(s, t->name)) return NULL;
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    const char *dn = attu_domain_of_column(cs, t->name, t->defs[col].name);
+    const char *dn = attu_domain_of_column(db_domain_columns(s, t->name), t->name, t->defs[col].name);
     attu_domain_def *d = dn ? attu_domain_find_in(cs, dn) : NULL;
     char *r = d && d->dflt ? strdup(d->dflt) : NULL;
     if (d && d->dflt && !r) attu_error_oom(err);
@@ -245,7 +264,7 @@ int db_domain_null_message(attu_session *s, int rc, attu_error *err) {
     snprintf(rel, sizeof rel, "%.*s", (int)(e - r), r);
     pthread_rwlock_rdlock(&s->db->lock);
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    const char *dn = db_temp_has(s, rel) ? NULL : attu_domain_of_column(cs, rel, col);
+    const char *dn = attu_domain_of_column(db_domain_columns(s, rel), rel, col);
     attu_domain_def *d = dn ? attu_domain_rules_in(cs, dn) : NULL;
     if (d && d->not_null) {
         attu_error_clear(err);

@@ -22,6 +22,12 @@ struct attu_session;
  * statement can write, so VALUE is the only name such a CHECK reads. */
 #define DB_DOMAIN_STAND_IN "\001domain"
 
+/* The store that says which columns of relation rel are of a domain:
+ * a temporary table's (the session's, which shadows a permanent one of
+ * its name) is its layer's own (engine/catalog.h). The domains'
+ * definitions are always in the shared one. */
+struct attu_comments *db_domain_columns(struct attu_session *s, const char *rel);
+
 /* Checks the rows of t (a new version of the table of its name) that a
  * statement wrote (those >= first when changed is NULL, else those with
  * changed[r]) against the domains of t's columns: 23502 "domain d does
@@ -51,13 +57,14 @@ char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, 
  * database's lock. */
 char *db_column_default(struct attu_session *s, const attu_table *t, int col, attu_error *err);
 
-/* Records which columns of relation rel (a view, or CREATE TABLE AS's
- * table; names[0..ncols)) are of a domain: domains[i] (the binder's
- * attu_bind_params.domains_out; NULL, or ndomains != ncols: none). A
- * column of none loses what it had (CREATE OR REPLACE VIEW). -1: no
- * memory. The caller holds the write lock. */
-int db_set_column_domains(struct attu_session *s, const char *rel, const char *const *names, int ncols,
-                          const char *const *domains, int ndomains);
+/* Records in cols (the store of the relation's layer: a temporary
+ * one's, or the shared) which columns of relation rel (a view, or CREATE
+ * TABLE AS's table; names[0..ncols)) are of a domain: domains[i] (the
+ * binder's attu_bind_params.domains_out; NULL, or ndomains != ncols:
+ * none). A column of none loses what it had (CREATE OR REPLACE VIEW).
+ * -1: no memory. The caller holds the write lock. */
+int db_set_column_domains(struct attu_session *s, struct attu_comments *cols, const char *rel,
+                          const char *const *names, int ncols, const char *const *domains, int ndomains);
 
 /* A write's rc: when it failed on a column's own NOT NULL (23502 "null
  * value in column "c" of relation "t" violates not-null constraint") and

@@ -217,9 +217,8 @@ static bool same_type(attu_type a, attu_type b) {
 /* (db_domain_check.h) A view's columns of a domain are kept as a
  * table's (engine/domain_type.h): PostgreSQL types a column whose
  * expression is a column of a domain, or a cast to one, by the domain. */
-int db_set_column_domains(attu_session *s, const char *rel, const char *const *names, int ncols,
+int db_set_column_domains(attu_session *s, attu_comments *cs, const char *rel, const char *const *names, int ncols,
                           const char *const *domains, int ndomains) {
-    attu_comments *cs = attu_catalog_comments(db_cat(s));
     bool changed = false;
     int rc = 0;
     for (int i = 0; i < ncols && !rc; i++) {
@@ -373,7 +372,9 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     v = prev;   /* no reader holds it: the write lock is ours */
     rc = 0;
-    if (db_set_column_domains(s, name, (const char *const *)names, lp->ncols, domains, ndomains)) rc = attu_error_oom(err);
+    attu_catalog *vc = db_cat(s);
+    attu_comments *cols = attu_catalog_domain_comments(vc, attu_catalog_view_is_top(vc, attu_views_find(attu_catalog_views(vc), name)));
+    if (db_set_column_domains(s, cols, name, (const char *const *)names, lp->ncols, domains, ndomains)) rc = attu_error_oom(err);
 out:
     pthread_rwlock_unlock(&s->db->lock);
     attu_view_free(v);

@@ -440,7 +440,9 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
             OOM_NULL(c);
         /* a view's column of a domain (CREATE VIEW recorded it as a
          * table's: engine/domain_type.h) */
-        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_comments(c->cat), v->name, v->col_names[i]) : NULL;
+        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_domain_comments(c->cat, attu_catalog_view_is_top(c->cat, v)),
+                                                        v->name, v->col_names[i])
+                                : NULL;
         if (dn && !(sv->domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     return p;
@@ -579,7 +581,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
         sc->cols[sc->n - 1].row_type = tname_copy;
         if (!(sc->cols[sc->n - 1].type_col = attu_pstrdup(c->pa, t->defs[i].name, strlen(t->defs[i].name)))) OOM_NULL(c);
-        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_comments(c->cat), t->name, t->defs[i].name) : NULL;
+        /* (a temporary table's in its layer's store: engine/catalog.h) */
+        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_domain_comments(c->cat, attu_catalog_is_top(c->cat, t)),
+                                                        t->name, t->defs[i].name)
+                                : NULL;
         if (dn && !(sc->cols[sc->n - 1].domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     p->cols[t->ncols] = t->ncols;   /* rowid */

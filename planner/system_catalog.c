@@ -506,10 +506,17 @@ static int column_collation(attu_type t) {
     return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
 }
 
-/* The domain of column col of table rel (NULL: none; free it). */
-static attu_domain_def *column_domain(const syscat_env *env, const char *rel, const char *col) {
+/* Where the domains of ri's columns are kept: a temporary relation's in
+ * its layer's store (engine/catalog.h). */
+static const attu_comments *rel_domain_columns(const syscat_env *env, const rel_info *ri) {
+    bool top = ri->kind == 'v' ? attu_catalog_view_is_top(env->cat, ri->v) : ri->temp;
+    return attu_catalog_domain_comments(env->cat, top);
+}
+
+/* The domain of column col of relation ri (NULL: none; free it). */
+static attu_domain_def *column_domain(const syscat_env *env, const rel_info *ri, const char *col) {
     const attu_comments *cs = attu_catalog_comments(env->cat);
-    const char *dn = attu_domain_of_column(cs, rel, col);
+    const char *dn = attu_domain_of_column(rel_domain_columns(env, ri), ri->name, col);
     return dn ? attu_domain_find_in(cs, dn) : NULL;
 }
 
@@ -546,7 +553,7 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
         case 'r':
             for (int k = 0; k < t->ncols; k++) {
                 char id = column_identity(env, t, k);
-                attu_domain_def *dd = column_domain(env, t->name, t->defs[k].name);
+                attu_domain_def *dd = column_domain(env, ri, t->defs[k].name);
                 attribute_row_of(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
                                  !id && attu_catalog_default(env->cat, t->name, k) != NULL, id,
                                  dd ? attu_domain_oid(dd->id) : 0);
@@ -559,7 +566,7 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
             break;
         case 'v':
             for (int k = 0; k < ri->v->ncols; k++) {
-                attu_domain_def *dd = column_domain(env, ri->name, ri->v->col_names[k]);
+                attu_domain_def *dd = column_domain(env, ri, ri->v->col_names[k]);
                 attribute_row_of(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
                                  ri->v->col_defaults[k] != NULL, 0, dd ? attu_domain_oid(dd->id) : 0);
                 attu_domain_def_free(dd);
@@ -1604,7 +1611,7 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
                 if (s && !s->identity) s = NULL;
                 is_column_row(r, env, t->name, t->defs[k].name, t->defs[k].type, k, t->defs[k].not_null,
                               s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true,
-                              attu_domain_of_column(attu_catalog_comments(env->cat), t->name, t->defs[k].name));
+                              attu_domain_of_column(rel_domain_columns(env, ri), t->name, t->defs[k].name));
             }
         } else if (ri->kind == 'v') {
             bool *upd = calloc((size_t)ri->v->ncols + 1, sizeof *upd);
@@ -1613,7 +1620,7 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             for (int k = 0; k < ri->v->ncols; k++)
                 is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
                               ri->v->col_defaults[k], NULL, upd[k],
-                              attu_domain_of_column(attu_catalog_comments(env->cat), ri->name, ri->v->col_names[k]));
+                              attu_domain_of_column(rel_domain_columns(env, ri), ri->name, ri->v->col_names[k]));
             free(upd);
         }
     }
