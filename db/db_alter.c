@@ -1887,14 +1887,14 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         if (c->kind == ATTU_ALTER_RENAME_COLUMN) db_comments_renamed(s, 'c', name, c->column, c->new_name);
         /* a column added or retyped: of its domain now, or of none */
         if (c->kind == ATTU_ALTER_ADD_COLUMN || c->kind == ATTU_ALTER_TYPE) {
-            attu_domain_def *dd = db_domain_of_typename(s, c->kind == ATTU_ALTER_TYPE ? &c->type : &c->def.type);
+            char *dd = db_domain_column_text(s, c->kind == ATTU_ALTER_TYPE ? &c->type : &c->def.type);
             const char *col = c->kind == ATTU_ALTER_TYPE ? c->column : c->def.name;
             attu_comments *cs = db_domain_columns(s, name);
             attu_error e2;
             attu_error_clear(&e2);
-            if ((dd || attu_domain_of_column(cs, name, col)) && !attu_domain_set_column(cs, name, col, dd ? dd->name : NULL))
+            if ((dd || attu_domain_of_column(cs, name, col)) && !attu_domain_set_column(cs, name, col, dd))
                 db_txn_touch_comments(s, &e2);
-            attu_domain_def_free(dd);
+            free(dd);
         }
     }
     db_comments_prune(s, name);

@@ -683,13 +683,13 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         /* (what a temporary table of the name left, dropped ON COMMIT) */
         if (cols != attu_catalog_comments(db_cat(s))) attu_comments_drop_rel(cols, t->name);
         for (int i = 0; i < n && !rc; i++) {
-            attu_domain_def *dd = db_domain_of_typename(s, &st->u.create_table.columns[i].type);
+            char *dd = db_domain_column_text(s, &st->u.create_table.columns[i].type);
             /* (an entry a dropped temporary table of the name left goes) */
             if ((dd || attu_domain_of_column(cols, t->name, defs[i].name)) &&
-                attu_domain_set_column(cols, t->name, defs[i].name, dd ? dd->name : NULL))
+                attu_domain_set_column(cols, t->name, defs[i].name, dd))
                 rc = attu_error_oom(err);
             domains |= dd != NULL;
-            attu_domain_def_free(dd);
+            free(dd);
         }
         if (!rc && domains && s->db->data_dir && db_txn_touch_comments(s, err)) rc = -1;
         if (rc) {   /* out of memory: undo */

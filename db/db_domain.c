@@ -98,6 +98,28 @@ attu_domain_def *db_domain_of_typename(attu_session *s, const attu_ast_typename 
     return attu_domain_find_in(attu_catalog_comments(db_cat(s)), n);
 }
 
+char *db_domain_column_text(attu_session *s, const attu_ast_typename *tn) {
+    attu_domain_def *d = db_domain_of_typename(s, tn);
+    char *r = NULL;
+    if (d) {
+        r = strdup(d->name);
+    } else if (tn && tn->name) {
+        /* an array of a domain, "d[]" (int[][] is int[] in PostgreSQL) */
+        const char *n = !strncmp(tn->name, "public.", 7) ? tn->name + 7 : tn->name;
+        size_t len = strlen(n);
+        while (len > 2 && !strncmp(n + len - 2, "[]", 2)) len -= 2;
+        char en[ATTU_NAME_MAX + 1];
+        if (len < strlen(n) && len < sizeof en) {
+            memcpy(en, n, len);
+            en[len] = 0;
+            d = attu_domain_find_in(attu_catalog_comments(db_cat(s)), en);
+            if (d && (r = malloc(strlen(d->name) + 3))) sprintf(r, "%s[]", d->name);
+        }
+    }
+    attu_domain_def_free(d);
+    return r;
+}
+
 /* PostgreSQL's name of a domain's unnamed CHECK: d_check, d_check1, ...
  * past the names its checks have. */
 static void choose_check_name(const attu_domain_def *d, char *out) {
@@ -210,11 +232,23 @@ static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *
 
 /* The columns of domain name: (table, column) pairs, malloc'd strings
  * in one array of 2 * *n; NULL with *n 0 when none (or no memory: -1). */
+/* Whether a column's store text (its domain: "d", or "d[]" for an array
+ * of d) is of domain name. */
+static bool is_of(const char *text, const char *name) {
+    size_t n = strlen(name);
+    return !strncmp(text, name, n) && (!text[n] || !strcmp(text + n, "[]"));
+}
+
+static bool is_array_text(const char *text) {
+    size_t n = strlen(text);
+    return n > 2 && !strcmp(text + n - 2, "[]");
+}
+
 static char **users_in(const attu_comments *cs, const char *name, char **v, int *n) {
     int k = *n;
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
-        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, name)) continue;
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || !is_of(c->text, name)) continue;
         char **nv = realloc(v, (size_t)(k + 1) * 2 * sizeof *nv);
         if (!nv) goto oom;
         v = nv;
@@ -313,8 +347,10 @@ static int drop_domains(attu_session *s, const attu_ast_stmt *st, const attu_exe
                                            at ? "\n" : "", u[2 * k], l->items[i]);
                     continue;
                 }
-                at += (size_t)snprintf(detail + at, sizeof detail - at, "%scolumn %s of table %s depends on type %s",
-                                       at ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i]);
+                const char *text = attu_domain_of_column(db_domain_columns(s, u[2 * k]), u[2 * k], u[2 * k + 1]);
+                at += (size_t)snprintf(detail + at, sizeof detail - at, "%scolumn %s of table %s depends on type %s%s",
+                                       at ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i],
+                                       text && is_array_text(text) ? "[]" : "");
             }
             attu_error_set_detail(err, "%s", detail);
             attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
@@ -492,10 +528,19 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
         attu_domain_remove(cs, name);
         free(d->name);
         d->name = nn;
-        for (int i = 0; i < n && !rc; i++)
-            if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], to)) rc = attu_error_oom(err);
-        for (int i = 0; i < nt && !rc; i++)   /* (the temporary tables' columns) */
-            if (attu_domain_set_column(top, ut[2 * i], ut[2 * i + 1], to)) rc = attu_error_oom(err);
+        /* (an array column's "d[]" becomes "to[]") */
+        char toa[ATTU_NAME_MAX + 3];
+        snprintf(toa, sizeof toa, "%s[]", to);
+        for (int i = 0; i < n && !rc; i++) {
+            const char *text = attu_domain_of_column(cs, u[2 * i], u[2 * i + 1]);
+            if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], text && is_array_text(text) ? toa : to))
+                rc = attu_error_oom(err);
+        }
+        for (int i = 0; i < nt && !rc; i++) {   /* (the temporary tables' columns) */
+            const char *text = attu_domain_of_column(top, ut[2 * i], ut[2 * i + 1]);
+            if (attu_domain_set_column(top, ut[2 * i], ut[2 * i + 1], text && is_array_text(text) ? toa : to))
+                rc = attu_error_oom(err);
+        }
         users_free(u, n);
         users_free(ut, nt);
         /* the domains over it follow */

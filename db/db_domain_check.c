@@ -111,6 +111,40 @@ attu_comments *db_domain_columns(attu_session *s, const char *rel) {
     return attu_catalog_domain_comments_of(db_cat(s), rel);
 }
 
+/* The columns of g (the written rows) that are arrays of a domain (kept
+ * as "d[]"): each element checked by the cast to d[], which raises the
+ * first failing element's error (planner/domain_bind.c), row by row. */
+static int check_array_columns(attu_session *s, attu_table *g, attu_error *err) {
+    const attu_comments *cols = db_domain_columns(s, g->name);
+    attu_strbuf b = { 0 };
+    int n = 0;
+    attu_strbuf_puts(&b, "SELECT ");
+    for (int c = 0; c < g->ncols; c++) {
+        const char *dn = attu_domain_of_column(cols, g->name, g->defs[c].name);
+        size_t len = dn ? strlen(dn) : 0;
+        if (len < 3 || strcmp(dn + len - 2, "[]")) continue;
+        if (n++) attu_strbuf_puts(&b, ", ");
+        attu_strbuf_puts(&b, "count(");
+        attu_strbuf_quote_ident(&b, g->defs[c].name);
+        attu_strbuf_puts(&b, "::");
+        char en[ATTU_NAME_MAX + 1];
+        snprintf(en, sizeof en, "%.*s", (int)(len - 2), dn);
+        attu_strbuf_quote_ident(&b, en);
+        attu_strbuf_puts(&b, "[])");
+    }
+    attu_strbuf_puts(&b, " FROM ");
+    attu_strbuf_quote_ident(&b, g->name);
+    int rc = 0;
+    if (b.oom) rc = attu_error_oom(err);
+    else if (n) {
+        attu_result *res = db_check_run_over(s, g, b.p, err);
+        if (!res) { err->position = 0; rc = -1; }
+        attu_result_free(res);
+    }
+    free(b.p);
+    return rc;
+}
+
 int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     /* (a temporary table's columns are in its layer's store: the entries
      * of a permanent table its name shadows are not its) */
@@ -131,7 +165,6 @@ int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uin
     int nr = defs ? gather_rules(s, t, defs, &rules) : -1, rc = -1;
     attu_table *g = t;
     if (nr < 0) { attu_error_oom(err); goto out; }
-    if (!nr) { rc = 0; goto out; }
     if (changed || first > 0) {
         if (!(rows = malloc(sizeof *rows * n))) { attu_error_oom(err); goto out; }
         size_t k = 0;
@@ -140,6 +173,7 @@ int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uin
         if (!(g = db_gather_rows(t, rows, n, t->name, err))) { g = t; goto out; }
     }
     rc = run_rules(s, g, rules, nr, err);
+    if (!rc) rc = check_array_columns(s, g, err);
 out:
     if (g != t) attu_table_free(g);
     free(rows);

@@ -75,6 +75,10 @@ int db_domain_null_message(struct attu_session *s, int rc, attu_error *err);
 
 /* The domain a column declared of type tn is of (NULL: none; free it). */
 attu_domain_def *db_domain_of_typename(struct attu_session *s, const attu_ast_typename *tn);
+/* What the store keeps for a column declared of type tn (malloc'd):
+ * its domain's name, "d[]" for an array of domain d (each element
+ * checked: db_domain_check_rows), NULL for none (or no memory). */
+char *db_domain_column_text(struct attu_session *s, const attu_ast_typename *tn);
 /* Whether an enum type or a domain has the name. */
 bool db_type_name_used(struct attu_session *s, const char *name);
 

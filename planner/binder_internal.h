@@ -218,6 +218,8 @@ typedef struct bctx {
     /* the query attu_bind_query was given (its select list's domains go
      * to params->domains_out) */
     const struct attu_ast_query *top_query;
+    /* the cast attu_domain_array_cast made, bound as a plain conversion */
+    const struct attu_ast_expr *array_domain_cast;
 } bctx;
 
 typedef struct view_link {
@@ -392,6 +394,9 @@ attu_bexpr *mk_const_null(bctx *c, attu_type t);
  * checked against the domain's NOT NULL and CHECKs (domain_bind.c); v
  * itself when name is no domain or one without rules. */
 attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const char *name, int pos);
+/* A cast e to an array of a domain (x::d[]): true, with *out the cast
+ * checking each element (NULL: the error set); false for any other. */
+bool attu_domain_array_cast(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr **out);
 attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n);
 /* A cast a type's rules refuse: 42846 "cannot cast type from to t" when
  * explicit, else 42804 "value is of type t but expression is of type
