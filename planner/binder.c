@@ -2013,8 +2013,15 @@ static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
     if (e->kind == ATTU_EXPR_COLUMN) return c->last_domain;
     if (e->kind != ATTU_EXPR_CAST || !e->u.cast.type.name) return NULL;
     const char *n = e->u.cast.type.name;
-    attu_domain_def *d = attu_domain_find(!strncmp(n, "public.", 7) ? n + 7 : n);
-    const char *r = d ? attu_pstrdup(c->pa, d->name, strlen(d->name)) : NULL;
+    if (!strncmp(n, "public.", 7)) n += 7;
+    /* (a cast to an array of a domain: "d[]", as its columns are kept) */
+    size_t len = strlen(n);
+    bool arr = len > 2 && !strcmp(n + len - 2, "[]");
+    char en[ATTU_NAME_MAX + 1], dn[ATTU_NAME_MAX + 3];
+    snprintf(en, sizeof en, "%.*s", (int)(arr ? len - 2 : len), n);
+    attu_domain_def *d = attu_domain_find(en);
+    if (d) snprintf(dn, sizeof dn, "%s%s", d->name, arr ? "[]" : "");
+    const char *r = d ? attu_pstrdup(c->pa, dn, strlen(dn)) : NULL;
     attu_domain_def_free(d);
     return r;
 }
