@@ -1848,6 +1848,17 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         const attu_ast_alter_cmd *cmd = &st->u.alter_table.cmds[i];
         bool add = cmd->kind == ATTU_ALTER_ADD_COLUMN;
         attu_domain_def *dd = add || cmd->kind == ATTU_ALTER_TYPE ? db_domain_of_typename(s, add ? &cmd->def.type : &cmd->type) : NULL;
+        if (!dd && cmd->kind == ATTU_ALTER_TYPE) {
+            /* retyped to an array of a domain ("d[]"): each element */
+            char *text = db_domain_column_text(s, &cmd->type);
+            size_t len = text ? strlen(text) : 0;
+            int k = len > 2 ? find(&d, cmd->column) : -1;
+            if (k >= 0) text[len - 2] = 0;
+            int bad = k >= 0 && db_domain_check_array_values(s, text, d.cols[k].def.type, d.cols[k].col, base->nrows, err);
+            free(text);
+            if (bad) goto out;
+            continue;
+        }
         if (!dd) continue;
         int k = find(&d, add ? cmd->def.name : cmd->column);
         int bad = k >= 0 && db_domain_check_values(s, dd, d.cols[k].def.type, d.cols[k].col, base->nrows, err);

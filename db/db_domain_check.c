@@ -258,6 +258,35 @@ out:
     return rc;
 }
 
+int db_domain_check_array_values(attu_session *s, const char *domain, attu_type t, attu_column *col, size_t nrows,
+                                 attu_error *err) {
+    attu_column_def def;
+    memset(&def, 0, sizeof def);
+    snprintf(def.name, sizeof def.name, "value");
+    def.type = t;
+    attu_table *g = attu_table_new(DB_DOMAIN_STAND_IN, 1, &def, err);
+    if (!g) return -1;
+    attu_column_free(g->cols[0]);
+    g->cols[0] = attu_column_share(col);
+    g->nrows = nrows;
+    /* (each element through the cast to d[]: planner/domain_bind.c) */
+    attu_strbuf b = { 0 };
+    attu_strbuf_puts(&b, "SELECT count(\"value\"::");
+    attu_strbuf_quote_ident(&b, domain);
+    attu_strbuf_puts(&b, "[]) FROM ");
+    attu_strbuf_quote_ident(&b, g->name);
+    int rc = 0;
+    if (b.oom) rc = attu_error_oom(err);
+    else {
+        attu_result *res = db_check_run_over(s, g, b.p, err);
+        if (!res) { err->position = 0; rc = -1; }
+        attu_result_free(res);
+    }
+    free(b.p);
+    attu_table_free(g);
+    return rc;
+}
+
 char *db_domain_default_of(attu_session *s, const attu_ast_typename *tn, attu_error *err) {
     attu_domain_def *d = db_domain_of_typename(s, tn);
     char *r = d && d->dflt ? strdup(d->dflt) : NULL;

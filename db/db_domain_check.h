@@ -47,6 +47,10 @@ int db_domain_check_existing(struct attu_session *s, const attu_domain_def *d, i
  * ALTER TABLE) against d: 23502 / 23514 as for a write. */
 int db_domain_check_values(struct attu_session *s, const attu_domain_def *d, attu_type t, struct attu_column *col,
                            size_t nrows, attu_error *err);
+/* The same for values col[0..nrows) of an array type t retyped to an
+ * array of domain (ALTER COLUMN ... TYPE d[]): each element checked. */
+int db_domain_check_array_values(struct attu_session *s, const char *domain, attu_type t, struct attu_column *col,
+                                 size_t nrows, attu_error *err);
 /* The DEFAULT text of the domain tn names (malloc'd), or NULL: none (err
  * unset), or out of memory (err set). */
 char *db_domain_default_of(struct attu_session *s, const attu_ast_typename *tn, attu_error *err);
