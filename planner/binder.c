@@ -315,6 +315,8 @@ static bool scope_push_col(bctx *c, scope *sc, const scope_col *col, int star_ba
  * are (for the first ncarried). */
 typedef struct carried { int n0, ncarried, *at, *cnt; } carried;
 
+static const select_domains *select_domains_of(const bctx *c, const attu_ast_query *q);
+
 static attu_lplan *bind_carrying(bctx *c, const attu_ast_query *q, carried *cr) {
     const attu_ast_query *save = c->carry_query;
     c->carry_query = q;
@@ -1101,9 +1103,13 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
         c->ctes = save;
         if (!p) return NULL;
         int source = c->next_source++;
+        /* its columns of a domain, as PostgreSQL types them */
+        const select_domains *sd = select_domains_of(c, f->u.subquery.query);
+        if (sd && sd->n != cr.n0) sd = NULL;
         for (int i = 0; i < p->ncols; i++) {
             const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : p->names[i];
             if (!push_carried(c, sc, f->alias, cn, p, &cr, i, source)) return NULL;
+            if (sd && i < sd->n) sc->cols[sc->n - 1].domain = sd->domains[i];
         }
         return p;
     }
@@ -2005,6 +2011,13 @@ static attu_bexpr *sort_key_col(bctx *c, int k, attu_type t) {
     return col ? bpchar_key(c, col) : NULL;
 }
 
+/* The item domains bind_select noted for SELECT block q (NULL: none). */
+static const select_domains *select_domains_of(const bctx *c, const attu_ast_query *q) {
+    for (const select_domains *sd = c->select_domains; sd; sd = sd->next)
+        if (sd->q == q) return sd;
+    return NULL;
+}
+
 /* The domain a select item's value is of, as PostgreSQL types it: a
  * column of a domain (bound just now: c->last_domain) or a cast to one;
  * NULL for any other expression (an operator's result is the base
@@ -2208,9 +2221,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
     char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
     c->clause = "SELECT"; c->allow_agg = true; c->allow_window = true;
-    /* the domain of each item (the top query of attu_bind_query's
-     * domains_out: CREATE VIEW, CREATE TABLE AS) */
-    bool want_domains = c->params && c->params->domains_out && q == c->top_query;
+    /* the domain of each item (c->select_domains: CREATE VIEW, CREATE
+     * TABLE AS, a derived table's columns) */
+    bool want_domains = true;
     const char **item_domain = NULL;
     if (want_domains) {
         int most = 1;
@@ -2314,8 +2327,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     c->allow_srf = false;
     c->srf_clause = NULL;
     if (want_domains) {
-        *c->params->domains_out = item_domain;
-        if (c->params->ndomains_out) *c->params->ndomains_out = n;
+        select_domains *sd = attu_palloc(c->pa, sizeof *sd);
+        if (!sd) OOM_NULL(c);
+        *sd = (select_domains){ q, item_domain, n, c->select_domains };
+        c->select_domains = sd;
     }
     if (!attu_check_srf_placement(c, items, n)) return NULL;
     /* GROUP BY: each expression written (with grouping sets, each leaf of
@@ -3226,7 +3241,6 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
     c.pa = pa; c.cat = cat; c.sql = sql; c.err = err; c.params = params;
     c.next_param = &next_param;
     c.clause = "SELECT";
-    c.top_query = q;
     if (params && params->domains_out) *params->domains_out = NULL;
     if (params && params->insert_types && q->kind == ATTU_QUERY_VALUES) {
         c.values_hint = params->insert_types;
@@ -3235,6 +3249,11 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
     }
     attu_lplan *p = bind_query(&c, q);
     if (!p && !err->set) attu_error_oom(err);
+    if (p && params && params->domains_out) {
+        const select_domains *sd = select_domains_of(&c, q);
+        *params->domains_out = sd ? sd->domains : NULL;
+        if (params->ndomains_out) *params->ndomains_out = sd ? sd->n : 0;
+    }
     return err->set ? NULL : p;
 }
 

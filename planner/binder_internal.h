@@ -215,12 +215,20 @@ typedef struct bctx {
     /* the domain of the column the last column reference found (NULL:
      * none), which pg_typeof of a column reads */
     const char *last_domain;
-    /* the query attu_bind_query was given (its select list's domains go
-     * to params->domains_out) */
-    const struct attu_ast_query *top_query;
+    /* the domain of each item of every SELECT block bound (its select
+     * list's, NULL: none), newest first: a derived table's columns and
+     * attu_bind_query's params->domains_out read them */
+    struct select_domains *select_domains;
     /* the cast attu_domain_array_cast made, bound as a plain conversion */
     const struct attu_ast_expr *array_domain_cast;
 } bctx;
+
+typedef struct select_domains {
+    const struct attu_ast_query  *q;
+    const char                  **domains;
+    int                           n;
+    struct select_domains        *next;
+} select_domains;
 
 typedef struct view_link {
     const struct attu_view  *view;
