@@ -203,8 +203,20 @@ static int check_existing_in(attu_session *s, const attu_comments *cols, const a
     bool shared = cols == cs;
     for (size_t i = 0; i < attu_comments_count(cols); i++) {
         const attu_comment *c = attu_comments_at(cols, i);
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND) continue;
+        size_t tl = strlen(c->text);
+        if (tl > 2 && !strcmp(c->text + tl - 2, "[]")) {
+            /* an array of it (or of a domain over it): PostgreSQL does
+             * not look into arrays here, it refuses */
+            char en[ATTU_NAME_MAX + 1];
+            snprintf(en, sizeof en, "%.*s", (int)(tl - 2), c->text);
+            if (attu_domain_derives(cs, en, d->name) && !(shared && db_temp_has(s, c->rel)))
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                      "cannot alter type \"%s\" because column \"%s.%s\" uses it", en, c->rel, c->sub);
+            continue;
+        }
         /* (the columns of the domains over it too: theirs are its values) */
-        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || !attu_domain_derives(cs, c->text, d->name)) continue;
+        if (!attu_domain_derives(cs, c->text, d->name)) continue;
         if (shared && db_temp_has(s, c->rel)) continue;
         attu_table *t = attu_catalog_lookup(db_cat(s), c->rel);
         if (!t || attu_table_find_column(t, c->sub) < 0) continue;
