@@ -259,6 +259,24 @@ static int check_replacement(const attu_view *old, int ncols, char *const *names
     return 0;
 }
 
+/* ... nor a column's domain (PostgreSQL compares the types' OIDs: a
+ * domain is not its base type); domains the new query's (the binder's). */
+static int check_replacement_domains(attu_session *s, const attu_view *old, const attu_type *types,
+                                     const char *const *domains, int ndomains, attu_error *err) {
+    attu_catalog *cat = db_cat(s);
+    const attu_comments *cols = attu_catalog_domain_comments(cat, attu_catalog_view_is_top(cat, old));
+    for (int i = 0; i < old->ncols; i++) {
+        const char *had = attu_domain_of_column(cols, old->name, old->col_names[i]);
+        const char *now = domains && i < ndomains ? domains[i] : NULL;
+        if ((!had && !now) || (had && now && !strcmp(had, now))) continue;
+        char a[64], b[64];
+        return attu_error_set(err, "42P16", 0, "cannot change data type of view column \"%s\" from %s to %s",
+                              old->col_names[i], had ? had : attu_type_name(old->col_types[i], a, sizeof a),
+                              now ? now : attu_type_name(types[i], b, sizeof b));
+    }
+    return 0;
+}
+
 int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                         attu_error *err) {
     if (st->u.create_view.materialized) return db_exec_create_matview(s, sql, st, cb, err);
@@ -322,7 +340,9 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
             attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", names[i]);
             goto out;
         }
-    if (old && check_replacement(old, lp->ncols, names, lp->types, err)) goto out;
+    if (old && (check_replacement(old, lp->ncols, names, lp->types, err) ||
+                check_replacement_domains(s, old, lp->types, domains, ndomains, err)))
+        goto out;
     if (st->u.create_view.check_option) {
         /* only an automatically updatable view takes a check option */
         attu_error_clear(err);
