@@ -423,13 +423,14 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
             }
         }
         if (!c.col && !cd->default_) {
-            /* a column of a domain with a DEFAULT takes the domain's */
-            if (!(c.dflt = db_domain_default_of(d->s, &cd->type, err)) && err->set) return -1;
-            if (c.dflt && db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
-                err->position = 0;
-                free(c.dflt);
-                return -1;
-            }
+            /* a column of a domain with a DEFAULT: the existing rows take
+             * the domain's, and the column keeps none of its own (later
+             * INSERTs read the domain's then: db_column_default) */
+            char *dd = db_domain_default_of(d->s, &cd->type, err);
+            if (!dd && err->set) return -1;
+            int bad = dd && db_eval_default(d->s, dd, &c.def, table, &v, err);
+            free(dd);
+            if (bad) { err->position = 0; return -1; }
         }
         if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
     }
@@ -1847,6 +1848,17 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         const attu_ast_alter_cmd *cmd = &st->u.alter_table.cmds[i];
         bool add = cmd->kind == ATTU_ALTER_ADD_COLUMN;
         attu_domain_def *dd = add || cmd->kind == ATTU_ALTER_TYPE ? db_domain_of_typename(s, add ? &cmd->def.type : &cmd->type) : NULL;
+        if (!dd && cmd->kind == ATTU_ALTER_TYPE) {
+            /* retyped to an array of a domain ("d[]"): each element */
+            char *text = db_domain_column_text(s, &cmd->type);
+            size_t len = text ? strlen(text) : 0;
+            int k = len > 2 ? find(&d, cmd->column) : -1;
+            if (k >= 0) text[len - 2] = 0;
+            int bad = k >= 0 && db_domain_check_array_values(s, text, d.cols[k].def.type, d.cols[k].col, base->nrows, err);
+            free(text);
+            if (bad) goto out;
+            continue;
+        }
         if (!dd) continue;
         int k = find(&d, add ? cmd->def.name : cmd->column);
         int bad = k >= 0 && db_domain_check_values(s, dd, d.cols[k].def.type, d.cols[k].col, base->nrows, err);
@@ -1885,15 +1897,15 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
         if (c->kind == ATTU_ALTER_RENAME_COLUMN) db_comments_renamed(s, 'c', name, c->column, c->new_name);
         /* a column added or retyped: of its domain now, or of none */
-        if ((c->kind == ATTU_ALTER_ADD_COLUMN || c->kind == ATTU_ALTER_TYPE) && !db_temp_has(s, name)) {
-            attu_domain_def *dd = db_domain_of_typename(s, c->kind == ATTU_ALTER_TYPE ? &c->type : &c->def.type);
+        if (c->kind == ATTU_ALTER_ADD_COLUMN || c->kind == ATTU_ALTER_TYPE) {
+            char *dd = db_domain_column_text(s, c->kind == ATTU_ALTER_TYPE ? &c->type : &c->def.type);
             const char *col = c->kind == ATTU_ALTER_TYPE ? c->column : c->def.name;
-            attu_comments *cs = attu_catalog_comments(db_cat(s));
+            attu_comments *cs = db_domain_columns(s, name);
             attu_error e2;
             attu_error_clear(&e2);
-            if ((dd || attu_domain_of_column(cs, name, col)) && !attu_domain_set_column(cs, name, col, dd ? dd->name : NULL))
+            if ((dd || attu_domain_of_column(cs, name, col)) && !attu_domain_set_column(cs, name, col, dd))
                 db_txn_touch_comments(s, &e2);
-            attu_domain_def_free(dd);
+            free(dd);
         }
     }
     db_comments_prune(s, name);

@@ -13,6 +13,7 @@
  * memory is right; the file catches up at the next save).
  */
 #include "db/db_internal.h"
+#include "db/db_domain_check.h"
 #include "engine/domain_type.h"
 #include "db/db_unique.h"
 
@@ -111,9 +112,32 @@ int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     return db_deliver_tag(cb, "COMMENT", err) ? -2 : 0;
 }
 
+/* Whether the shared store keeps columns' domains under rel. */
+static bool has_domain_columns(const attu_comments *cs, const char *rel) {
+    for (size_t i = 0; i < attu_comments_count(cs); i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        if (c->kind == ATTU_DOMAIN_COLUMN_KIND && !strcmp(c->rel, rel)) return true;
+    }
+    return false;
+}
+
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
-    int rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
+    /* a temporary relation (renamed: now to): its columns' domains are in
+     * its layer's store (db_domain_columns), and the shared store's under
+     * its name, if any, are a permanent table's, which stay */
+    const char *now = kind == 'r' ? to : rel;
+    attu_comments *cols = db_domain_columns(s, now);
+    int rc = 0;
+    if (cols != cs) {
+        if (kind == 'r') rc = attu_comments_rename_rel(cols, from, to);
+        else if (kind == 'c') rc = attu_comments_rename_sub(cols, ATTU_DOMAIN_COLUMN_KIND, rel, from, to);
+        if (!rc && !(kind == 'r' && has_domain_columns(cs, from)))
+            rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
+        if (!rc) save(s);
+        return;
+    }
+    rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
     /* a column's domain follows the column (engine/domain_type.h) */
     if (!rc && kind == 'c') rc = attu_comments_rename_sub(cs, ATTU_DOMAIN_COLUMN_KIND, rel, from, to);
     if (!rc) save(s);
@@ -134,6 +158,9 @@ static bool keep_domains(void *ctx, char kind, const char *sub) {
 
 void db_comments_dropped_temp(attu_session *s, const char *rel) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
+    /* its columns' domains, in its layer's store, go with it */
+    attu_comments *top = attu_catalog_domain_comments(db_cat(s), true);
+    if (top != cs) attu_comments_drop_rel(top, rel);
     bool any = attu_comments_get(cs, 'r', rel, "") != NULL;
     if (any) attu_comments_set(cs, 'r', rel, "", NULL);
     if (attu_comments_prune(cs, rel, keep_domains, NULL) || any) save(s);
@@ -154,7 +181,19 @@ static bool still_there(void *ctx, char kind, const char *sub) {
     return t && attu_table_find_column(t, sub) >= 0;
 }
 
+/* A temporary table's columns' domains: those of its columns. */
+static bool temp_column_there(void *ctx, char kind, const char *sub) {
+    (void)kind;
+    const attu_table *t = ctx;
+    return t && attu_table_find_column(t, sub) >= 0;
+}
+
 void db_comments_prune(attu_session *s, const char *rel) {
     void *ctx[2] = { s, (void *)rel };
+    if (db_temp_has(s, rel)) {
+        attu_comments *top = attu_catalog_domain_comments(db_cat(s), true);
+        if (top != attu_catalog_comments(db_cat(s)))
+            attu_comments_prune(top, rel, temp_column_there, attu_catalog_lookup(db_cat(s), rel));
+    }
     if (attu_comments_prune(attu_catalog_comments(db_cat(s)), rel, still_there, ctx)) save(s);
 }

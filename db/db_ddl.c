@@ -417,27 +417,33 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
     }
     dputs(&b, "VALUES (");
     for (int c = 0; c < base->ncols; c++) {
-        const char *d = map[c] < 0 ? attu_catalog_default(db_cat(s), base->name, c) : NULL;
-        if (!d) continue;
+        char *d = map[c] < 0 ? db_column_default(s, base, c, err) : NULL;
+        if (!d) {
+            if (err->set) { b.oom = true; break; }
+            continue;
+        }
         char *seq = db_default_sequence(d);
         if (seq) {   /* nextval: drawn per row below, not a constant */
             free(seq);
+            free(d);
             seqcols[m++] = c;
             continue;
         }
         if (!strcmp(d, DB_DEFAULT_RANDOM_UUID)) {   /* one per row below, not a constant */
+            free(d);
             uuidcols[nu++] = c;
             continue;
         }
         if (k) dputs(&b, ", ");
         dputs(&b, d);
+        free(d);
         types[k] = base->defs[c].type;
         names[k] = base->defs[c].name;
         map[c] = first + k++;
     }
     dputs(&b, ")");
     int rc = 0;
-    if (b.oom) rc = attu_error_oom(err);
+    if (b.oom) rc = err->set ? -1 : attu_error_oom(err);
     else if (k) rc = run_default_text(s, b.p, k, types, names, base->name, out, err);
     if (!rc && m) {
         /* serial and identity columns (DEFAULT nextval): one value per row,
@@ -589,13 +595,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         int sq = cd->default_ && !null_default ? db_sequence_default_text(s, cd->default_, &defs[i], &dflt[i], err) : 0;
         if (sq < 0) goto fail;
         if (!sq && cd->default_ && !null_default && !(dflt[i] = db_check_default(s, sql, cd, &defs[i], err))) goto fail;
-        if (!cd->default_ && !owned[i]) {
-            /* a column of a domain without a DEFAULT of its own takes the
-             * domain's (kept as the column's: docs/sql-reference.md) */
-            attu_domain_def *dd = db_domain_of_typename(s, &cd->type);
-            if (dd && dd->dflt && !(dflt[i] = strdup(dd->dflt))) { attu_domain_def_free(dd); attu_error_oom(err); goto fail; }
-            attu_domain_def_free(dd);
-        }
+        /* (a column of a domain without a DEFAULT of its own keeps none: an
+         * INSERT takes the domain's current one, db_column_default) */
     }
     db_write_lock(s);
     if (db_relation_exists(s, st->u.create_table.table)) {
@@ -676,12 +677,19 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
         /* the columns of a domain (engine/domain_type.h) */
         bool domains = false;
+        /* (a temporary table's in its layer's store, even where a
+         * permanent one has the name; a permanent one's in the shared) */
+        attu_comments *cols = attu_catalog_domain_comments(db_cat(s), attu_catalog_is_top(db_cat(s), t));
+        /* (what a temporary table of the name left, dropped ON COMMIT) */
+        if (cols != attu_catalog_comments(db_cat(s))) attu_comments_drop_rel(cols, t->name);
         for (int i = 0; i < n && !rc; i++) {
-            attu_domain_def *dd = st->u.create_table.temp ? NULL : db_domain_of_typename(s, &st->u.create_table.columns[i].type);
-            if (dd && attu_domain_set_column(attu_catalog_comments(db_cat(s)), t->name, defs[i].name, dd->name))
+            char *dd = db_domain_column_text(s, &st->u.create_table.columns[i].type);
+            /* (an entry a dropped temporary table of the name left goes) */
+            if ((dd || attu_domain_of_column(cols, t->name, defs[i].name)) &&
+                attu_domain_set_column(cols, t->name, defs[i].name, dd))
                 rc = attu_error_oom(err);
             domains |= dd != NULL;
-            attu_domain_def_free(dd);
+            free(dd);
         }
         if (!rc && domains && s->db->data_dir && db_txn_touch_comments(s, err)) rc = -1;
         if (rc) {   /* out of memory: undo */
@@ -1342,6 +1350,35 @@ out:
     return t;
 }
 
+/* The columns of t (just made by CREATE TABLE AS from query) that are of
+ * a domain, as PostgreSQL makes them: a column of a domain, or a cast to
+ * one, selected as it is. The query is bound again for it, without side
+ * effects (nothing runs); a query that does not bind so (a parameter's
+ * type left open) gives no domains. */
+static int ctas_domains(attu_session *s, const char *sql, const attu_ast_query *query, const attu_bind_params *params,
+                        const attu_table *t, attu_error *err) {
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) return attu_error_oom(err);
+    attu_bind_params bp = db_describe_params(s, params, true);
+    const char **domains = NULL;
+    int ndomains = 0;
+    bp.domains_out = &domains;
+    bp.ndomains_out = &ndomains;
+    attu_error e;
+    attu_error_clear(&e);
+    int rc = 0;
+    if (attu_bind_query(pa, db_cat(s), sql, query, &bp, &e) && domains && ndomains >= t->ncols) {
+        const char **names = calloc((size_t)t->ncols + 1, sizeof *names);
+        if (!names) rc = attu_error_oom(err);
+        for (int i = 0; names && i < t->ncols; i++) names[i] = t->defs[i].name;
+        attu_comments *cols = attu_catalog_domain_comments(db_cat(s), attu_catalog_is_top(db_cat(s), t));
+        if (names && db_set_column_domains(s, cols, t->name, names, t->ncols, domains, t->ncols)) rc = attu_error_oom(err);
+        free(names);
+    }
+    attu_plan_arena_free(pa);
+    return rc;
+}
+
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     db_write_lock(s);
@@ -1365,6 +1402,10 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
                                   st->u.create_table_as.with_no_data, 0, st->position, params, &n, err);
     if (!t || save(s, t, err) || attu_catalog_add(db_cat(s), t, err)) {
         attu_table_free(t);
+        pthread_rwlock_unlock(&s->db->lock);
+        return -1;
+    }
+    if (ctas_domains(s, sql, st->u.create_table_as.query, params, t, err)) {
         pthread_rwlock_unlock(&s->db->lock);
         return -1;
     }

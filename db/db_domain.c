@@ -23,6 +23,7 @@
 #include "engine/comments.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
+#include "engine/view.h"
 
 static int no_type(const char *name, attu_error *err) {
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "type \"%s\" does not exist", name);
@@ -95,6 +96,28 @@ attu_domain_def *db_domain_of_typename(attu_session *s, const attu_ast_typename 
     const char *n = tn->name;
     if (!strncmp(n, "public.", 7)) n += 7;
     return attu_domain_find_in(attu_catalog_comments(db_cat(s)), n);
+}
+
+char *db_domain_column_text(attu_session *s, const attu_ast_typename *tn) {
+    attu_domain_def *d = db_domain_of_typename(s, tn);
+    char *r = NULL;
+    if (d) {
+        r = strdup(d->name);
+    } else if (tn && tn->name) {
+        /* an array of a domain, "d[]" (int[][] is int[] in PostgreSQL) */
+        const char *n = !strncmp(tn->name, "public.", 7) ? tn->name + 7 : tn->name;
+        size_t len = strlen(n);
+        while (len > 2 && !strncmp(n + len - 2, "[]", 2)) len -= 2;
+        char en[ATTU_NAME_MAX + 1];
+        if (len < strlen(n) && len < sizeof en) {
+            memcpy(en, n, len);
+            en[len] = 0;
+            d = attu_domain_find_in(attu_catalog_comments(db_cat(s)), en);
+            if (d && (r = malloc(strlen(d->name) + 3))) sprintf(r, "%s[]", d->name);
+        }
+    }
+    attu_domain_def_free(d);
+    return r;
 }
 
 /* PostgreSQL's name of a domain's unnamed CHECK: d_check, d_check1, ...
@@ -209,14 +232,23 @@ static int create_domain(attu_session *s, const char *sql, const attu_ast_stmt *
 
 /* The columns of domain name: (table, column) pairs, malloc'd strings
  * in one array of 2 * *n; NULL with *n 0 when none (or no memory: -1). */
-static char **users(attu_session *s, const char *name, int *n) {
-    const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    char **v = NULL;
-    int k = 0;
-    *n = 0;
+/* Whether a column's store text (its domain: "d", or "d[]" for an array
+ * of d) is of domain name. */
+static bool is_of(const char *text, const char *name) {
+    size_t n = strlen(name);
+    return !strncmp(text, name, n) && (!text[n] || !strcmp(text + n, "[]"));
+}
+
+static bool is_array_text(const char *text) {
+    size_t n = strlen(text);
+    return n > 2 && !strcmp(text + n - 2, "[]");
+}
+
+static char **users_in(const attu_comments *cs, const char *name, char **v, int *n) {
+    int k = *n;
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
-        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || strcmp(c->text, name)) continue;
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || !is_of(c->text, name)) continue;
         char **nv = realloc(v, (size_t)(k + 1) * 2 * sizeof *nv);
         if (!nv) goto oom;
         v = nv;
@@ -234,12 +266,36 @@ oom:
     return NULL;
 }
 
+/* The session's temporary tables' store of columns' domains (NULL: it
+ * has none of its own: engine/catalog.h). */
+static attu_comments *temp_columns(attu_session *s) {
+    attu_comments *top = attu_catalog_domain_comments(db_cat(s), true);
+    return top == attu_catalog_comments(db_cat(s)) ? NULL : top;
+}
+
+/* ... the shared tables' and views', then the session's temporary
+ * tables' */
+static char **users(attu_session *s, const char *name, int *n) {
+    *n = 0;
+    char **v = users_in(attu_catalog_comments(db_cat(s)), name, NULL, n);
+    attu_comments *top = temp_columns(s);
+    if (*n >= 0 && top) v = users_in(top, name, v, n);
+    return v;
+}
+
 static void users_free(char **v, int n) {
     for (int i = 0; i < 2 * n; i++) free(v[i]);
     free(v);
 }
 
 static int swallow_result(void *ctx, attu_result *res) { (void)ctx; (void)res; return 0; }
+
+/* Whether rel is a view (whose columns of a domain CREATE VIEW recorded);
+ * the caller holds the lock. */
+static bool is_view(attu_session *s, const char *rel) {
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), rel);
+    return v && v->kind == 'v';
+}
 
 /* DROP DOMAIN: RESTRICT refuses a domain in use (2BP01, PostgreSQL's
  * DETAIL and HINT); CASCADE drops its columns first, each by ALTER TABLE
@@ -283,9 +339,19 @@ static int drop_domains(attu_session *s, const attu_ast_stmt *st, const attu_exe
             attu_error_set(err, "2BP01", 0, "cannot drop type %s because other objects depend on it", l->items[i]);
             char detail[1024] = "";
             size_t at = 0;
-            for (int k = 0; k < n && at < sizeof detail; k++)
-                at += (size_t)snprintf(detail + at, sizeof detail - at, "%scolumn %s of table %s depends on type %s",
-                                       k ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i]);
+            for (int k = 0; k < n && at < sizeof detail; k++) {
+                /* a view's column: the view depends on the type */
+                if (is_view(s, u[2 * k])) {
+                    if (k && !strcmp(u[2 * k - 2], u[2 * k])) continue;
+                    at += (size_t)snprintf(detail + at, sizeof detail - at, "%sview %s depends on type %s",
+                                           at ? "\n" : "", u[2 * k], l->items[i]);
+                    continue;
+                }
+                const char *text = attu_domain_of_column(db_domain_columns(s, u[2 * k]), u[2 * k], u[2 * k + 1]);
+                at += (size_t)snprintf(detail + at, sizeof detail - at, "%scolumn %s of table %s depends on type %s%s",
+                                       at ? "\n" : "", u[2 * k + 1], u[2 * k], l->items[i],
+                                       text && is_array_text(text) ? "[]" : "");
+            }
             attu_error_set_detail(err, "%s", detail);
             attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
             users_free(u, n);
@@ -318,18 +384,38 @@ static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_
         db_write_lock(s);
         int n = 0;
         char **u = users(s, l->items[i], &n);
+        bool *view = n > 0 ? calloc((size_t)n, sizeof *view) : NULL;
+        for (int k = 0; view && k < n; k++) view[k] = is_view(s, u[2 * k]);
         pthread_rwlock_unlock(&s->db->lock);
         if (n < 0) return attu_error_oom(err);
+        if (n > 0 && !view) { users_free(u, n); return attu_error_oom(err); }
         if (n) {
             char msg[300];
-            if (n == 1) snprintf(msg, sizeof msg, "drop cascades to column %s of table %s", u[1], u[0]);
-            else snprintf(msg, sizeof msg, "drop cascades to %d other objects", n);
+            int objects = 0;   /* (a view counts once, however many of its columns) */
+            for (int k = 0; k < n; k++) objects += !(k && view[k] && !strcmp(u[2 * k - 2], u[2 * k]));
+            if (objects == 1 && view[0]) snprintf(msg, sizeof msg, "drop cascades to view %s", u[0]);
+            else if (objects == 1) snprintf(msg, sizeof msg, "drop cascades to column %s of table %s", u[1], u[0]);
+            else snprintf(msg, sizeof msg, "drop cascades to %d other objects", objects);
             notice(cb, msg);
             attu_exec_callbacks quiet = { 0 };
             if (cb) quiet = *cb;
             quiet.on_result = swallow_result;
             quiet.on_notice = NULL;
             for (int k = 0; k < n; k++) {
+                if (view[k]) {
+                    /* a view's column of the domain: the view goes (with
+                     * what reads it), as PostgreSQL drops it */
+                    attu_ast_stmt dv;
+                    memset(&dv, 0, sizeof dv);
+                    dv.kind = ATTU_STMT_DROP_VIEW;
+                    dv.position = st->position;
+                    dv.u.drop_table.tables.items = &u[2 * k];
+                    dv.u.drop_table.tables.n = 1;
+                    dv.u.drop_table.if_exists = true;   /* (dropped already, by another column's cascade) */
+                    dv.u.drop_table.cascade = true;
+                    if (db_exec_drop_view(s, &dv, &quiet, err) < 0) { users_free(u, n); free(view); return -1; }
+                    continue;
+                }
                 attu_ast_alter_cmd cmd;
                 memset(&cmd, 0, sizeof cmd);
                 cmd.kind = ATTU_ALTER_DROP_COLUMN;
@@ -342,10 +428,11 @@ static int cascade_columns(attu_session *s, const attu_ast_stmt *st, const attu_
                 alt.u.alter_table.table = u[2 * k];
                 alt.u.alter_table.cmds = &cmd;
                 alt.u.alter_table.ncmds = 1;
-                if (db_exec_alter(s, "", &alt, &quiet, err) < 0) { users_free(u, n); return -1; }
+                if (db_exec_alter(s, "", &alt, &quiet, err) < 0) { users_free(u, n); free(view); return -1; }
             }
         }
         users_free(u, n);
+        free(view);
     }
     return 0;
 }
@@ -431,17 +518,31 @@ static int alter_domain(attu_session *s, const char *sql, const attu_ast_stmt *s
             rc = -1;
             break;
         }
-        int n = 0;
-        char **u = users(s, name, &n);
-        if (n < 0) { rc = attu_error_oom(err); break; }
+        int n = 0, nt = 0;
+        attu_comments *top = temp_columns(s);
+        char **u = users_in(cs, name, NULL, &n);
+        char **ut = top && n >= 0 ? users_in(top, name, NULL, &nt) : NULL;
+        if (n < 0 || nt < 0) { users_free(u, n); users_free(ut, nt); rc = attu_error_oom(err); break; }
         char *nn = strdup(to);
-        if (!nn) { users_free(u, n); rc = attu_error_oom(err); break; }
+        if (!nn) { users_free(u, n); users_free(ut, nt); rc = attu_error_oom(err); break; }
         attu_domain_remove(cs, name);
         free(d->name);
         d->name = nn;
-        for (int i = 0; i < n && !rc; i++)
-            if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], to)) rc = attu_error_oom(err);
+        /* (an array column's "d[]" becomes "to[]") */
+        char toa[ATTU_NAME_MAX + 3];
+        snprintf(toa, sizeof toa, "%s[]", to);
+        for (int i = 0; i < n && !rc; i++) {
+            const char *text = attu_domain_of_column(cs, u[2 * i], u[2 * i + 1]);
+            if (attu_domain_set_column(cs, u[2 * i], u[2 * i + 1], text && is_array_text(text) ? toa : to))
+                rc = attu_error_oom(err);
+        }
+        for (int i = 0; i < nt && !rc; i++) {   /* (the temporary tables' columns) */
+            const char *text = attu_domain_of_column(top, ut[2 * i], ut[2 * i + 1]);
+            if (attu_domain_set_column(top, ut[2 * i], ut[2 * i + 1], text && is_array_text(text) ? toa : to))
+                rc = attu_error_oom(err);
+        }
         users_free(u, n);
+        users_free(ut, nt);
         /* the domains over it follow */
         for (size_t i = 0; i < attu_comments_count(cs) && !rc; i++) {
             const attu_comment *c = attu_comments_at(cs, i);

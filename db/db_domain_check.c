@@ -86,11 +86,11 @@ out:
  * attu_domain_rules' order, per column in order), their definitions into defs[ncols] (freed by the
  * caller); the count, or -1 for memory. */
 static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **defs, rule **out) {
-    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    const attu_comments *cs = attu_catalog_comments(db_cat(s)), *cols = db_domain_columns(s, t->name);
     int n = 0, cap = 0;
     rule *r = NULL;
     for (int c = 0; c < t->ncols; c++) {
-        const char *dn = attu_domain_of_column(cs, t->name, t->defs[c].name);
+        const char *dn = attu_domain_of_column(cols, t->name, t->defs[c].name);
         if (!dn || !(defs[c] = attu_domain_rules_in(cs, dn))) continue;
         const attu_domain_def *d = defs[c];
         for (int k = -1; k < d->n; k++) {
@@ -107,11 +107,48 @@ static int gather_rules(attu_session *s, const attu_table *t, attu_domain_def **
     return n;
 }
 
+attu_comments *db_domain_columns(attu_session *s, const char *rel) {
+    return attu_catalog_domain_comments_of(db_cat(s), rel);
+}
+
+/* The columns of g (the written rows) that are arrays of a domain (kept
+ * as "d[]"): each element checked by the cast to d[], which raises the
+ * first failing element's error (planner/domain_bind.c), row by row. */
+static int check_array_columns(attu_session *s, attu_table *g, attu_error *err) {
+    const attu_comments *cols = db_domain_columns(s, g->name);
+    attu_strbuf b = { 0 };
+    int n = 0;
+    attu_strbuf_puts(&b, "SELECT ");
+    for (int c = 0; c < g->ncols; c++) {
+        const char *dn = attu_domain_of_column(cols, g->name, g->defs[c].name);
+        size_t len = dn ? strlen(dn) : 0;
+        if (len < 3 || strcmp(dn + len - 2, "[]")) continue;
+        if (n++) attu_strbuf_puts(&b, ", ");
+        attu_strbuf_puts(&b, "count(");
+        attu_strbuf_quote_ident(&b, g->defs[c].name);
+        attu_strbuf_puts(&b, "::");
+        char en[ATTU_NAME_MAX + 1];
+        snprintf(en, sizeof en, "%.*s", (int)(len - 2), dn);
+        attu_strbuf_quote_ident(&b, en);
+        attu_strbuf_puts(&b, "[])");
+    }
+    attu_strbuf_puts(&b, " FROM ");
+    attu_strbuf_quote_ident(&b, g->name);
+    int rc = 0;
+    if (b.oom) rc = attu_error_oom(err);
+    else if (n) {
+        attu_result *res = db_check_run_over(s, g, b.p, err);
+        if (!res) { err->position = 0; rc = -1; }
+        attu_result_free(res);
+    }
+    free(b.p);
+    return rc;
+}
+
 int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
-    /* (a temporary table's columns are of base types: the entries of a
-     * permanent table its name shadows are not its) */
-    if (db_temp_has(s, t->name)) return 0;
-    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    /* (a temporary table's columns are in its layer's store: the entries
+     * of a permanent table its name shadows are not its) */
+    const attu_comments *cs = db_domain_columns(s, t->name);
     bool any = false;
     for (size_t i = 0; cs && i < attu_comments_count(cs) && !any; i++) {
         const attu_comment *c = attu_comments_at(cs, i);
@@ -128,7 +165,6 @@ int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uin
     int nr = defs ? gather_rules(s, t, defs, &rules) : -1, rc = -1;
     attu_table *g = t;
     if (nr < 0) { attu_error_oom(err); goto out; }
-    if (!nr) { rc = 0; goto out; }
     if (changed || first > 0) {
         if (!(rows = malloc(sizeof *rows * n))) { attu_error_oom(err); goto out; }
         size_t k = 0;
@@ -137,6 +173,7 @@ int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uin
         if (!(g = db_gather_rows(t, rows, n, t->name, err))) { g = t; goto out; }
     }
     rc = run_rules(s, g, rules, nr, err);
+    if (!rc) rc = check_array_columns(s, g, err);
 out:
     if (g != t) attu_table_free(g);
     free(rows);
@@ -146,12 +183,41 @@ out:
     return rc;
 }
 
+static int check_existing_in(attu_session *s, const attu_comments *cols, const attu_domain_def *d, int which,
+                             attu_error *err);
+
 int db_domain_check_existing(attu_session *s, const attu_domain_def *d, int which, attu_error *err) {
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    for (size_t i = 0; i < attu_comments_count(cs); i++) {
-        const attu_comment *c = attu_comments_at(cs, i);
+    int rc = check_existing_in(s, cs, d, which, err);
+    const attu_comments *top = attu_catalog_domain_comments(db_cat(s), true);
+    if (!rc && top != cs) rc = check_existing_in(s, top, d, which, err);   /* (the temporary tables') */
+    return rc;
+}
+
+/* ... the columns cols keeps (the shared store, or the session's
+ * temporary tables'; a permanent table a temporary one shadows is not
+ * reached by its name: left out) */
+static int check_existing_in(attu_session *s, const attu_comments *cols, const attu_domain_def *d, int which,
+                             attu_error *err) {
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    bool shared = cols == cs;
+    for (size_t i = 0; i < attu_comments_count(cols); i++) {
+        const attu_comment *c = attu_comments_at(cols, i);
+        if (c->kind != ATTU_DOMAIN_COLUMN_KIND) continue;
+        size_t tl = strlen(c->text);
+        if (tl > 2 && !strcmp(c->text + tl - 2, "[]")) {
+            /* an array of it (or of a domain over it): PostgreSQL does
+             * not look into arrays here, it refuses */
+            char en[ATTU_NAME_MAX + 1];
+            snprintf(en, sizeof en, "%.*s", (int)(tl - 2), c->text);
+            if (attu_domain_derives(cs, en, d->name) && !(shared && db_temp_has(s, c->rel)))
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                      "cannot alter type \"%s\" because column \"%s.%s\" uses it", en, c->rel, c->sub);
+            continue;
+        }
         /* (the columns of the domains over it too: theirs are its values) */
-        if (c->kind != ATTU_DOMAIN_COLUMN_KIND || !attu_domain_derives(cs, c->text, d->name)) continue;
+        if (!attu_domain_derives(cs, c->text, d->name)) continue;
+        if (shared && db_temp_has(s, c->rel)) continue;
         attu_table *t = attu_catalog_lookup(db_cat(s), c->rel);
         if (!t || attu_table_find_column(t, c->sub) < 0) continue;
         attu_strbuf b = { 0 };
@@ -204,8 +270,57 @@ out:
     return rc;
 }
 
+int db_domain_check_array_values(attu_session *s, const char *domain, attu_type t, attu_column *col, size_t nrows,
+                                 attu_error *err) {
+    attu_column_def def;
+    memset(&def, 0, sizeof def);
+    snprintf(def.name, sizeof def.name, "value");
+    def.type = t;
+    attu_table *g = attu_table_new(DB_DOMAIN_STAND_IN, 1, &def, err);
+    if (!g) return -1;
+    attu_column_free(g->cols[0]);
+    g->cols[0] = attu_column_share(col);
+    g->nrows = nrows;
+    /* (each element through the cast to d[]: planner/domain_bind.c) */
+    attu_strbuf b = { 0 };
+    attu_strbuf_puts(&b, "SELECT count(\"value\"::");
+    attu_strbuf_quote_ident(&b, domain);
+    attu_strbuf_puts(&b, "[]) FROM ");
+    attu_strbuf_quote_ident(&b, g->name);
+    int rc = 0;
+    if (b.oom) rc = attu_error_oom(err);
+    else {
+        attu_result *res = db_check_run_over(s, g, b.p, err);
+        if (!res) { err->position = 0; rc = -1; }
+        attu_result_free(res);
+    }
+    free(b.p);
+    attu_table_free(g);
+    return rc;
+}
+
 char *db_domain_default_of(attu_session *s, const attu_ast_typename *tn, attu_error *err) {
     attu_domain_def *d = db_domain_of_typename(s, tn);
+    char *r = d && d->dflt ? strdup(d->dflt) : NULL;
+    if (d && d->dflt && !r) attu_error_oom(err);
+    attu_domain_def_free(d);
+    return r;
+}
+
+char *db_column_default(attu_session *s, const attu_table *t, int col, attu_error *err) {
+    const char *own = attu_catalog_default(db_cat(s), t->name, col);
+    if (own) {
+        char *r = strdup(own);
+        if (!r) attu_error_oom(err);
+        return r;
+    }
+    /* no DEFAULT of its own: its domain's as the domain has it now
+     * (PostgreSQL's build_column_default reads the type's typdefault at
+     * each INSERT; a domain over a domain got its parent's at CREATE
+     * DOMAIN, so the column's own domain is the only one read) */
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    const char *dn = attu_domain_of_column(db_domain_columns(s, t->name), t->name, t->defs[col].name);
+    attu_domain_def *d = dn ? attu_domain_find_in(cs, dn) : NULL;
     char *r = d && d->dflt ? strdup(d->dflt) : NULL;
     if (d && d->dflt && !r) attu_error_oom(err);
     attu_domain_def_free(d);
@@ -224,7 +339,7 @@ int db_domain_null_message(attu_session *s, int rc, attu_error *err) {
     snprintf(rel, sizeof rel, "%.*s", (int)(e - r), r);
     pthread_rwlock_rdlock(&s->db->lock);
     const attu_comments *cs = attu_catalog_comments(db_cat(s));
-    const char *dn = db_temp_has(s, rel) ? NULL : attu_domain_of_column(cs, rel, col);
+    const char *dn = attu_domain_of_column(db_domain_columns(s, rel), rel, col);
     attu_domain_def *d = dn ? attu_domain_rules_in(cs, dn) : NULL;
     if (d && d->not_null) {
         attu_error_clear(err);

@@ -61,6 +61,7 @@
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
+#include "db/db_domain_check.h"
 #include "db/db_fkey.h"
 #include "db/db_unique.h"
 
@@ -821,10 +822,14 @@ static attu_result *matching_children(attu_session *s, const attu_table *c, cons
             if (action == ATTU_FK_CASCADE) put_col(&b, "n", keys->defs[f->ref_cols[j]].name);
             else if (action == ATTU_FK_SET_NULL) put(&b, "NULL");
             else {
-                const char *dflt = attu_catalog_default(db_cat(s), c->name, f->cols[j]);
+                /* (a domain column without its own: the domain's, as
+                 * PostgreSQL's UPDATE ... SET col = DEFAULT takes it) */
+                char *dflt = db_column_default(s, c, f->cols[j], err);
+                if (!dflt && err->set) { free(b.p); return NULL; }
                 put(&b, "(");
                 put(&b, dflt ? dflt : "NULL");
                 put(&b, ")");
+                free(dflt);
             }
             put(&b, " AS ");
             put(&b, type_sql(def->type, tn, sizeof tn));

@@ -19,6 +19,7 @@
  * position, as in PostgreSQL.
  */
 #include "db/db_internal.h"
+#include "db/db_domain_check.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -68,45 +69,55 @@ static bool has_default_item(const attu_ast_query *q) {
     return false;
 }
 
-/* Parses the stored DEFAULTs of the target columns: dflt[k] is column
- * tcol[k]'s expression, NULL when it has none. *pr owns the trees (NULL
- * when no column has a DEFAULT). */
+static void free_texts(char **text, int n) {
+    for (int k = 0; k < n; k++) free(text[k]);
+    free(text);
+}
+
+/* Parses the DEFAULTs of the target columns (a domain column's its
+ * domain's: db_column_default): dflt[k] is column tcol[k]'s expression,
+ * NULL when it has none. *pr owns the trees (NULL when no column has a
+ * DEFAULT). */
 static int parse_defaults(attu_session *s, const attu_table *base, const int *tcol, int ntarget,
                           attu_ast_expr **dflt, attu_parse_result **pr_out, attu_error *err) {
     *pr_out = NULL;
     size_t len = 16;
     int nd = 0;
+    char **text = calloc((size_t)ntarget + 1, sizeof *text);
+    if (!text) return attu_error_oom(err);
     for (int k = 0; k < ntarget; k++) {
-        const char *d = attu_catalog_default(db_cat(s), base->name, tcol[k]);
-        if (d) { len += strlen(d) + 2; nd++; }
+        text[k] = db_column_default(s, base, tcol[k], err);
+        if (!text[k] && err->set) { free_texts(text, ntarget); return -1; }
+        if (text[k]) { len += strlen(text[k]) + 2; nd++; }
     }
-    if (!nd) return 0;
+    if (!nd) { free_texts(text, ntarget); return 0; }
     char *sql = malloc(len);
-    if (!sql) return attu_error_oom(err);
+    if (!sql) { free_texts(text, ntarget); return attu_error_oom(err); }
     size_t n = (size_t)snprintf(sql, len, "VALUES (");
     bool first = true;
     for (int k = 0; k < ntarget; k++) {
-        const char *d = attu_catalog_default(db_cat(s), base->name, tcol[k]);
-        if (!d) continue;
-        n += (size_t)snprintf(sql + n, len - n, "%s%s", first ? "" : ", ", d);
+        if (!text[k]) continue;
+        n += (size_t)snprintf(sql + n, len - n, "%s%s", first ? "" : ", ", text[k]);
         first = false;
     }
     snprintf(sql + n, len - n, ")");
     attu_parse_result *pr = attu_parse(sql, err);
     free(sql);
-    if (!pr) { err->position = 0; return -1; }
+    if (!pr) { free_texts(text, ntarget); err->position = 0; return -1; }
     const attu_ast_stmt *st = pr->n == 1 ? pr->stmts[0].stmt : NULL;
     const attu_ast_query *q = st && st->kind == ATTU_STMT_SELECT ? st->u.select.query : NULL;
     if (!q || q->kind != ATTU_QUERY_VALUES || q->u.values.nrows != 1 || q->u.values.rows[0].n != nd) {
         attu_parse_free(pr);
+        free_texts(text, ntarget);
         return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "stored DEFAULT expressions of \"%s\" do not parse", base->name);
     }
     int j = 0;
     for (int k = 0; k < ntarget; k++) {
-        if (!attu_catalog_default(db_cat(s), base->name, tcol[k])) continue;
+        if (!text[k]) continue;
         dflt[k] = q->u.values.rows[0].items[j++];
         clear_positions(dflt[k]);
     }
+    free_texts(text, ntarget);
     *pr_out = pr;
     return 0;
 }

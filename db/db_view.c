@@ -14,11 +14,14 @@
  * under the write lock; a failed save restores the catalog as it was.
  */
 #include "db/db_internal.h"
+#include "db/db_domain_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/comments.h"
+#include "engine/domain_type.h"
 #include "engine/storage.h"
 #include "engine/view.h"
 #include "planner/lexer.h"
@@ -211,6 +214,29 @@ static bool same_type(attu_type a, attu_type b) {
     return !memcmp(&a, &b, sizeof a);
 }
 
+/* (db_domain_check.h) A view's columns of a domain are kept as a
+ * table's (engine/domain_type.h): PostgreSQL types a column whose
+ * expression is a column of a domain, or a cast to one, by the domain. */
+int db_set_column_domains(attu_session *s, attu_comments *cs, const char *rel, const char *const *names, int ncols,
+                          const char *const *domains, int ndomains) {
+    bool changed = false;
+    int rc = 0;
+    for (int i = 0; i < ncols && !rc; i++) {
+        const char *dn = domains && ndomains == ncols ? domains[i] : NULL;
+        const char *had = attu_domain_of_column(cs, rel, names[i]);
+        if (!dn && !had) continue;
+        if (had && dn && !strcmp(had, dn)) continue;
+        if (attu_domain_set_column(cs, rel, names[i], dn)) rc = -1;
+        changed = true;
+    }
+    if (changed && s->db->data_dir) {
+        attu_error e;
+        attu_error_clear(&e);
+        if (db_txn_touch_comments(s, &e)) rc = -1;
+    }
+    return rc;
+}
+
 /* OR REPLACE of an existing view: PostgreSQL lets the new query add
  * columns at the end and nothing else. */
 static int check_replacement(const attu_view *old, int ncols, char *const *names, const attu_type *types,
@@ -229,6 +255,24 @@ static int check_replacement(const attu_view *old, int ncols, char *const *names
                                   names[i], attu_type_name(old->col_types[i], a, sizeof a),
                                   attu_type_name(types[i], b, sizeof b));
         }
+    }
+    return 0;
+}
+
+/* ... nor a column's domain (PostgreSQL compares the types' OIDs: a
+ * domain is not its base type); domains the new query's (the binder's). */
+static int check_replacement_domains(attu_session *s, const attu_view *old, const attu_type *types,
+                                     const char *const *domains, int ndomains, attu_error *err) {
+    attu_catalog *cat = db_cat(s);
+    const attu_comments *cols = attu_catalog_domain_comments(cat, attu_catalog_view_is_top(cat, old));
+    for (int i = 0; i < old->ncols; i++) {
+        const char *had = attu_domain_of_column(cols, old->name, old->col_names[i]);
+        const char *now = domains && i < ndomains ? domains[i] : NULL;
+        if ((!had && !now) || (had && now && !strcmp(had, now))) continue;
+        char a[64], b[64];
+        return attu_error_set(err, "42P16", 0, "cannot change data type of view column \"%s\" from %s to %s",
+                              old->col_names[i], had ? had : attu_type_name(old->col_types[i], a, sizeof a),
+                              now ? now : attu_type_name(types[i], b, sizeof b));
     }
     return 0;
 }
@@ -270,6 +314,10 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     attu_bind_params bp = db_describe_params(s, NULL, false);
     bp.on_relation = on_relation;
     bp.relation_ctx = &deps;
+    const char **domains = NULL;
+    int ndomains = 0;
+    bp.domains_out = &domains;
+    bp.ndomains_out = &ndomains;
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, st->u.create_view.query, &bp, err);
     if (!lp) goto out;
     if (deps.oom) { attu_error_oom(err); goto out; }
@@ -292,7 +340,9 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
             attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", names[i]);
             goto out;
         }
-    if (old && check_replacement(old, lp->ncols, names, lp->types, err)) goto out;
+    if (old && (check_replacement(old, lp->ncols, names, lp->types, err) ||
+                check_replacement_domains(s, old, lp->types, domains, ndomains, err)))
+        goto out;
     if (st->u.create_view.check_option) {
         /* only an automatically updatable view takes a check option */
         attu_error_clear(err);
@@ -342,6 +392,9 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     v = prev;   /* no reader holds it: the write lock is ours */
     rc = 0;
+    attu_catalog *vc = db_cat(s);
+    attu_comments *cols = attu_catalog_domain_comments(vc, attu_catalog_view_is_top(vc, attu_views_find(attu_catalog_views(vc), name)));
+    if (db_set_column_domains(s, cols, name, (const char *const *)names, lp->ncols, domains, ndomains)) rc = attu_error_oom(err);
 out:
     pthread_rwlock_unlock(&s->db->lock);
     attu_view_free(v);

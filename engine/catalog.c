@@ -586,6 +586,19 @@ int attu_catalog_layer_mode(attu_catalog *cat, int mode) {
     return old;
 }
 
+attu_comments *attu_catalog_domain_comments(const attu_catalog *cat, bool top) {
+    if (!cat->layered) return cat->comments;
+    attu_catalog *t = top ? L_top(cat) : NULL;
+    return t ? t->comments : attu_catalog_comments(L_base(cat));
+}
+
+attu_comments *attu_catalog_domain_comments_of(const attu_catalog *cat, const char *rel) {
+    if (!cat->layered) return cat->comments;
+    attu_catalog *top = L_top(cat);
+    bool in_top = top && (attu_catalog_lookup(top, rel) || attu_views_find(top->views, rel));
+    return attu_catalog_domain_comments(cat, in_top);
+}
+
 bool attu_catalog_is_top(const attu_catalog *cat, const attu_table *t) {
     if (!cat || !cat->layered || !t) return false;
     attu_catalog *top = L_top(cat);

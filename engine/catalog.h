@@ -138,6 +138,14 @@ int attu_catalog_layer_mode(attu_catalog *cat, int mode);
  * its oid, NULL for a catalog that is not layered. */
 bool attu_catalog_is_top(const attu_catalog *cat, const attu_table *t);
 bool attu_catalog_top_has(const attu_catalog *cat, const char *name);
+/* The comments store that keeps which columns of a relation are of a
+ * domain (domain_type.h): a temporary relation's (top: the layer's top)
+ * in the top's own store, so a temporary table's columns neither take
+ * nor touch those of a permanent table of its name, nor outlive the
+ * session; any other's in the shared one (attu_catalog_comments). _of:
+ * for the relation that name finds (the top's first). */
+attu_comments *attu_catalog_domain_comments(const attu_catalog *cat, bool top);
+attu_comments *attu_catalog_domain_comments_of(const attu_catalog *cat, const char *rel);
 /* Whether view v is one of the top's (a temporary view). */
 bool attu_catalog_view_is_top(const attu_catalog *cat, const attu_view *v);
 const char *attu_catalog_top_schema(const attu_catalog *cat, unsigned *oid);

@@ -15,7 +15,13 @@
  * moves a column's entries when the table or the column is renamed and
  * drops them with the table or the column (db/db_comment.c), which is
  * what a column's domain must do. Readers of the store (pg_description)
- * skip both kinds.
+ * skip both kinds. The text of a column of an array of domain d is
+ * "d[]" (each element checked: db/db_domain_check.c). A view's columns
+ * of a domain are kept the same way (CREATE VIEW, db/db_view.c), and a
+ * temporary table's in its session's own store (the layer's top,
+ * attu_catalog_domain_comments), never under a permanent table's name. A
+ * column keeps no copy of its domain's DEFAULT: an INSERT reads the
+ * domain's then (db_column_default).
  *
  * Resolution. attu_type_from_name resolves a domain's name to its base
  * type (a cast to the domain, a column declared of it), through the

@@ -315,6 +315,8 @@ static bool scope_push_col(bctx *c, scope *sc, const scope_col *col, int star_ba
  * are (for the first ncarried). */
 typedef struct carried { int n0, ncarried, *at, *cnt; } carried;
 
+static const select_domains *select_domains_of(const bctx *c, const attu_ast_query *q);
+
 static attu_lplan *bind_carrying(bctx *c, const attu_ast_query *q, carried *cr) {
     const attu_ast_query *save = c->carry_query;
     c->carry_query = q;
@@ -438,6 +440,12 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         if (!(sv->row_type = attu_pstrdup(c->pa, v->name, strlen(v->name))) ||
             !(sv->type_col = attu_pstrdup(c->pa, v->col_names[i], strlen(v->col_names[i]))))
             OOM_NULL(c);
+        /* a view's column of a domain (CREATE VIEW recorded it as a
+         * table's: engine/domain_type.h) */
+        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_domain_comments(c->cat, attu_catalog_view_is_top(c->cat, v)),
+                                                        v->name, v->col_names[i])
+                                : NULL;
+        if (dn && !(sv->domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     return p;
 }
@@ -575,7 +583,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
         sc->cols[sc->n - 1].row_type = tname_copy;
         if (!(sc->cols[sc->n - 1].type_col = attu_pstrdup(c->pa, t->defs[i].name, strlen(t->defs[i].name)))) OOM_NULL(c);
-        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_comments(c->cat), t->name, t->defs[i].name) : NULL;
+        /* (a temporary table's in its layer's store: engine/catalog.h) */
+        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_domain_comments(c->cat, attu_catalog_is_top(c->cat, t)),
+                                                        t->name, t->defs[i].name)
+                                : NULL;
         if (dn && !(sc->cols[sc->n - 1].domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     p->cols[t->ncols] = t->ncols;   /* rowid */
@@ -1092,9 +1103,13 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
         c->ctes = save;
         if (!p) return NULL;
         int source = c->next_source++;
+        /* its columns of a domain, as PostgreSQL types them */
+        const select_domains *sd = select_domains_of(c, f->u.subquery.query);
+        if (sd && sd->n != cr.n0) sd = NULL;
         for (int i = 0; i < p->ncols; i++) {
             const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : p->names[i];
             if (!push_carried(c, sc, f->alias, cn, p, &cr, i, source)) return NULL;
+            if (sd && i < sd->n) sc->cols[sc->n - 1].domain = sd->domains[i];
         }
         return p;
     }
@@ -1996,6 +2011,34 @@ static attu_bexpr *sort_key_col(bctx *c, int k, attu_type t) {
     return col ? bpchar_key(c, col) : NULL;
 }
 
+/* The item domains bind_select noted for SELECT block q (NULL: none). */
+static const select_domains *select_domains_of(const bctx *c, const attu_ast_query *q) {
+    for (const select_domains *sd = c->select_domains; sd; sd = sd->next)
+        if (sd->q == q) return sd;
+    return NULL;
+}
+
+/* The domain a select item's value is of, as PostgreSQL types it: a
+ * column of a domain (bound just now: c->last_domain) or a cast to one;
+ * NULL for any other expression (an operator's result is the base
+ * type's). */
+static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
+    if (e->kind == ATTU_EXPR_COLUMN) return c->last_domain;
+    if (e->kind != ATTU_EXPR_CAST || !e->u.cast.type.name) return NULL;
+    const char *n = e->u.cast.type.name;
+    if (!strncmp(n, "public.", 7)) n += 7;
+    /* (a cast to an array of a domain: "d[]", as its columns are kept) */
+    size_t len = strlen(n);
+    bool arr = len > 2 && !strcmp(n + len - 2, "[]");
+    char en[ATTU_NAME_MAX + 1], dn[ATTU_NAME_MAX + 3];
+    snprintf(en, sizeof en, "%.*s", (int)(arr ? len - 2 : len), n);
+    attu_domain_def *d = attu_domain_find(en);
+    if (d) snprintf(dn, sizeof dn, "%s%s", d->name, arr ? "[]" : "");
+    const char *r = d ? attu_pstrdup(c->pa, dn, strlen(dn)) : NULL;
+    attu_domain_def_free(d);
+    return r;
+}
+
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
@@ -2178,6 +2221,21 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
     char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
     c->clause = "SELECT"; c->allow_agg = true; c->allow_window = true;
+    /* the domain of each item (c->select_domains: CREATE VIEW, CREATE
+     * TABLE AS, a derived table's columns) */
+    bool want_domains = true;
+    const char **item_domain = NULL;
+    if (want_domains) {
+        int most = 1;
+        for (int i = 0; i < s->nitems; i++) {
+            const attu_ast_expr *e = s->items[i].expr;
+            most += e->kind == ATTU_EXPR_STAR ? sc.n : 1;
+            /* ((row).* gives columns of no domain, as many as its row has) */
+            if (e->kind == ATTU_EXPR_FUNC && !strcmp(e->u.func.name, " fields")) want_domains = false;
+        }
+        if (want_domains && !(item_domain = attu_palloc(c->pa, sizeof *item_domain * (size_t)(most + 1)))) OOM_NULL(c);
+        if (item_domain) memset(item_domain, 0, sizeof *item_domain * (size_t)(most + 1));
+    }
     /* generate_series here runs over the rows (attu_extract_srfs); not in
      * the rowid query of an UPDATE or DELETE (db/db_modify.c: its first
      * item the internal rowid), whose SET values and RETURNING items
@@ -2215,6 +2273,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
                 items[n]->position = it->expr->position;
                 attu_row_column_items(c, &sc, k, items[n]);   /* a derived table's row column */
+                if (want_domains) item_domain[n] = sc.cols[k].domain;
                 names[n++] = (char *)sc.cols[k].name;
                 any = true;
             }
@@ -2256,7 +2315,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             }
             continue;
         }
+        c->last_domain = NULL;
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
+        if (want_domains) item_domain[n] = item_domain_of(c, it->expr);
         /* an arm's bare parameter: its set operation types it */
         if (b && c->setop_arm == q && arm_plain(q, i) && is_untyped_param(b)) b = resolve_unknown_untracked(c, b);
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
@@ -2265,6 +2326,12 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     }
     c->allow_srf = false;
     c->srf_clause = NULL;
+    if (want_domains) {
+        select_domains *sd = attu_palloc(c->pa, sizeof *sd);
+        if (!sd) OOM_NULL(c);
+        *sd = (select_domains){ q, item_domain, n, c->select_domains };
+        c->select_domains = sd;
+    }
     if (!attu_check_srf_placement(c, items, n)) return NULL;
     /* GROUP BY: each expression written (with grouping sets, each leaf of
      * them) is a grouping item, bound once (equal ones merged) into the
@@ -3174,6 +3241,7 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
     c.pa = pa; c.cat = cat; c.sql = sql; c.err = err; c.params = params;
     c.next_param = &next_param;
     c.clause = "SELECT";
+    if (params && params->domains_out) *params->domains_out = NULL;
     if (params && params->insert_types && q->kind == ATTU_QUERY_VALUES) {
         c.values_hint = params->insert_types;
         c.nvalues_hint = params->ninsert;
@@ -3181,6 +3249,11 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
     }
     attu_lplan *p = bind_query(&c, q);
     if (!p && !err->set) attu_error_oom(err);
+    if (p && params && params->domains_out) {
+        const select_domains *sd = select_domains_of(&c, q);
+        *params->domains_out = sd ? sd->domains : NULL;
+        if (params->ndomains_out) *params->ndomains_out = sd ? sd->n : 0;
+    }
     return err->set ? NULL : p;
 }
 

@@ -118,6 +118,13 @@ typedef struct attu_bind_params {
      * names itself (not those a view it reads names), as CREATE VIEW
      * records them for DROP's dependency checks; CTE names are not
      * relations and are left out. */
+    /* Optional out: the domain (its name, NULL: none) each output column
+     * of the query's own select list is of: a column of a domain, or a
+     * cast to one (CREATE VIEW and CREATE TABLE AS keep them, as
+     * PostgreSQL types such columns by the domain); *domains_out NULL
+     * when the query is no plain SELECT. In the arena. */
+    const char       ***domains_out;
+    int                *ndomains_out;
     void              (*on_relation)(void *ctx, const char *name);
     void               *relation_ctx;
     /* Sequence functions (nextval, currval, setval, lastval; the db layer's

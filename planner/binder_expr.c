@@ -1546,7 +1546,9 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
  * (1.5::numeric(18,1)): it is this expression's own node, so marking it
  * in place is safe. */
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
-    attu_bexpr *r = bind_cast_value(c, sc, e);
+    attu_bexpr *r;
+    if (attu_domain_array_cast(c, sc, e, &r)) return r;   /* x::d[]: each element checked */
+    r = bind_cast_value(c, sc, e);
     if (r && r->type.id == ATTU_TYPE_DECIMAL) r->type.no_typmod = e->u.cast.type.precision < 0;
     /* a cast to a domain checks its rules (domain_bind.c) */
     if (r && e->u.cast.type.name) r = attu_domain_guard(c, sc, r, e->u.cast.type.name, e->position);

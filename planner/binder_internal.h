@@ -215,7 +215,20 @@ typedef struct bctx {
     /* the domain of the column the last column reference found (NULL:
      * none), which pg_typeof of a column reads */
     const char *last_domain;
+    /* the domain of each item of every SELECT block bound (its select
+     * list's, NULL: none), newest first: a derived table's columns and
+     * attu_bind_query's params->domains_out read them */
+    struct select_domains *select_domains;
+    /* the cast attu_domain_array_cast made, bound as a plain conversion */
+    const struct attu_ast_expr *array_domain_cast;
 } bctx;
+
+typedef struct select_domains {
+    const struct attu_ast_query  *q;
+    const char                  **domains;
+    int                           n;
+    struct select_domains        *next;
+} select_domains;
 
 typedef struct view_link {
     const struct attu_view  *view;
@@ -389,6 +402,9 @@ attu_bexpr *mk_const_null(bctx *c, attu_type t);
  * checked against the domain's NOT NULL and CHECKs (domain_bind.c); v
  * itself when name is no domain or one without rules. */
 attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const char *name, int pos);
+/* A cast e to an array of a domain (x::d[]): true, with *out the cast
+ * checking each element (NULL: the error set); false for any other. */
+bool attu_domain_array_cast(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr **out);
 attu_bexpr *mk_const_canonical(bctx *c, attu_bexpr *r, char *out, size_t n);
 /* A cast a type's rules refuse: 42846 "cannot cast type from to t" when
  * explicit, else 42804 "value is of type t but expression is of type

@@ -17,10 +17,22 @@
  * the message), as an enum's input raises 22P02 (enum_bind.c). Nothing
  * here is a new opcode: the GPU expression evaluator declines
  * SUBQUERY_ERROR, so the host evaluates a guarded cast.
+ *
+ * A cast to an array of a domain (x::d[]) checks each element, as
+ * PostgreSQL's array input does through the element type's: it becomes
+ *
+ *     CASE WHEN (SELECT count(e::d) FROM unnest(x::d[]) AS u(e)) >= 0
+ *          THEN x::d[] END
+ *
+ * whose subquery casts every element to d (the guard above raising the
+ * first failing one's error, in the array's order) and whose x::d[] (both)
+ * is the plain conversion (bound as the base type's array:
+ * bctx.array_domain_cast keeps it from being rewritten again).
  */
 #include "planner/binder_internal.h"
 #include "planner/parser.h"
 #include "engine/domain_type.h"
+#include "engine/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,4 +124,66 @@ attu_bexpr *attu_domain_guard(bctx *c, const scope *sc, attu_bexpr *v, const cha
     attu_domain_def_free(d);
     if (!r && !c->err->set) attu_error_oom(c->err);
     return r;
+}
+
+/* The element domain of a type name "d[]" (d a domain with rules), or
+ * NULL: into buf. */
+static const char *array_element_domain(const char *name, char *buf, size_t cap) {
+    if (!name) return NULL;
+    if (!strncmp(name, "public.", 7)) name += 7;
+    size_t n = strlen(name);
+    if (n < 3 || n - 2 >= cap || strcmp(name + n - 2, "[]")) return NULL;
+    memcpy(buf, name, n - 2);
+    buf[n - 2] = 0;
+    attu_domain_def *d = attu_domain_rules(buf);
+    bool rules = d && (d->not_null || d->n);
+    attu_domain_def_free(d);
+    return rules ? buf : NULL;
+}
+
+bool attu_domain_array_cast(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr **out) {
+    char dn[ATTU_NAME_MAX + 1];
+    *out = NULL;
+    if (e->kind != ATTU_EXPR_CAST || e == c->array_domain_cast ||
+        !array_element_domain(e->u.cast.type.name, dn, sizeof dn))
+        return false;
+    attu_strbuf b = { 0 };
+    attu_strbuf_puts(&b, "SELECT CASE WHEN (SELECT count(\"\001e\"::");
+    attu_strbuf_quote_ident(&b, dn);
+    attu_strbuf_puts(&b, ") FROM unnest(NULL) AS \"\001u\"(\"\001e\")) >= 0 THEN NULL::int END");
+    if (b.oom) { free(b.p); attu_error_oom(c->err); return true; }
+    attu_error perr;
+    attu_error_clear(&perr);
+    attu_parse_result *pr = attu_parse(b.p, &perr);
+    free(b.p);
+    if (!pr) {
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, 0, "the element check of domain %s does not parse: %s", dn,
+                       perr.message);
+        return true;
+    }
+    if (attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_parse_free(pr); attu_error_oom(c->err); return true; }
+    /* the template's THEN cast becomes x::d[] (e's type), unnest's
+     * argument that cast too */
+    const attu_ast_stmt *st = pr->n == 1 ? pr->stmts[0].stmt : NULL;
+    const attu_ast_query *q = st && st->kind == ATTU_STMT_SELECT ? st->u.select.query : NULL;
+    attu_ast_expr *k = q && q->kind == ATTU_QUERY_SELECT && q->u.select.nitems == 1 ? q->u.select.items[0].expr : NULL;
+    attu_ast_expr *w = k && k->kind == ATTU_EXPR_CASE && k->u.case_.nwhens == 1 ? k->u.case_.whens[0].when : NULL;
+    attu_ast_expr *then = k && w ? k->u.case_.whens[0].then : NULL;
+    attu_ast_expr *sub = w && w->kind == ATTU_EXPR_BINARY ? w->u.binary.left : NULL;
+    const attu_ast_query *sq = sub && sub->kind == ATTU_EXPR_SUBQUERY ? sub->u.subquery.query : NULL;
+    attu_ast_from *f = sq && sq->kind == ATTU_QUERY_SELECT && sq->u.select.from.n == 1 ? sq->u.select.from.items[0] : NULL;
+    attu_ast_expr *call = f && f->kind == ATTU_FROM_FUNCTION ? f->u.function.call : NULL;
+    if (!call || call->kind != ATTU_EXPR_FUNC || call->u.func.args.n != 1 || !then || then->kind != ATTU_EXPR_CAST) {
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, 0, "the element check of domain %s is not the expected query", dn);
+        return true;
+    }
+    call->u.func.args.items[0] = then;   /* (x converted: typed, as unnest needs it) */
+    then->u.cast.arg = e->u.cast.arg;
+    then->u.cast.type = e->u.cast.type;
+    then->position = e->position;
+    const attu_ast_expr *saved = c->array_domain_cast;
+    c->array_domain_cast = then;
+    *out = bind_expr(c, sc, k);
+    c->array_domain_cast = saved;
+    return true;
 }

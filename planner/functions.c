@@ -1116,8 +1116,13 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         if (ae->kind == ATTU_EXPR_COLUMN && c->last_domain) tn = c->last_domain;
         else if (ae->kind == ATTU_EXPR_CAST && ae->u.cast.type.name) {
             const char *n = ae->u.cast.type.name;
-            attu_domain_def *d = attu_domain_find(!strncmp(n, "public.", 7) ? n + 7 : n);
-            if (d) { snprintf(dname, sizeof dname, "%s", d->name); tn = dname; }
+            if (!strncmp(n, "public.", 7)) n += 7;
+            size_t len = strlen(n);
+            bool arr = len > 2 && !strcmp(n + len - 2, "[]");   /* (an array of a domain: "d[]") */
+            char en[ATTU_NAME_MAX + 1];
+            snprintf(en, sizeof en, "%.*s", (int)(arr ? len - 2 : len), n);
+            attu_domain_def *d = attu_domain_find(en);
+            if (d) { snprintf(dname, sizeof dname, "%s%s", d->name, arr ? "[]" : ""); tn = dname; }
             attu_domain_def_free(d);
         }
         attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, txt, e->position);

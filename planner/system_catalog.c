@@ -506,11 +506,32 @@ static int column_collation(attu_type t) {
     return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
 }
 
-/* The domain of column col of table rel (NULL: none; free it). */
-static attu_domain_def *column_domain(const syscat_env *env, const char *rel, const char *col) {
+/* Where the domains of ri's columns are kept: a temporary relation's in
+ * its layer's store (engine/catalog.h). */
+static const attu_comments *rel_domain_columns(const syscat_env *env, const rel_info *ri) {
+    bool top = ri->kind == 'v' ? attu_catalog_view_is_top(env->cat, ri->v) : ri->temp;
+    return attu_catalog_domain_comments(env->cat, top);
+}
+
+/* Whether a column's domain text is an array's, "d[]". */
+static bool domain_text_is_array(const char *dn) {
+    size_t n = dn ? strlen(dn) : 0;
+    return n > 2 && !strcmp(dn + n - 2, "[]");
+}
+
+/* The OID of the type of column col of relation ri that is a domain's
+ * (the domain's, or for "d[]" its array type's), 0: none. */
+static unsigned column_domain_oid(const syscat_env *env, const rel_info *ri, const char *col) {
     const attu_comments *cs = attu_catalog_comments(env->cat);
-    const char *dn = attu_domain_of_column(cs, rel, col);
-    return dn ? attu_domain_find_in(cs, dn) : NULL;
+    const char *dn = attu_domain_of_column(rel_domain_columns(env, ri), ri->name, col);
+    if (!dn) return 0;
+    bool arr = domain_text_is_array(dn);
+    char en[ATTU_NAME_MAX + 1];
+    snprintf(en, sizeof en, "%.*s", (int)(strlen(dn) - (arr ? 2 : 0)), dn);
+    attu_domain_def *d = attu_domain_find_in(cs, en);
+    unsigned oid = d ? (arr ? attu_domain_array_oid(d->id) : attu_domain_oid(d->id)) : 0;
+    attu_domain_def_free(d);
+    return oid;
 }
 
 /* One pg_attribute row; domain: the column's domain's OID (0: none),
@@ -546,11 +567,9 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
         case 'r':
             for (int k = 0; k < t->ncols; k++) {
                 char id = column_identity(env, t, k);
-                attu_domain_def *dd = column_domain(env, t->name, t->defs[k].name);
                 attribute_row_of(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
                                  !id && attu_catalog_default(env->cat, t->name, k) != NULL, id,
-                                 dd ? attu_domain_oid(dd->id) : 0);
-                attu_domain_def_free(dd);
+                                 column_domain_oid(env, ri, t->defs[k].name));
             }
             break;
         case 'm':
@@ -558,9 +577,10 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
                 attribute_row(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, false, false, 0);
             break;
         case 'v':
-            for (int k = 0; k < ri->v->ncols; k++)
-                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
-                              ri->v->col_defaults[k] != NULL, 0);
+            for (int k = 0; k < ri->v->ncols; k++) {
+                attribute_row_of(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
+                                 ri->v->col_defaults[k] != NULL, 0, column_domain_oid(env, ri, ri->v->col_names[k]));
+            }
             break;
         case 'i':
             for (int k = 0; k < syscat_index_ncols(ri); k++) {
@@ -1587,6 +1607,13 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
     /* a column of a domain over a domain: PostgreSQL's data_type and udt
      * are those of the domain's typbasetype, the parent domain */
+    /* an array of a domain ("d[]"): data_type ARRAY, udt_name _d and no
+     * domain_name, as PostgreSQL's */
+    char array_udt[ATTU_NAME_MAX + 2] = "";
+    if (domain_text_is_array(domain)) {
+        snprintf(array_udt, sizeof array_udt, "_%.*s", (int)(strlen(domain) - 2), domain);
+        domain = NULL;
+    }
     attu_domain_def *dd = domain ? attu_domain_find_in(attu_catalog_comments(env->cat), domain) : NULL;
     char parent[ATTU_NAME_MAX + 1] = "";
     if (dd && dd->parent) snprintf(parent, sizeof parent, "%s", dd->parent);
@@ -1611,6 +1638,7 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
         snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "", attu_type_name(arr ? attu_type_array_elem(ty) : ty, eb, sizeof eb));
     }
     if (parent[0]) { snprintf(udt, sizeof udt, "%s", parent); en = true; }
+    if (array_udt[0]) { snprintf(udt, sizeof udt, "%s", array_udt); en = true; }
     v_text(r, env->database); v_text(r, en ? "public" : "pg_catalog"); v_text(r, udt);
     v_nulls(r, 4);   /* scope_*, maximum_cardinality */
     snprintf(buf, sizeof buf, "%d", k + 1);
@@ -1640,7 +1668,7 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
                 if (s && !s->identity) s = NULL;
                 is_column_row(r, env, t->name, t->defs[k].name, t->defs[k].type, k, t->defs[k].not_null,
                               s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true,
-                              attu_domain_of_column(attu_catalog_comments(env->cat), t->name, t->defs[k].name));
+                              attu_domain_of_column(rel_domain_columns(env, ri), t->name, t->defs[k].name));
             }
         } else if (ri->kind == 'v') {
             bool *upd = calloc((size_t)ri->v->ncols + 1, sizeof *upd);
@@ -1648,7 +1676,8 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             view_updatable(env, ri->v, upd);
             for (int k = 0; k < ri->v->ncols; k++)
                 is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
-                              ri->v->col_defaults[k], NULL, upd[k], NULL);
+                              ri->v->col_defaults[k], NULL, upd[k],
+                              attu_domain_of_column(rel_domain_columns(env, ri), ri->name, ri->v->col_names[k]));
             free(upd);
         }
     }
