@@ -255,6 +255,14 @@ int db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms
  * it as soon as PostgreSQL's would (57014). The worker tells the server's
  * pool it waits (the wait hooks), as a lock wait does, so other sessions
  * are served meanwhile. */
+int db_statement_interrupted(attu_session *s, double now, attu_error *err) {
+    if (__atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST))
+        return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
+    if (s->statement_timeout_ms > 0 && now >= s->stmt_start_ms + s->statement_timeout_ms)
+        return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
+    return 0;
+}
+
 int db_sleep(void *ctx, double seconds, attu_error *err) {
     attu_session *s = ctx;
     attu_db *db = s->db;
@@ -264,14 +272,7 @@ int db_sleep(void *ctx, double seconds, attu_error *err) {
     if (db->wait_begin) db->wait_begin(db->wait_ctx);
     for (;;) {
         double now = attu_now_ms();
-        if (__atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
-            rc = attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
-            break;
-        }
-        if (s->statement_timeout_ms > 0 && now >= s->stmt_start_ms + s->statement_timeout_ms) {
-            rc = attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
-            break;
-        }
+        if ((rc = db_statement_interrupted(s, now, err))) break;
         if (now >= end) break;
         double nap = end - now < 10.0 ? end - now : 10.0;
         struct timespec ts = { 0, (long)(nap * 1e6) };

@@ -441,6 +441,10 @@ void db_activity_rows(void *ctx, void (*row)(void *rctx, const attu_activity_inf
 int  db_signal_backend(void *ctx, int64_t pid, bool terminate, int64_t timeout_ms, bool *ok, attu_error *err);
 /* pg_sleep (attu_bind_params.sleep) */
 int  db_sleep(void *ctx, double seconds, attu_error *err);
+/* For a statement that waits (pg_sleep, a lock wait), at time now (ms):
+ * -1 with 57014 when it was canceled or passed its statement_timeout,
+ * else 0. */
+int  db_statement_interrupted(attu_session *s, double now, attu_error *err);
 
 /* LISTEN / NOTIFY (db_notify.c): the statements, pg_notify and
  * pg_listening_channels' callbacks, the transaction's end (commit:

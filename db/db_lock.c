@@ -208,14 +208,7 @@ static int wait_until(attu_session *s, bool (*can_go)(attu_db *, attu_session *,
         }
         if (interruptible) {
             double now = attu_now_ms();
-            if (__atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
-                break;
-            }
-            if (s->statement_timeout_ms > 0 && now >= s->stmt_start_ms + s->statement_timeout_ms) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
-                break;
-            }
+            if ((rc = db_statement_interrupted(s, now, err))) break;
             if (s->lock_timeout_ms > 0 && now >= start + s->lock_timeout_ms) {
                 rc = attu_error_set(err, "55P03", 0, "canceling statement due to lock timeout");
                 break;
