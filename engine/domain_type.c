@@ -122,7 +122,9 @@ static int cmp_check_name(const void *a, const void *b) {
 attu_domain_def *attu_domain_rules_in(const attu_comments *cs, const char *name) {
     attu_domain_def *r = attu_domain_find_in(cs, name);
     if (!r) return NULL;
-    qsort(r->checks, (size_t)r->n, sizeof *r->checks, cmp_check_name);
+    /* (qsort and memcpy only over checks there are: a domain without any
+     * has no array) */
+    if (r->n > 1) qsort(r->checks, (size_t)r->n, sizeof *r->checks, cmp_check_name);
     /* each parent's checks go before what is there (a chain longer than
      * the store is a cycle, which CREATE DOMAIN never makes) */
     char *up = r->parent ? strdup(r->parent) : NULL;
@@ -131,10 +133,10 @@ attu_domain_def *attu_domain_rules_in(const attu_comments *cs, const char *name)
         free(up);
         up = NULL;
         if (!p) break;
-        qsort(p->checks, (size_t)p->n, sizeof *p->checks, cmp_check_name);
+        if (p->n > 1) qsort(p->checks, (size_t)p->n, sizeof *p->checks, cmp_check_name);
         attu_domain_check *all = realloc(p->checks, (size_t)(p->n + r->n + 1) * sizeof *all);
         if (!all) { attu_domain_def_free(p); attu_domain_def_free(r); return NULL; }
-        memcpy(all + p->n, r->checks, (size_t)r->n * sizeof *all);
+        if (r->n) memcpy(all + p->n, r->checks, (size_t)r->n * sizeof *all);
         free(r->checks);
         r->checks = all;
         r->n += p->n;
