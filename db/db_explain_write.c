@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "planner/explain.h"
+#include "planner/lower.h"
+#include "planner/rewrite.h"
 
 typedef struct ran {
     const attu_exec_callbacks *outer;
@@ -61,11 +63,14 @@ static int push_line(char ***lines, int *nl, int at, const char *text) {
     return 0;
 }
 
-int db_explain_write_lines(attu_session *s, attu_stage *stg, const char *head, db_explain_write *w,
-                           attu_error *err) {
-    if (attu_explain(stg, false, s->db->be->kind == ATTU_DEVICE_KIND_GPU ? "GPU" : "CPU", &w->lines, &w->nl) < 0 ||
-        push_line(&w->lines, &w->nl, 0, head))
-        return attu_error_oom(err);
+int db_explain_write_lines(attu_session *s, attu_plan_arena *pa, attu_lplan *lp, const char *head,
+                           db_explain_write *w, attu_error *err) {
+    if (!(lp = attu_rewrite(pa, lp, err))) return -1;
+    attu_stage *stg = attu_lower(lp, err);
+    if (!stg) return -1;
+    int bad = attu_explain(stg, false, s->db->be->kind == ATTU_DEVICE_KIND_GPU ? "GPU" : "CPU", &w->lines, &w->nl) < 0;
+    attu_stage_free(stg);
+    if (bad || push_line(&w->lines, &w->nl, 0, head)) return attu_error_oom(err);
     if (w->ran) {
         char buf[160];
         snprintf(buf, sizeof buf, "%s (the statement ran)", w->tag);

@@ -401,8 +401,8 @@ attu_result *db_explain_result(char *const *lines, int nl, attu_error *err);
 
 /* EXPLAIN [ANALYZE] of UPDATE / DELETE / MERGE (db_explain_write.c): the
  * statement run first for ANALYZE (db_explain_write_run, its tag and time
- * kept in w), the plan's lines under head with ANALYZE's around them
- * (db_explain_write_lines), then the result delivered, or rc passed on,
+ * kept in w), the bound plan rewritten, lowered and its lines put under
+ * head with ANALYZE's around them (db_explain_write_lines), then the result delivered, or rc passed on,
  * and w's lines freed (db_explain_write_finish). */
 typedef int (*db_write_fn)(attu_session *s, const char *sql, const attu_ast_stmt *st,
                            const attu_bind_params *params, const attu_exec_callbacks *cb, attu_error *err);
@@ -415,8 +415,8 @@ typedef struct db_explain_write {
 } db_explain_write;
 int db_explain_write_run(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                          const attu_exec_callbacks *cb, db_write_fn run, db_explain_write *w, attu_error *err);
-int db_explain_write_lines(attu_session *s, attu_stage *stg, const char *head, db_explain_write *w,
-                           attu_error *err);
+int db_explain_write_lines(attu_session *s, attu_plan_arena *pa, attu_lplan *lp, const char *head,
+                           db_explain_write *w, attu_error *err);
 int db_explain_write_finish(const attu_exec_callbacks *cb, db_explain_write *w, int rc, attu_error *err);
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
 /* Reports a WARNING through cb->on_warning (on_notice when that is NULL). */

@@ -922,17 +922,14 @@ int db_explain_merge(attu_session *s, const char *sql, const attu_ast_stmt *ex, 
     merge_ctx m;
     attu_plan_arena *pa = NULL;
     int rc = -1;
-    attu_stage *stg = NULL;
     if (merge_open(&m, s, st, false, &pa, err)) goto out;
     attu_lplan *lp = build_query(&m, sql, params, err) ? NULL : bind_query(&m, sql, params, pa, err);
-    if (lp) lp = attu_rewrite(pa, lp, err);
-    if (!lp || !(stg = attu_lower(lp, err))) goto out;
+    if (!lp) goto out;
     char head[160];
     snprintf(head, sizeof head, "Merge on %s", m.base->name);
-    if (db_explain_write_lines(s, stg, head, &w, err)) goto out;
+    if (db_explain_write_lines(s, pa, lp, head, &w, err)) goto out;
     rc = 0;
 out:
     merge_close(&m, pa);
-    attu_stage_free(stg);
     return db_explain_write_finish(cb, &w, rc, err);
 }

@@ -839,18 +839,15 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
     modify_ctx m;
     attu_plan_arena *pa = NULL;
     int rc = -1;
-    attu_stage *stg = NULL;
     if (modify_open(&m, s, st, false, &pa, err)) goto out;
     attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
-    if (lp) lp = attu_rewrite(pa, lp, err);
-    if (!lp || !(stg = attu_lower(lp, err))) goto out;
+    if (!lp) goto out;
     char head[160];
     snprintf(head, sizeof head, "%s on %s", st->kind == ATTU_STMT_UPDATE ? "Update" : "Delete", m.base->name);
-    if (db_explain_write_lines(s, stg, head, &w, err)) goto out;
+    if (db_explain_write_lines(s, pa, lp, head, &w, err)) goto out;
     rc = 0;
 out:
     pthread_rwlock_unlock(&s->db->lock);
-    attu_stage_free(stg);
     db_values_copy_free(&m.vcopy);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);
