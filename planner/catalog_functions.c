@@ -278,6 +278,18 @@ static char *domain_check_text(const attu_domain_check *k, bool pretty) {
     return t;
 }
 
+/* pg_get_constraintdef's text of a CHECK as an arm's result: with its
+ * second argument (n == 2) the pretty form when $2, else the plain one. */
+static void put_check_text(sbuf *b, int n, const char *plain, const char *pretty) {
+    if (n == 2) {
+        syscat_sb_puts(b, "CASE WHEN $2 THEN ");
+        syscat_sb_quote(b, pretty ? pretty : "");
+        syscat_sb_puts(b, " ELSE ");
+        syscat_sb_quote(b, plain ? plain : "");
+        syscat_sb_puts(b, " END");
+    } else syscat_sb_quote(b, plain ? plain : "");
+}
+
 /* pg_get_constraintdef's arms of a domain's CHECKs */
 static void domain_check_arms(void *ctx, const attu_domain_def *d) {
     sbuf *b = ((void **)ctx)[0];
@@ -286,13 +298,7 @@ static void domain_check_arms(void *ctx, const attu_domain_def *d) {
         char *plain = domain_check_text(&d->checks[k], false), *pretty = domain_check_text(&d->checks[k], true);
         if (!plain || !pretty) b->oom = true;
         syscat_sb_printf(b, " WHEN $1 = %u THEN ", attu_domain_check_oid(d->id, k));
-        if (n == 2) {
-            syscat_sb_puts(b, "CASE WHEN $2 THEN ");
-            syscat_sb_quote(b, pretty ? pretty : "");
-            syscat_sb_puts(b, " ELSE ");
-            syscat_sb_quote(b, plain ? plain : "");
-            syscat_sb_puts(b, " END");
-        } else syscat_sb_quote(b, plain ? plain : "");
+        put_check_text(b, n, plain, pretty);
         if (d->checks[k].not_valid) syscat_sb_puts(b, " || ' NOT VALID'");
         free(plain);
         free(pretty);
@@ -347,13 +353,7 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
             char *plain = syscat_check_definition(&cs[k], false), *pretty = syscat_check_definition(&cs[k], true);
             if (!plain || !pretty) b->oom = true;
             syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)syscat_check_oid(ri->t->name, cs[k].name));
-            if (n == 2) {
-                syscat_sb_puts(b, "CASE WHEN $2 THEN ");
-                syscat_sb_quote(b, pretty ? pretty : "");
-                syscat_sb_puts(b, " ELSE ");
-                syscat_sb_quote(b, plain ? plain : "");
-                syscat_sb_puts(b, " END");
-            } else syscat_sb_quote(b, plain ? plain : "");
+            put_check_text(b, n, plain, pretty);
             free(plain);
             free(pretty);
         }
