@@ -112,15 +112,6 @@ int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     return db_deliver_tag(cb, "COMMENT", err) ? -2 : 0;
 }
 
-/* Whether the shared store keeps columns' domains under rel. */
-static bool has_domain_columns(const attu_comments *cs, const char *rel) {
-    for (size_t i = 0; i < attu_comments_count(cs); i++) {
-        const attu_comment *c = attu_comments_at(cs, i);
-        if (c->kind == ATTU_DOMAIN_COLUMN_KIND && !strcmp(c->rel, rel)) return true;
-    }
-    return false;
-}
-
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to) {
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     /* a temporary relation (renamed: now to): its columns' domains are in
@@ -132,7 +123,7 @@ void db_comments_renamed(attu_session *s, char kind, const char *rel, const char
     if (cols != cs) {
         if (kind == 'r') rc = attu_comments_rename_rel(cols, from, to);
         else if (kind == 'c') rc = attu_comments_rename_sub(cols, ATTU_DOMAIN_COLUMN_KIND, rel, from, to);
-        if (!rc && !(kind == 'r' && has_domain_columns(cs, from)))
+        if (!rc && !(kind == 'r' && attu_domain_rel_has_columns(cs, from)))
             rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
         if (!rc) save(s);
         return;

@@ -148,13 +148,7 @@ static int check_array_columns(attu_session *s, attu_table *g, attu_error *err) 
 int db_domain_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     /* (a temporary table's columns are in its layer's store: the entries
      * of a permanent table its name shadows are not its) */
-    const attu_comments *cs = db_domain_columns(s, t->name);
-    bool any = false;
-    for (size_t i = 0; cs && i < attu_comments_count(cs) && !any; i++) {
-        const attu_comment *c = attu_comments_at(cs, i);
-        any = c->kind == ATTU_DOMAIN_COLUMN_KIND && !strcmp(c->rel, t->name);
-    }
-    if (!any) return 0;
+    if (!attu_domain_rel_has_columns(db_domain_columns(s, t->name), t->name)) return 0;
     size_t n = 0, *rows = NULL;
     if (changed) {
         for (size_t r = 0; r < t->nrows; r++) n += changed[r] != 0;

@@ -219,6 +219,14 @@ const char *attu_domain_of_column(const attu_comments *cs, const char *rel, cons
     return cs ? attu_comments_get(cs, ATTU_DOMAIN_COLUMN_KIND, rel, col) : NULL;
 }
 
+bool attu_domain_rel_has_columns(const attu_comments *cs, const char *rel) {
+    for (size_t i = 0; cs && i < attu_comments_count(cs); i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        if (c->kind == ATTU_DOMAIN_COLUMN_KIND && !strcmp(c->rel, rel)) return true;
+    }
+    return false;
+}
+
 int attu_domain_set_column(attu_comments *cs, const char *rel, const char *col, const char *domain) {
     return attu_comments_set(cs, ATTU_DOMAIN_COLUMN_KIND, rel, col, domain);
 }

@@ -93,6 +93,9 @@ void attu_domain_each(const struct attu_comments *cs, void (*fn)(void *ctx, cons
 /* The domain of column col of table rel (its name, the store's own
  * text), or NULL. */
 const char *attu_domain_of_column(const struct attu_comments *cs, const char *rel, const char *col);
+/* Whether the store keeps a domain for any column of rel (one pass: the
+ * per-column lookups are then only for relations that have one). */
+bool attu_domain_rel_has_columns(const struct attu_comments *cs, const char *rel);
 /* Sets (domain NULL: clears) the domain of a column; -1: no memory. */
 int attu_domain_set_column(struct attu_comments *cs, const char *rel, const char *col, const char *domain);
 

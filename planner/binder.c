@@ -431,6 +431,9 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         }
         if (!(p = mk_project(c, p, v->ncols, ex, nm))) return NULL;
     }
+    /* the store of the view's columns' domains, if it keeps any for it */
+    const attu_comments *vdoms = c->cat ? attu_catalog_domain_comments(c->cat, attu_catalog_view_is_top(c->cat, v)) : NULL;
+    if (!attu_domain_rel_has_columns(vdoms, v->name)) vdoms = NULL;
     for (int i = 0; i < v->ncols; i++) {
         const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : v->col_names[i];
         p->names[i] = attu_pstrdup(c->pa, cn, strlen(cn));
@@ -442,9 +445,7 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
             OOM_NULL(c);
         /* a view's column of a domain (CREATE VIEW recorded it as a
          * table's: engine/domain_type.h) */
-        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_domain_comments(c->cat, attu_catalog_view_is_top(c->cat, v)),
-                                                        v->name, v->col_names[i])
-                                : NULL;
+        const char *dn = vdoms ? attu_domain_of_column(vdoms, v->name, v->col_names[i]) : NULL;
         if (dn && !(sv->domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     return p;
@@ -576,6 +577,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     if (!p || !tname_copy) OOM_NULL(c);
     p->table = t;
     p->cols = attu_palloc(c->pa, sizeof(int) * (size_t)(t->ncols + 1));
+    /* the store of the columns' domains (a temporary table's is its
+     * layer's: engine/catalog.h), if it keeps any for the table */
+    const attu_comments *tdoms = c->cat ? attu_catalog_domain_comments(c->cat, attu_catalog_is_top(c->cat, t)) : NULL;
+    if (!attu_domain_rel_has_columns(tdoms, t->name)) tdoms = NULL;
     for (int i = 0; i < t->ncols; i++) {
         p->cols[i] = i;
         const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : t->defs[i].name;
@@ -583,10 +588,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
         sc->cols[sc->n - 1].row_type = tname_copy;
         if (!(sc->cols[sc->n - 1].type_col = attu_pstrdup(c->pa, t->defs[i].name, strlen(t->defs[i].name)))) OOM_NULL(c);
-        /* (a temporary table's in its layer's store: engine/catalog.h) */
-        const char *dn = c->cat ? attu_domain_of_column(attu_catalog_domain_comments(c->cat, attu_catalog_is_top(c->cat, t)),
-                                                        t->name, t->defs[i].name)
-                                : NULL;
+        const char *dn = tdoms ? attu_domain_of_column(tdoms, t->name, t->defs[i].name) : NULL;
         if (dn && !(sc->cols[sc->n - 1].domain = attu_pstrdup(c->pa, dn, strlen(dn)))) OOM_NULL(c);
     }
     p->cols[t->ncols] = t->ncols;   /* rowid */
