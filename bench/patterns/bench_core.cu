@@ -377,6 +377,17 @@ int main(int argc, char** argv) {
       const std::vector<long long> means = env_numbers("ATTU_BENCH_SEGREDUCE_MEANS", {10, 1000});
       for (long long mean : means) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
+        // ATTU_BENCH_SEGREDUCE_MODES=1: the tails kernel beside the blocked
+        // tiles of 4-byte arrays, alternately twice
+        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_MODES")) {
+          const bool saved = ag::detail::segreduce_blocked_on();
+          for (int round = 0; round < 2; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::segreduce_blocked_on() = on;
+              bc::bench_segreduce(ctx, n, mean, on ? " (blocked)" : " (tails)");
+            }
+          ag::detail::segreduce_blocked_on() = saved;
+        }
         // the tile kernels beside the warp path (a launch box keeps them)
         if (bench_wanted("segreduce") && mean >= 100)
           bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (tiles)");

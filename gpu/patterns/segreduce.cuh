@@ -7,7 +7,7 @@
 //
 // Built on the load-balancing search's tiles (load_balance.cuh), so any
 // geometry costs the same: each tile knows its items [a0, a1) and the
-// segment ends [b0, b1) merged into it. Two tile kernels:
+// segment ends [b0, b1) merged into it. Three tile kernels:
 //
 // segreduce_tails_kernel (segreduce, transform_segreduce, spmv: the value
 // of an item depends on its index only). The tile never merges: each end it
@@ -18,6 +18,13 @@
 // first run (the lead, which continues whatever came before) and its last
 // (the trail) aside; a CTA scan of (reset, trail) records gives each thread
 // the open run it continues, which completes its lead.
+//
+// segreduce_blocked_kernel (segreduce of an array of 4-byte values at a
+// 16-byte aligned address): the tails kernel's method, with each thread's
+// items read as vectors straight into its registers (no staging through
+// shared memory) and 16 items a thread at 8 blocks a multiprocessor. On an
+// H100 (docs/performance.md, session 24) float sums at mean segment 10
+// took 0.165 against the tails kernel's 0.200 ms at 64M.
 //
 // segreduce_lbs_kernel (lbs_segreduce: the value needs the item's segment
 // and rank):
@@ -40,6 +47,8 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "gpu/patterns/load_balance.cuh"
@@ -220,6 +229,139 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
   if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
+// segreduce_blocked_kernel: the tails kernel for an array of 4-byte values
+// at a 16-byte aligned address (segreduce's common case). Each thread's vt
+// consecutive slots come straight from global memory as vt / 4 vector
+// loads into registers: no staging of the values through shared memory and
+// no padded reads back. Slot q of a tile is item base + q, where base is
+// the tile's first item a0 rounded down to a multiple of 4, so the slots
+// before a0 - base belong to the previous tile and are never folded; the
+// partition's tiles hold nt * vt - 4 merged positions so that the items
+// after base fit the tile's slots. A thread's tails are a slice of one
+// bitmap word (vt divides 32) read without shifts across words.
+template <int nt, int vt, int min_blocks, typename T, typename segments_it, typename output_it,
+          typename op_t>
+__global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
+    const T* __restrict__ input, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, int nv_part, output_it output, op_t op, T init,
+    seg_run_t<T>* __restrict__ tile_runs) {
+  static_assert(sizeof(T) == 4 && vt % 4 == 0 && 32 % vt == 0,
+                "4-byte values, whole vectors, a thread's bits inside one word");
+  enum { nv = nt * vt, words = nv / 32 };
+  using run_t = seg_run_t<T>;
+  using scan_t = cub::BlockScan<run_t, nt>;
+  __shared__ unsigned tails[words];
+  __shared__ int tail_seg[nv];
+  __shared__ typename scan_t::TempStorage scan_storage;
+
+  const int tid = threadIdx.x;
+  const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv_part, count, num_segments);
+  const int na = r.na(), nb = r.nb(), a0 = r.a0, a1 = r.a1;
+  const int base = a0 & ~3;
+  const int q0 = tid * vt;
+  // This thread's own items are its slots [lo, hi).
+  int lo = a0 - base - q0, hi = a1 - base - q0;
+  lo = lo < 0 ? 0 : (lo > vt ? vt : lo);
+  hi = hi < lo ? lo : (hi > vt ? vt : hi);
+  T x[vt];
+  {
+    const int g0 = base + q0;
+    if (g0 + vt <= a1) {
+      const uint4* p = reinterpret_cast<const uint4*>(input + g0);
+#pragma unroll
+      for (int j = 0; j < vt / 4; ++j) {
+        uint4 u = p[j];
+        unsigned w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+        for (int k = 0; k < 4; ++k) memcpy(&x[4 * j + k], &w[k], 4);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < vt; ++i)
+        if (g0 + i < a1) x[i] = input[g0 + i];
+    }
+  }
+  // The first end of each thread is read before the bitmap is cleared, so
+  // its latency hides behind the values' loads and the barrier.
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
+  int e_first = 0, s_first = 0;
+  if (tid < nb) {
+    e_first = ends[r.b0 + tid];
+    s_first = tid ? ends[r.b0 + tid - 1] : start_b0;
+  }
+  for (int w = tid; w < words; w += nt) tails[w] = 0;
+  __syncthreads();
+  // Each end marks its segment's last item, or stores init for an empty
+  // segment; a segment whose items all lie in earlier tiles (its end is a0)
+  // marks nothing: the fix-up stores it.
+  for (int j = tid; j < nb; j += nt) {
+    int e = e_first, s = s_first;
+    if (j != tid) {
+      e = ends[r.b0 + j];
+      s = ends[r.b0 + j - 1];
+    }
+    if (s == e) {
+      output[r.b0 + j] = init;
+    } else if (e > a0) {
+      int q = e - 1 - base;
+      atomicOr(&tails[q >> 5], 1u << (q & 31));
+      tail_seg[q] = r.b0 + j;
+    }
+  }
+  __syncthreads();
+
+  const unsigned bits = (tails[q0 >> 5] >> (q0 & 31)) & (vt == 32 ? ~0u : (1u << vt) - 1);
+  const int first_tail = bits ? __ffs(bits) - 1 : -1;
+  T acc = init, lead = init;
+  bool have = false;
+  if (lo == 0 && hi == vt) {
+    if (!bits) {
+      acc = x[0];
+#pragma unroll
+      for (int i = 1; i < vt; ++i) acc = op(acc, x[i]);
+      have = true;
+    } else {
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        acc = have ? op(acc, x[i]) : x[i];
+        have = true;
+        if (bits & (1u << i)) {
+          if (i == first_tail) lead = acc;
+          else output[tail_seg[q0 + i]] = acc;
+          have = false;
+        }
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      if (i >= lo && i < hi) {
+        acc = have ? op(acc, x[i]) : x[i];
+        have = true;
+        if (bits & (1u << i)) {
+          if (i == first_tail) lead = acc;
+          else output[tail_seg[q0 + i]] = acc;
+          have = false;
+        }
+      }
+    }
+  }
+  // Thread 0's record resets if the segment before item a0 ended there.
+  run_t mine;
+  mine.v = have ? acc : init;
+  mine.flags = (have ? 1 : 0) | (bits ? 2 : 0);
+  if (!tid && nb > 0 && e_first == a0) mine.flags |= 2;
+  run_t carry, tile_total;
+  seg_run_op_t<T, op_t> run_op{op};
+  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
+  if (!tid) {
+    carry.flags = 0;  // the carry from earlier tiles: the fix-up's
+    tile_runs[blockIdx.x] = tile_total;
+  }
+  if (bits) output[tail_seg[q0 + first_tail]] = (carry.flags & 1) ? op(carry.v, lead) : lead;
+}
+
 template <int nt, int nv, typename T>
 struct segreduce_lbs_shared_t {
   int ends[nv];
@@ -374,6 +516,28 @@ struct load_run_t {
   __device__ seg_run_t<T> operator()(int i) const { return runs[i]; }
 };
 
+// The carry entering each tile: an exclusive segmented scan of the tile
+// runs (a reset drops what came before), then one fix-up per tile.
+template <typename T, typename segments_it, typename output_it, typename op_t>
+void segreduce_carry_tiles(mem_t<seg_run_t<T>>& runs, mem_t<int>& part, int nv, int count,
+                           segments_it segments, int num_segments, output_it output,
+                           op_t op, T init, context_t& ctx) {
+  int num_tiles = (int)part.size() - 1;
+  if (num_tiles <= 1) return;
+  mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
+  seg_run_t<T> none;
+  none.v = init;
+  none.flags = 0;
+  transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
+                                seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
+                                none);
+  transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
+                     carry_in.data(), runs.data(), part.data(), nv,
+                     segment_ends_t<segments_it>{segments, num_segments, count},
+                     output, op},
+                 num_tiles, ctx);
+}
+
 template <typename launch_arg_t, typename T, bool needs_seg, typename func_t,
           typename segments_it, typename output_it, typename op_t>
 void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
@@ -398,22 +562,36 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
         g, count, segments, num_segments, part.data(), output, op, init, runs.data());
   }
   ATTU_CUDA_CHECK_LAUNCH();
-  if (num_tiles > 1) {
-    // The carry entering each tile: an exclusive segmented scan of the tile
-    // runs (a reset drops what came before), then one fix-up per tile.
-    mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
-    seg_run_t<T> none;
-    none.v = init;
-    none.flags = 0;
-    transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
-                                  seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
-                                  none);
-    transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
-                       carry_in.data(), runs.data(), part.data(), nv,
-                       segment_ends_t<segments_it>{segments, num_segments, count},
-                       output, op},
-                   num_tiles, ctx);
-  }
+  segreduce_carry_tiles(runs, part, nv, count, segments, num_segments, output, op, init, ctx);
+}
+
+// segreduce of an array of 4-byte values at a 16-byte aligned address:
+// segreduce_blocked_kernel's tiles of nt x vt slots.
+template <int nt, int vt, int min_blocks, typename T, typename segments_it,
+          typename output_it, typename op_t>
+void segreduce_blocked_impl(const T* input, int count, segments_it segments,
+                            int num_segments, output_it output, op_t op, T init,
+                            context_t& ctx) {
+  if (num_segments <= 0) return;
+  if (count <= 0) count = 0;
+  const int nv = nt * vt - 4;
+  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
+  int num_tiles = (int)part.size() - 1;
+  mem_t<seg_run_t<T>> runs(num_tiles, ctx);
+  segreduce_blocked_kernel<nt, vt, min_blocks, T><<<num_tiles, nt, 0, ctx.stream()>>>(
+      input, count, segments, num_segments, part.data(), nv, output, op, init, runs.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  segreduce_carry_tiles(runs, part, nv, count, segments, num_segments, output, op, init, ctx);
+}
+
+// ATTU_SEGREDUCE_BLOCKED=0 sends 4-byte arrays to the tails kernel too
+// (for A/B runs; tests set it through this).
+inline bool& segreduce_blocked_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SEGREDUCE_BLOCKED");
+    return !(e && *e == '0');
+  }();
+  return on;
 }
 
 }  // namespace detail
@@ -442,6 +620,17 @@ void segreduce(input_it input, int count, segments_it segments, int num_segments
                 std::is_same<launch_arg_t, empty_t>::value && segreduce_warp_ok<op_t, T>::value) {
     if (warp_segments_wanted(count, segments, num_segments, ctx)) {
       segreduce_warp<T>(input, count, segments, num_segments, output, op, init, ctx);
+      return;
+    }
+  }
+  // An array of 4-byte values at a 16-byte aligned address: vector loads
+  // straight into each thread's registers (segreduce_blocked_kernel).
+  if constexpr (std::is_pointer<input_it>::value && sizeof(T) == 4 &&
+                std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value &&
+                std::is_same<launch_arg_t, empty_t>::value) {
+    if (detail::segreduce_blocked_on() && ((uintptr_t)input & 15) == 0) {
+      detail::segreduce_blocked_impl<256, 16, 8, T>(input, count, segments, num_segments, output,
+                                                    op, init, ctx);
       return;
     }
   }

@@ -35,6 +35,14 @@ struct compose64_t {
   }
 };
 
+// The first and the last item of a fold (associative, not commutative).
+struct first_t {
+  __host__ __device__ int operator()(int a, int) const { return a; }
+};
+struct last_t {
+  __host__ __device__ int operator()(int, int b) const { return b; }
+};
+
 struct seg_rank_t {
   int* so;
   int* ro;
@@ -132,6 +140,45 @@ int main() {
                                       segs, plus_t<int>(), -7);
       test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
     }
+  });
+
+  r.run("segreduce's blocked tiles and the tails kernel: geometries, offsets, order", [&] {
+    // The blocked kernel reads 4-byte arrays at 16-byte aligned addresses
+    // (offsets 0 and 4 of the buffer; offset 1 takes the tails kernel); its
+    // tiles hold nt * vt - 4 merged positions. "first" and "last" are
+    // associative and not commutative: a fold out of item order shows.
+    const bool saved = detail::segreduce_blocked_on();
+    for (bool blocked : {true, false}) {
+      detail::segreduce_blocked_on() = blocked;
+      const int bnv = blocked ? 256 * 16 - 4 : snv;
+      for (auto c : geo_cases(bnv, true)) {
+        for (int off : {0, 4, 1}) {
+          if (c.count > (8 << 20) && off) continue;
+          auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 11 + c.geo + off);
+          int ns = (int)segs.size();
+          auto in = test::random_values<int>(c.count + off, -1000, 1000, c.count + 7 * off);
+          std::vector<int> shifted(in.begin() + off, in.end());
+          mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
+          std::string what = std::string(blocked ? "blocked" : "tails") + " off " + std::to_string(off) + " " +
+                             name_of(c, ns);
+          auto check = [&](auto op, int init, const char* opname) {
+            out.memset(0xff);
+            segreduce(d_in.data() + off, c.count, (const int*)d_segs.data(), ns, out.data(), op,
+                      init, ctx);
+            test::expect_equal(r, out.to_host(),
+                               ref::segreduce<int>([&](int i, int, int) { return shifted[i]; },
+                                                   c.count, segs, op, init),
+                               (std::string(opname) + " " + what).c_str());
+          };
+          check(plus_t<int>(), -7, "plus");
+          if (c.count <= (8 << 20)) {
+            check(first_t(), -3, "first");
+            check(last_t(), -5, "last");
+          }
+        }
+      }
+    }
+    detail::segreduce_blocked_on() = saved;
   });
 
   r.run("segreduce's warp path (segreduce_warp.cuh): mean >= 256, unaligned, empty, ops", [&] {
