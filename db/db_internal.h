@@ -157,6 +157,11 @@ struct attu_session {
     int              lock_id;
     int              lock_timeout_ms;
     bool             stmt_locked;
+    /* A statement with data-modifying WITH queries running
+     * (db_with_modify.c; NULL: none), and the columns of the last one
+     * described (kept for the binder until the next) */
+    struct db_with_state *wmod;
+    struct { attu_result_column *cols; char **names; attu_type *types; } with_described;
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
@@ -964,5 +969,17 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
 bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column);
 /* ALTER SEQUENCE (db_sequence.c). */
 int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+
+/* Data-modifying WITH queries (db_with_modify.c). wants: whether st's
+ * top-level WITH list holds one (and none is running); exec runs them,
+ * then st, as one statement; rows answers the binder
+ * (attu_bind_params.with_rows); described_free drops the last
+ * description's columns. */
+bool db_with_modify_wants(const attu_session *s, const attu_ast_stmt *st);
+int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                        const attu_exec_callbacks *cb, attu_error *err);
+int db_with_rows(void *ctx, const attu_ast_cte *cte, bool describing, const attu_bind_params *params,
+                 attu_with_rows *out, attu_error *err);
+void db_with_described_free(attu_session *s);
 
 #endif

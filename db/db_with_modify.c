@@ -1,0 +1,410 @@
+/*
+ * db_with_modify.c - data-modifying statements in WITH (PostgreSQL's
+ * "writable CTEs"):
+ *
+ *   WITH moved AS (DELETE FROM a WHERE ... RETURNING *)
+ *   INSERT INTO b SELECT * FROM moved;
+ *
+ * PostgreSQL runs each such WITH query exactly once, to completion,
+ * whether the main query reads it or not, and every part of the statement
+ * sees one snapshot: the main query and the other WITH queries read the
+ * tables as they were before the statement, and learn of a change only
+ * through RETURNING.
+ *
+ * attu does it in three steps, all in the statement's transaction (so an
+ * error anywhere undoes every part, as any failed statement's changes
+ * are: db/db_txn.c):
+ *
+ *   1. the version of every table the statement starts from is kept
+ *      (shared, not copied: engine/table.h);
+ *   2. each data-modifying WITH query runs in order, as a statement of its
+ *      own whose WITH list is the queries before it, and its RETURNING
+ *      rows are kept in a table of their own;
+ *   3. the main statement runs, its references to those WITH queries
+ *      scanning the kept rows (planner/binder.c, bind_with_rows).
+ *
+ * In steps 2 and 3 every table a query reads is the kept version
+ * (attu_bind_params.read_version); the changes go to the transaction's
+ * working catalog as usual. An UPDATE or DELETE finds its rows by their
+ * positions in the version it read, so it may change a table only while
+ * the working version still has those positions: untouched by the
+ * statement so far, or only appended to by its INSERTs. A table that an
+ * earlier part updated or deleted from (or a foreign key's action
+ * changed) is refused (0A000): PostgreSQL lets only one of two changes of
+ * the same row take effect, unpredictably, and attu keeps neither guess.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db_internal.h"
+
+/* A table version the statement started from. */
+typedef struct kept_table {
+    attu_table *t;
+    bool        top;       /* a temporary table */
+} kept_table;
+
+/* A table the statement's INSERTs only appended to: its working version
+ * then (pointer and version number). */
+typedef struct appended {
+    const attu_table *t;
+    uint64_t          version;
+} appended;
+
+typedef struct ran_cte {
+    const attu_ast_cte *cte;
+    attu_table         *rows;      /* RETURNING's rows; NULL: none */
+    attu_result        *res;       /* their names and types */
+    char              **names;
+    attu_type          *types;
+    bool                returning;
+} ran_cte;
+
+struct db_with_state {
+    kept_table         *kept;
+    size_t              nkept;
+    appended           *app;
+    int                 napp;
+    ran_cte            *ran;
+    int                 nran;
+    const attu_ast_cte *running;
+};
+
+/* The statement's top-level WITH list (NULL: none). */
+static const attu_ast_cte *top_with(const attu_ast_stmt *st, int *n, bool *recursive) {
+    const attu_ast_query *q = NULL;
+    *n = 0;
+    *recursive = false;
+    switch (st->kind) {
+    case ATTU_STMT_SELECT: q = st->u.select.query; break;
+    case ATTU_STMT_INSERT: q = st->u.insert.source; break;
+    case ATTU_STMT_CREATE_TABLE_AS: q = st->u.create_table_as.query; break;
+    case ATTU_STMT_COPY: q = st->u.copy.query; break;
+    case ATTU_STMT_CREATE_VIEW: q = st->u.create_view.query; break;
+    case ATTU_STMT_DECLARE_CURSOR: q = st->u.cursor.query; break;
+    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE:
+        *n = st->u.modify.nwith;
+        *recursive = st->u.modify.with_recursive;
+        return st->u.modify.with;
+    default: return NULL;
+    }
+    if (!q) return NULL;
+    *n = q->with.n;
+    *recursive = q->with.recursive;
+    return q->with.items;
+}
+
+bool db_with_modify_wants(const attu_session *s, const attu_ast_stmt *st) {
+    if (s->wmod) return false;   /* (a part of one running) */
+    int n;
+    bool rec;
+    const attu_ast_cte *w = top_with(st, &n, &rec);
+    for (int i = 0; i < n; i++)
+        if (w[i].modify) return true;
+    return false;
+}
+
+static const char *command_name(const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_SELECT: return "SELECT";
+    case ATTU_STMT_INSERT: return "INSERT";
+    case ATTU_STMT_UPDATE: return "UPDATE";
+    case ATTU_STMT_DELETE: return "DELETE";
+    case ATTU_STMT_MERGE: return "MERGE";
+    case ATTU_STMT_COPY: return "COPY";
+    default: return "CREATE TABLE AS";
+    }
+}
+
+/* ---- the binder's questions (attu_bind_params) ------------------------------------------- */
+
+static attu_table *read_version(void *ctx, attu_table *t, bool top) {
+    const struct db_with_state *w = ctx;
+    for (size_t i = 0; i < w->nkept; i++)
+        if (w->kept[i].top == top && !strcmp(w->kept[i].t->name, t->name)) return w->kept[i].t;
+    return t;
+}
+
+/* Described only (PREPARE, Describe, EXPLAIN): the RETURNING columns,
+ * kept by the session until the next description. */
+static int describe(attu_session *s, const attu_ast_cte *cte, const attu_bind_params *params, attu_with_rows *out,
+                    attu_error *err) {
+    const attu_ast_stmt *st = cte->modify;
+    int nret = st->kind == ATTU_STMT_INSERT ? st->u.insert.nreturning : st->u.modify.nreturning;
+    out->returning = nret > 0;
+    if (!nret) return 1;
+    int n = 0;
+    attu_result_column *cols = NULL;
+    attu_bind_params bp;   /* (the query's parameters, not its hooks) */
+    memset(&bp, 0, sizeof bp);
+    if (params) { bp.n = params->n; bp.types = params->types; bp.values = params->values; bp.inferred = params->inferred; }
+    int r = st->kind == ATTU_STMT_INSERT ? db_insert_returning_describe(s, "", st, &bp, &n, &cols, err)
+                                         : db_modify_describe(s, "", st, &bp, &n, &cols, err);
+    if (r) { free(cols); return -1; }
+    db_with_described_free(s);
+    s->with_described.cols = cols;
+    s->with_described.names = calloc((size_t)n + 1, sizeof(char *));
+    s->with_described.types = calloc((size_t)n + 1, sizeof(attu_type));
+    if (!s->with_described.names || !s->with_described.types) { db_with_described_free(s); return attu_error_oom(err); }
+    for (int i = 0; i < n; i++) {
+        s->with_described.names[i] = cols[i].name;
+        s->with_described.types[i] = cols[i].type;
+    }
+    out->ncols = n;
+    out->names = s->with_described.names;
+    out->types = s->with_described.types;
+    return 1;
+}
+
+void db_with_described_free(attu_session *s) {
+    free(s->with_described.cols);
+    free(s->with_described.names);
+    free(s->with_described.types);
+    memset(&s->with_described, 0, sizeof s->with_described);
+}
+
+int db_with_rows(void *ctx, const attu_ast_cte *cte, bool describing, const attu_bind_params *params,
+                 attu_with_rows *out, attu_error *err) {
+    attu_session *s = ctx;
+    const struct db_with_state *w = s->wmod;
+    for (int i = 0; w && i < w->nran; i++) {
+        const ran_cte *r = &w->ran[i];
+        if (r->cte->modify != cte->modify) continue;   /* (a part's WITH list holds copies) */
+        out->table = r->rows;
+        out->ncols = r->res ? r->res->ncols : 0;
+        out->names = r->names;
+        out->types = r->types;
+        out->returning = r->returning;
+        return 1;
+    }
+    if (w && w->running && w->running->modify == cte->modify) return 2;
+    if (describing) return describe(s, cte, params, out, err);
+    return 0;
+}
+
+/* ---- running ------------------------------------------------------------------------------ */
+
+/* Keeps the version of every table the statement can read (step 1). */
+static int keep_tables(attu_session *s, struct db_with_state *w, attu_error *err) {
+    pthread_rwlock_rdlock(&s->db->lock);
+    attu_catalog *cat = db_cat(s);
+    size_t n = attu_catalog_count(cat);
+    w->kept = calloc(n ? n : 1, sizeof *w->kept);
+    if (!w->kept) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
+    for (size_t i = 0; i < n; i++) {
+        attu_table *t = attu_catalog_at(cat, i);
+        if (!t) continue;
+        w->kept[w->nkept].top = attu_catalog_is_top(cat, t);
+        w->kept[w->nkept++].t = attu_table_share(t);
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    return 0;
+}
+
+static const attu_table *working_version(attu_session *s, const char *name) {
+    return attu_catalog_lookup(db_cat(s), name);
+}
+
+/* Whether an UPDATE / DELETE of table `name` may run: the working version
+ * still holds the rows where the kept one does. */
+static int check_rows_in_place(attu_session *s, struct db_with_state *w, const attu_ast_stmt *st, int pos,
+                               attu_error *err) {
+    if (st->kind == ATTU_STMT_INSERT) return 0;
+    const char *name = st->u.modify.table;
+    const attu_table *now = working_version(s, name);
+    if (!now) return 0;   /* (a view, or no such table: the statement says) */
+    bool top = attu_catalog_is_top(db_cat(s), now);
+    if (read_version(w, (attu_table *)now, top) == now) return 0;
+    for (int i = 0; i < w->napp; i++)
+        if (w->app[i].t == now && w->app[i].version == now->version) return 0;
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                          "table \"%s\" is changed by more than one part of this statement with data-modifying WITH queries, "
+                          "and %s of it after an UPDATE, DELETE or foreign key action is not supported",
+                          name, st->kind == ATTU_STMT_UPDATE ? "UPDATE" : st->kind == ATTU_STMT_DELETE ? "DELETE" : "MERGE");
+}
+
+/* After an INSERT: whether the table is still only appended to. */
+static int note_insert(attu_session *s, struct db_with_state *w, const attu_ast_stmt *st, const attu_table *before) {
+    const attu_table *now = working_version(s, st->u.insert.table);
+    if (!now || !before || now == before) return 0;
+    bool clean = read_version(w, (attu_table *)before, attu_catalog_is_top(db_cat(s), now)) == before;
+    for (int i = 0; !clean && i < w->napp; i++) clean = w->app[i].t == before;
+    if (!clean || (st->u.insert.on_conflict && st->u.insert.on_conflict->update)) return 0;
+    appended *a = realloc(w->app, sizeof *a * (size_t)(w->napp + 1));
+    if (!a) return -1;
+    w->app = a;
+    w->app[w->napp++] = (appended){ now, now->version };
+    return 0;
+}
+
+/* The callbacks of a part: its result kept, notices passed on. */
+typedef struct capture {
+    const attu_exec_callbacks *outer;
+    attu_result               *res;
+} capture;
+
+static int capture_result(void *ctx, attu_result *res) {
+    capture *c = ctx;
+    attu_result_free(c->res);
+    c->res = res;
+    return ATTU_RESULT_KEEP;
+}
+static void capture_notice(void *ctx, const char *sqlstate, const char *message) {
+    capture *c = ctx;
+    if (c->outer && c->outer->on_notice) c->outer->on_notice(c->outer->ctx, sqlstate, message);
+}
+static void capture_warning(void *ctx, const char *sqlstate, const char *message) {
+    capture *c = ctx;
+    db_warning(c->outer, sqlstate, message);
+}
+
+/* RETURNING's rows as a table of their own (columns c1, c2, ...: the
+ * names RETURNING gave may repeat; the binder takes those from res). */
+static int keep_rows(ran_cte *r, attu_error *err) {
+    attu_result *res = r->res;
+    r->names = calloc((size_t)res->ncols + 1, sizeof *r->names);
+    r->types = calloc((size_t)res->ncols + 1, sizeof *r->types);
+    attu_column_def *defs = calloc((size_t)res->ncols + 1, sizeof *defs);
+    if (!r->names || !r->types || !defs) { free(defs); return attu_error_oom(err); }
+    for (int i = 0; i < res->ncols; i++) {
+        r->names[i] = res->desc[i].name;
+        r->types[i] = res->desc[i].type;
+        snprintf(defs[i].name, sizeof defs[i].name, "c%d", i + 1);
+        defs[i].type = res->desc[i].type;
+    }
+    r->rows = attu_table_new("?with?", res->ncols, defs, err);
+    free(defs);
+    if (!r->rows) return -1;
+    for (int i = 0; i < res->ncols; i++) {
+        attu_column_free(r->rows->cols[i]);
+        r->rows->cols[i] = res->cols[i];
+        res->cols[i] = NULL;
+    }
+    r->rows->nrows = res->nrows;
+    return 0;
+}
+
+/* WITH query i's statement, its WITH list the queries before it (and, in
+ * a WITH RECURSIVE list, itself: a reference to it is 42P19), then its
+ * own. The copies live in arena. */
+static attu_ast_stmt *part_stmt(attu_ast_arena *arena, const attu_ast_cte *with, int i, bool recursive,
+                                attu_error *err) {
+    const attu_ast_stmt *src = with[i].modify;
+    attu_ast_stmt *st = attu_ast_alloc(arena, sizeof *st);
+    if (!st) { attu_error_oom(err); return NULL; }
+    *st = *src;
+    int nouter = recursive ? i + 1 : i;
+    attu_ast_cte **items;
+    int *n;
+    bool *rec;
+    attu_ast_query *q = NULL;
+    if (st->kind == ATTU_STMT_INSERT) {
+        if (!src->u.insert.source) return st;   /* (DEFAULT VALUES reads nothing) */
+        if (!(q = attu_ast_alloc(arena, sizeof *q))) { attu_error_oom(err); return NULL; }
+        *q = *src->u.insert.source;
+        st->u.insert.source = q;
+        items = &q->with.items; n = &q->with.n; rec = &q->with.recursive;
+    } else {
+        items = &st->u.modify.with; n = &st->u.modify.nwith; rec = &st->u.modify.with_recursive;
+    }
+    attu_ast_cte *all = attu_ast_alloc(arena, sizeof *all * (size_t)(nouter + *n + 1));
+    if (!all) { attu_error_oom(err); return NULL; }
+    memcpy(all, with, sizeof *all * (size_t)nouter);
+    if (*n) memcpy(all + nouter, *items, sizeof *all * (size_t)*n);
+    *items = all;
+    *n += nouter;
+    *rec = *rec || recursive;
+    return st;
+}
+
+static void state_free(struct db_with_state *w) {
+    for (size_t i = 0; i < w->nkept; i++) attu_table_free(w->kept[i].t);
+    free(w->kept);
+    for (int i = 0; i < w->nran; i++) {
+        if (w->ran[i].rows) attu_table_free(w->ran[i].rows);
+        attu_result_free(w->ran[i].res);
+        free(w->ran[i].names);
+        free(w->ran[i].types);
+    }
+    free(w->ran);
+    free(w->app);
+}
+
+int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                        const attu_exec_callbacks *cb, attu_error *err) {
+    int n;
+    bool recursive;
+    const attu_ast_cte *with = top_with(st, &n, &recursive);
+    int first = 0;
+    while (!with[first].modify) first++;
+    /* where PostgreSQL refuses them */
+    if (st->kind == ATTU_STMT_CREATE_VIEW)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, st->u.create_view.materialized
+                              ? "materialized views must not use data-modifying statements in WITH"
+                              : "views must not contain data-modifying statements in WITH");
+    if (st->kind == ATTU_STMT_DECLARE_CURSOR)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "DECLARE CURSOR must not contain data-modifying statements in WITH");
+    if (db_read_only(s))
+        return attu_error_set(err, "25006", 0, "cannot execute %s in a read-only transaction", command_name(st));
+    struct db_with_state w;
+    memset(&w, 0, sizeof w);
+    attu_ast_arena *arena = attu_ast_arena_new();
+    attu_ast_stmt **parts = calloc((size_t)n, sizeof *parts);
+    int rc = -1;
+    if (!arena || !parts || !(w.ran = calloc((size_t)n, sizeof *w.ran))) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < n; i++)
+        if (with[i].modify && !(parts[i] = part_stmt(arena, with, i, recursive, err))) goto out;
+    /* the write locks of every table a part changes, then the snapshot
+     * they all read (db_txn.c) */
+    s->snapshot_taken = true;
+    if (db_txn_snapshot(s, err) || db_txn_refresh(s, err)) goto out;
+    for (int i = 0; i < n; i++)
+        if (parts[i] && (db_txn_lock_stmt(s, parts[i], err) || db_txn_check_write(s, parts[i], err))) goto out;
+    if (st->kind != ATTU_STMT_SELECT && st->kind != ATTU_STMT_COPY &&
+        (db_txn_lock_stmt(s, st, err) || db_txn_check_write(s, st, err)))
+        goto out;
+    if (keep_tables(s, &w, err)) goto out;
+    s->wmod = &w;
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bp.read_version = read_version;
+    bp.read_ctx = &w;
+    /* step 2: each data-modifying WITH query, in order, once */
+    for (int i = first; i < n; i++) {
+        if (!parts[i]) continue;
+        if (check_rows_in_place(s, &w, parts[i], with[i].position, err)) goto out;
+        const attu_table *before = parts[i]->kind == ATTU_STMT_INSERT ? working_version(s, parts[i]->u.insert.table) : NULL;
+        capture cap = { cb, NULL };
+        attu_exec_callbacks pcb;
+        memset(&pcb, 0, sizeof pcb);
+        pcb.ctx = &cap;
+        pcb.on_result = capture_result;
+        pcb.on_notice = capture_notice;
+        pcb.on_warning = capture_warning;
+        w.running = &with[i];
+        int r = db_exec_stmt(s, sql, parts[i], &bp, &pcb, err);
+        w.running = NULL;
+        ran_cte *rc_ = &w.ran[w.nran++];
+        rc_->cte = &with[i];
+        rc_->res = cap.res;
+        rc_->returning = (parts[i]->kind == ATTU_STMT_INSERT ? parts[i]->u.insert.nreturning : parts[i]->u.modify.nreturning) > 0;
+        if (r) { if (r == -2) rc = -2; goto out; }
+        if (rc_->returning && cap.res && keep_rows(rc_, err)) goto out;
+        if (parts[i]->kind == ATTU_STMT_INSERT && note_insert(s, &w, parts[i], before)) { attu_error_oom(err); goto out; }
+    }
+    /* step 3: the main statement */
+    if ((st->kind == ATTU_STMT_UPDATE || st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_MERGE) &&
+        check_rows_in_place(s, &w, st, st->u.modify.table_position, err))
+        goto out;
+    rc = db_exec_stmt(s, sql, st, &bp, cb, err);
+out:
+    s->wmod = NULL;
+    state_free(&w);
+    free(parts);
+    attu_ast_arena_free(arena);
+    return rc;
+}
