@@ -46,12 +46,18 @@ typedef struct kept_table {
     bool        top;       /* a temporary table */
 } kept_table;
 
-/* A table the statement's INSERTs only appended to: its working version
- * then (pointer and version number). */
-typedef struct appended {
-    const attu_table *t;
+/* Where the rows of a kept version are now: pos[i] the position in the
+ * working version (valid_for, at that version number) of the kept
+ * version's row i, or -1 when an earlier part deleted or updated it (a
+ * later UPDATE or DELETE skips it: the first change of a row is the one
+ * that takes effect). NULL valid_for: the table changed in a way not
+ * followed (a foreign key's action, ON CONFLICT DO UPDATE). */
+typedef struct row_map {
+    const attu_table *kept;
+    int64_t          *pos;
+    const attu_table *valid_for;
     uint64_t          version;
-} appended;
+} row_map;
 
 typedef struct ran_cte {
     const attu_ast_cte *cte;
@@ -65,8 +71,8 @@ typedef struct ran_cte {
 struct db_with_state {
     kept_table         *kept;
     size_t              nkept;
-    appended           *app;
-    int                 napp;
+    row_map            *maps;
+    int                 nmaps;
     ran_cte            *ran;
     int                 nran;
     const attu_ast_cte *running;
@@ -84,6 +90,10 @@ static const attu_ast_cte *top_with(const attu_ast_stmt *st, int *n, bool *recur
     case ATTU_STMT_COPY: q = st->u.copy.query; break;
     case ATTU_STMT_CREATE_VIEW: q = st->u.create_view.query; break;
     case ATTU_STMT_DECLARE_CURSOR: q = st->u.cursor.query; break;
+    case ATTU_STMT_EXPLAIN:
+        /* EXPLAIN ANALYZE runs the statement (EXPLAIN alone describes
+         * its WITH queries' RETURNING: db_with_rows) */
+        return st->u.explain.analyze ? top_with(st->u.explain.stmt, n, recursive) : NULL;
     case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE:
         *n = st->u.modify.nwith;
         *recursive = st->u.modify.with_recursive;
@@ -114,6 +124,7 @@ static const char *command_name(const attu_ast_stmt *st) {
     case ATTU_STMT_DELETE: return "DELETE";
     case ATTU_STMT_MERGE: return "MERGE";
     case ATTU_STMT_COPY: return "COPY";
+    case ATTU_STMT_EXPLAIN: return command_name(st->u.explain.stmt);
     default: return "CREATE TABLE AS";
     }
 }
@@ -204,38 +215,100 @@ static int keep_tables(attu_session *s, struct db_with_state *w, attu_error *err
 }
 
 static const attu_table *working_version(attu_session *s, const char *name) {
+    if (!name) return NULL;
     return attu_catalog_lookup(db_cat(s), name);
 }
 
-/* Whether an UPDATE / DELETE of table `name` may run: the working version
- * still holds the rows where the kept one does. */
-static int check_rows_in_place(attu_session *s, struct db_with_state *w, const attu_ast_stmt *st, int pos,
-                               attu_error *err) {
-    if (st->kind == ATTU_STMT_INSERT) return 0;
-    const char *name = st->u.modify.table;
-    const attu_table *now = working_version(s, name);
-    if (!now) return 0;   /* (a view, or no such table: the statement says) */
-    bool top = attu_catalog_is_top(db_cat(s), now);
-    if (read_version(w, (attu_table *)now, top) == now) return 0;
-    for (int i = 0; i < w->napp; i++)
-        if (w->app[i].t == now && w->app[i].version == now->version) return 0;
-    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                          "table \"%s\" is changed by more than one part of this statement with data-modifying WITH queries, "
-                          "and %s of it after an UPDATE, DELETE or foreign key action is not supported",
-                          name, st->kind == ATTU_STMT_UPDATE ? "UPDATE" : st->kind == ATTU_STMT_DELETE ? "DELETE" : "MERGE");
+static row_map *find_map(struct db_with_state *w, const attu_table *kept) {
+    for (int i = 0; i < w->nmaps; i++)
+        if (w->maps[i].kept == kept) return &w->maps[i];
+    return NULL;
 }
 
-/* After an INSERT: whether the table is still only appended to. */
+/* The map of kept, made (every row where it was) when there is none;
+ * NULL for memory. */
+static row_map *need_map(struct db_with_state *w, const attu_table *kept) {
+    row_map *m = find_map(w, kept);
+    if (m) return m;
+    row_map *v = realloc(w->maps, sizeof *v * (size_t)(w->nmaps + 1));
+    if (!v) return NULL;
+    w->maps = v;
+    m = &w->maps[w->nmaps];
+    memset(m, 0, sizeof *m);
+    if (!(m->pos = malloc(sizeof *m->pos * (kept->nrows + 1)))) return NULL;
+    for (size_t r = 0; r < kept->nrows; r++) m->pos[r] = (int64_t)r;
+    m->kept = kept;
+    m->valid_for = kept;
+    m->version = kept->version;
+    w->nmaps++;
+    return m;
+}
+
+/* Under a statement with data-modifying WITH queries: the kept version of
+ * the table whose working version is base (NULL: none, base is read as it
+ * is). */
+static const attu_table *kept_of(attu_session *s, const attu_bind_params *params, const attu_table *base) {
+    const struct db_with_state *w = s->wmod;
+    if (!w || !params || params->read_version != read_version) return NULL;
+    const attu_table *k = read_version((void *)w, (attu_table *)base, attu_catalog_is_top(db_cat(s), base));
+    return k;
+}
+
+int db_with_target(attu_session *s, const attu_bind_params *params, const attu_table *base, int pos, const char *verb,
+                   const int64_t **map, size_t *nmap, attu_error *err) {
+    *map = NULL;
+    *nmap = 0;
+    const attu_table *kept = kept_of(s, params, base);
+    if (!kept) return 0;
+    const row_map *m = find_map(s->wmod, kept);
+    if (!m && kept == base) return 0;   /* (untouched so far) */
+    if (m && m->valid_for == base && m->version == base->version) {
+        *map = m->pos;
+        *nmap = kept->nrows;
+        return 0;
+    }
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                          "%s of table \"%s\" after a foreign key action or ON CONFLICT DO UPDATE of another part of "
+                          "the statement changed it is not supported", verb, base->name);
+}
+
+int db_with_target_changed(attu_session *s, const attu_bind_params *params, const attu_table *base,
+                           const attu_table *now, const uint8_t *changed, const uint8_t *keep, bool followed) {
+    const attu_table *kept = kept_of(s, params, base);
+    if (!kept) return 0;
+    row_map *m = need_map(s->wmod, kept);
+    if (!m) return -1;
+    if (!followed) { m->valid_for = NULL; return 0; }
+    int64_t *renum = NULL;
+    if (keep) {
+        if (!(renum = malloc(sizeof *renum * (base->nrows + 1)))) return -1;
+        int64_t k = 0;
+        for (size_t r = 0; r < base->nrows; r++) renum[r] = keep[r] ? k++ : -1;
+    }
+    for (size_t i = 0; i < kept->nrows; i++) {
+        int64_t p = m->pos[i];
+        if (p < 0 || (size_t)p >= base->nrows) continue;
+        if (changed && changed[p]) m->pos[i] = -1;
+        else if (renum) m->pos[i] = renum[p];
+    }
+    free(renum);
+    m->valid_for = now;
+    m->version = now->version;
+    return 0;
+}
+
+/* After an INSERT part: the rows are where they were (its rows come after
+ * them) unless ON CONFLICT DO UPDATE changed some. */
 static int note_insert(attu_session *s, struct db_with_state *w, const attu_ast_stmt *st, const attu_table *before) {
     const attu_table *now = working_version(s, st->u.insert.table);
     if (!now || !before || now == before) return 0;
-    bool clean = read_version(w, (attu_table *)before, attu_catalog_is_top(db_cat(s), now)) == before;
-    for (int i = 0; !clean && i < w->napp; i++) clean = w->app[i].t == before;
-    if (!clean || (st->u.insert.on_conflict && st->u.insert.on_conflict->update)) return 0;
-    appended *a = realloc(w->app, sizeof *a * (size_t)(w->napp + 1));
-    if (!a) return -1;
-    w->app = a;
-    w->app[w->napp++] = (appended){ now, now->version };
+    const attu_table *kept = read_version(w, (attu_table *)before, attu_catalog_is_top(db_cat(s), before));
+    row_map *m = find_map(w, kept);
+    bool followed = m ? m->valid_for == before && m->version == before->version : kept == before;
+    if (!followed) return 0;   /* (refused by the next UPDATE or DELETE) */
+    if (!(m = need_map(w, kept))) return -1;
+    if (st->u.insert.on_conflict && st->u.insert.on_conflict->update) m->valid_for = NULL;
+    else { m->valid_for = now; m->version = now->version; }
     return 0;
 }
 
@@ -329,7 +402,8 @@ static void state_free(struct db_with_state *w) {
         free(w->ran[i].types);
     }
     free(w->ran);
-    free(w->app);
+    for (int i = 0; i < w->nmaps; i++) free(w->maps[i].pos);
+    free(w->maps);
 }
 
 int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
@@ -368,6 +442,7 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
         goto out;
     if (keep_tables(s, &w, err)) goto out;
     s->wmod = &w;
+    s->fk_at_statement_end = true;
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
     if (params) bp = *params;
@@ -376,7 +451,6 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
     /* step 2: each data-modifying WITH query, in order, once */
     for (int i = first; i < n; i++) {
         if (!parts[i]) continue;
-        if (check_rows_in_place(s, &w, parts[i], with[i].position, err)) goto out;
         const attu_table *before = parts[i]->kind == ATTU_STMT_INSERT ? working_version(s, parts[i]->u.insert.table) : NULL;
         capture cap = { cb, NULL };
         attu_exec_callbacks pcb;
@@ -397,11 +471,26 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
         if (parts[i]->kind == ATTU_STMT_INSERT && note_insert(s, &w, parts[i], before)) { attu_error_oom(err); goto out; }
     }
     /* step 3: the main statement */
-    if ((st->kind == ATTU_STMT_UPDATE || st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_MERGE) &&
-        check_rows_in_place(s, &w, st, st->u.modify.table_position, err))
-        goto out;
-    rc = db_exec_stmt(s, sql, st, &bp, cb, err);
+    /* (its result is held back until the foreign keys' checks passed;
+     * COPY TO STDOUT's rows go to the client as they come) */
+    capture main = { cb, NULL };
+    attu_exec_callbacks mcb;
+    memset(&mcb, 0, sizeof mcb);
+    mcb.ctx = &main;
+    mcb.on_result = capture_result;
+    mcb.on_notice = capture_notice;
+    mcb.on_warning = capture_warning;
+    rc = db_exec_stmt(s, sql, st, &bp, st->kind == ATTU_STMT_COPY ? cb : &mcb, err);
+    /* the foreign keys' checks, after every part (db_defer.c) */
+    s->fk_at_statement_end = false;
+    if (!rc && db_defer_fire_due(s, err)) rc = -1;
+    if (!rc && main.res) {
+        rc = db_deliver(cb, main.res) ? -2 : 0;
+        main.res = NULL;
+    }
+    attu_result_free(main.res);
 out:
+    s->fk_at_statement_end = false;
     s->wmod = NULL;
     state_free(&w);
     free(parts);

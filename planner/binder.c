@@ -3204,7 +3204,16 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
     return p;
 }
 
+static attu_lplan *bind_query_body(bctx *c, const attu_ast_query *q);
+
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
+    c->query_nest++;
+    attu_lplan *p = bind_query_body(c, q);
+    c->query_nest--;
+    return p;
+}
+
+static attu_lplan *bind_query_body(bctx *c, const attu_ast_query *q) {
     cte_def *save = c->ctes;
     for (int i = 0; i < q->with.n; i++) {
         for (cte_def *d = c->ctes; d != save; d = d->next)
@@ -3213,12 +3222,13 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
                 c->ctes = save;
                 return NULL;
             }
-        if (q->with.items[i].modify && !describing(c)) {
+        if (q->with.items[i].modify) {
             /* one the statement ran first (db/db_with_modify.c), or one
-             * that runs nowhere */
+             * that runs nowhere (only described: one of the statement's
+             * own query) */
             attu_with_rows w;
             cte_def probe = { .name = q->with.items[i].name, .cte = &q->with.items[i] };
-            int k = with_rows_of(c, &probe, &w);
+            int k = c->query_nest > 1 ? 0 : describing(c) ? 1 : with_rows_of(c, &probe, &w);
             if (k < 0) { c->ctes = save; return NULL; }
             if (k == 0) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->with.items[i].position,
