@@ -299,12 +299,13 @@ int db_with_target_changed(attu_session *s, const attu_bind_params *params, cons
 
 /* After an INSERT part: the rows are where they were (its rows come after
  * them) unless ON CONFLICT DO UPDATE changed some. */
-static int note_insert(attu_session *s, struct db_with_state *w, const attu_ast_stmt *st, const attu_table *before) {
+static int note_insert(attu_session *s, struct db_with_state *w, const attu_ast_stmt *st, const attu_table *kept,
+                       const attu_table *before, uint64_t before_version) {
     const attu_table *now = working_version(s, st->u.insert.table);
-    if (!now || !before || now == before) return 0;
-    const attu_table *kept = read_version(w, (attu_table *)before, attu_catalog_is_top(db_cat(s), before));
+    if (!now || !before || !kept || now == before) return 0;
+    /* (before may be gone: only its pointer and version are compared) */
     row_map *m = find_map(w, kept);
-    bool followed = m ? m->valid_for == before && m->version == before->version : kept == before;
+    bool followed = m ? m->valid_for == before && m->version == before_version : kept == before;
     if (!followed) return 0;   /* (refused by the next UPDATE or DELETE) */
     if (!(m = need_map(w, kept))) return -1;
     if (st->u.insert.on_conflict && st->u.insert.on_conflict->update) m->valid_for = NULL;
@@ -451,7 +452,11 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
     /* step 2: each data-modifying WITH query, in order, once */
     for (int i = first; i < n; i++) {
         if (!parts[i]) continue;
+        /* an INSERT's table: the version the statement read, and the
+         * working one before it */
         const attu_table *before = parts[i]->kind == ATTU_STMT_INSERT ? working_version(s, parts[i]->u.insert.table) : NULL;
+        const attu_table *kept = before ? read_version(&w, (attu_table *)before, attu_catalog_is_top(db_cat(s), before)) : NULL;
+        uint64_t before_version = before ? before->version : 0;
         capture cap = { cb, NULL };
         attu_exec_callbacks pcb;
         memset(&pcb, 0, sizeof pcb);
@@ -468,7 +473,7 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
         rc_->returning = (parts[i]->kind == ATTU_STMT_INSERT ? parts[i]->u.insert.nreturning : parts[i]->u.modify.nreturning) > 0;
         if (r) { if (r == -2) rc = -2; goto out; }
         if (rc_->returning && cap.res && keep_rows(rc_, err)) goto out;
-        if (parts[i]->kind == ATTU_STMT_INSERT && note_insert(s, &w, parts[i], before)) { attu_error_oom(err); goto out; }
+        if (parts[i]->kind == ATTU_STMT_INSERT && note_insert(s, &w, parts[i], kept, before, before_version)) { attu_error_oom(err); goto out; }
     }
     /* step 3: the main statement */
     /* (its result is held back until the foreign keys' checks passed;
