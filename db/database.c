@@ -287,6 +287,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;
     if (!bp.with_rows) { bp.with_rows = db_with_rows; bp.with_ctx = s; }
+    db_with_read_hooks(s, &bp);
     return bp;
 }
 

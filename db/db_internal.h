@@ -989,6 +989,9 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
 int db_with_rows(void *ctx, const attu_ast_cte *cte, bool describing, const attu_bind_params *params,
                  attu_with_rows *out, attu_error *err);
 void db_with_described_free(attu_session *s);
+/* db_params: the kept versions' hooks where every query of the statement
+ * reads them (COPY (query) TO under data-modifying WITH queries). */
+void db_with_read_hooks(const attu_session *s, attu_bind_params *bp);
 /* UPDATE, DELETE and MERGE of base (the working version) under a
  * statement with data-modifying WITH queries (params its: they read the
  * version the statement started from). target: *map (nmap entries, NULL:

@@ -76,6 +76,9 @@ struct db_with_state {
     ran_cte            *ran;
     int                 nran;
     const attu_ast_cte *running;
+    /* every query reads the kept versions: the main statement is COPY
+     * (query) TO, which reads only, and whose path takes no parameters */
+    bool                read_everywhere;
 };
 
 /* The statement's top-level WITH list (NULL: none). */
@@ -136,6 +139,12 @@ static attu_table *read_version(void *ctx, attu_table *t, bool top) {
     for (size_t i = 0; i < w->nkept; i++)
         if (w->kept[i].top == top && !strcmp(w->kept[i].t->name, t->name)) return w->kept[i].t;
     return t;
+}
+
+void db_with_read_hooks(const attu_session *s, attu_bind_params *bp) {
+    if (!s->wmod || !s->wmod->read_everywhere || bp->read_version) return;
+    bp->read_version = read_version;
+    bp->read_ctx = s->wmod;
 }
 
 /* Described only (PREPARE, Describe, EXPLAIN): the RETURNING columns,
@@ -485,7 +494,9 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
     mcb.on_result = capture_result;
     mcb.on_notice = capture_notice;
     mcb.on_warning = capture_warning;
+    w.read_everywhere = st->kind == ATTU_STMT_COPY;
     rc = db_exec_stmt(s, sql, st, &bp, st->kind == ATTU_STMT_COPY ? cb : &mcb, err);
+    w.read_everywhere = false;
     /* the foreign keys' checks, after every part (db_defer.c) */
     s->fk_at_statement_end = false;
     if (!rc && db_defer_fire_due(s, err)) rc = -1;
