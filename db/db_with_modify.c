@@ -26,12 +26,20 @@
  * In steps 2 and 3 every table a query reads is the kept version
  * (attu_bind_params.read_version); the changes go to the transaction's
  * working catalog as usual. An UPDATE or DELETE finds its rows by their
- * positions in the version it read, so it may change a table only while
- * the working version still has those positions: untouched by the
- * statement so far, or only appended to by its INSERTs. A table that an
- * earlier part updated or deleted from (or a foreign key's action
- * changed) is refused (0A000): PostgreSQL lets only one of two changes of
- * the same row take effect, unpredictably, and attu keeps neither guess.
+ * positions in the version it read; a row map per changed table (row_map)
+ * turns those into the working version's, UPDATE keeping positions,
+ * DELETE renumbering, INSERT appending. A row an earlier part updated or
+ * deleted is skipped by a later UPDATE or DELETE: PostgreSQL lets only one
+ * of two changes of the same row take effect ("not easy to predict
+ * which"), attu the first. A table moved in a way the map does not follow
+ * (a foreign key's action, ON CONFLICT DO UPDATE) is refused to a later
+ * UPDATE or DELETE (0A000), and MERGE takes only a table whose rows are
+ * where they were.
+ *
+ * The FOREIGN KEY checks of every part wait for the end of the statement
+ * (attu_session.fk_at_statement_end, db/db_defer.c), as PostgreSQL's RI
+ * triggers fire after the whole query; the main statement's result is held
+ * until they passed.
  */
 #include <pthread.h>
 #include <stdio.h>
