@@ -168,8 +168,14 @@ static int describe(attu_session *s, const attu_ast_cte *cte, const attu_bind_pa
     attu_bind_params bp;   /* (the query's parameters, not its hooks) */
     memset(&bp, 0, sizeof bp);
     if (params) { bp.n = params->n; bp.types = params->types; bp.values = params->values; bp.inferred = params->inferred; }
-    int r = st->kind == ATTU_STMT_INSERT ? db_insert_returning_describe(s, "", st, &bp, &n, &cols, err)
-                                         : db_modify_describe(s, "", st, &bp, &n, &cols, err);
+    /* (through a view: the statement on its relation, db_view_update.c) */
+    db_view_rewrite rw;
+    bool view = db_names_view(s, st->kind == ATTU_STMT_INSERT ? st->u.insert.table : st->u.modify.table);
+    const attu_ast_stmt *on = st;
+    if (view && db_view_rewrite_dml(s, st, &rw, &on, err)) { db_view_rewrite_free(&rw); return -1; }
+    int r = on->kind == ATTU_STMT_INSERT ? db_insert_returning_describe(s, "", on, &bp, &n, &cols, err)
+                                         : db_modify_describe(s, "", on, &bp, &n, &cols, err);
+    if (view) db_view_rewrite_free(&rw);
     if (r) { free(cols); return -1; }
     db_with_described_free(s);
     s->with_described.cols = cols;
