@@ -97,7 +97,10 @@ static const attu_ast_cte *top_with(const attu_ast_stmt *st, int *n, bool *recur
     switch (st->kind) {
     case ATTU_STMT_SELECT: q = st->u.select.query; break;
     case ATTU_STMT_INSERT: q = st->u.insert.source; break;
-    case ATTU_STMT_CREATE_TABLE_AS: q = st->u.create_table_as.query; break;
+    case ATTU_STMT_CREATE_TABLE_AS:
+        /* (WITH NO DATA only analyses its query: nothing runs) */
+        if (!st->u.create_table_as.with_no_data) q = st->u.create_table_as.query;
+        break;
     case ATTU_STMT_COPY: q = st->u.copy.query; break;
     case ATTU_STMT_CREATE_VIEW: q = st->u.create_view.query; break;
     case ATTU_STMT_DECLARE_CURSOR: q = st->u.cursor.query; break;
