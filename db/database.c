@@ -193,6 +193,7 @@ void attu_session_free(attu_session *s) {
     db_prepared_names_free(s);
     db_seq_session_free(s);
     db_activity_remove(s);
+    db_with_described_free(s);
     free(s);
 }
 
@@ -285,6 +286,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.sleep = db_sleep;
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;
+    if (!bp.with_rows) { bp.with_rows = db_with_rows; bp.with_ctx = s; }
+    db_with_read_hooks(s, &bp);
     return bp;
 }
 
@@ -678,6 +681,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
 
 static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                      const attu_exec_callbacks *cb, attu_error *err) {
+    /* data-modifying WITH queries: they run first, then st (db_with_modify.c) */
+    if (db_with_modify_wants(s, st)) return db_exec_with_modify(s, sql, st, params, cb, err);
     /* temporary tables: the session's catalog of them first (db_temp.c) */
     if (db_temp_stmt_wants(s, st)) return db_temp_exec_stmt(s, sql, st, params, cb, err);
     /* a read-only transaction writes nothing (db_settings.c) */

@@ -105,6 +105,9 @@ bool db_defer_pending(const attu_session *s) { return s->defer != NULL; }
 /* ---- which foreign keys wait ------------------------------------------------------------ */
 
 bool db_defer_is_deferred(const attu_session *s, const attu_fkey *f) {
+    /* (a statement with data-modifying WITH queries checks its foreign
+     * keys after all its parts: db_with_modify.c) */
+    if (s->fk_at_statement_end) return true;
     if (!f->deferrable) return false;
     const db_defer *d = s->defer;
     if (d) {
@@ -248,6 +251,8 @@ static int fire(attu_session *s, bool everything, attu_error *err) {
     if (locked) pthread_rwlock_unlock(&s->db->lock);
     return rc;
 }
+
+int db_defer_fire_due(attu_session *s, attu_error *err) { return fire(s, false, err); }
 
 int db_defer_commit(attu_session *s, attu_error *err) {
     int rc = fire(s, true, err);

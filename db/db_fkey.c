@@ -992,8 +992,12 @@ int db_fkey_check_deferred(attu_session *s, const attu_fkey *f, const char *cnam
 static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, attu_table *before,
                attu_table *after, const size_t *rows, size_t n, bool deleting, int depth, attu_error *err) {
     char action = deleting ? f->on_delete : f->on_update;
-    /* (NO ACTION's check may wait: db_defer.c; RESTRICT's never does) */
-    if (action == ATTU_FK_NO_ACTION && db_defer_is_deferred(s, f)) return db_defer_queue(s, 'p', f, before, rows, n, err);
+    /* (NO ACTION's check may wait: db_defer.c; RESTRICT's waits only for
+     * the end of a statement with data-modifying WITH queries, whose
+     * parts all run first, as PostgreSQL's RI triggers fire after the
+     * whole query) */
+    bool waits = action == ATTU_FK_NO_ACTION || (action == ATTU_FK_RESTRICT && s->fk_at_statement_end);
+    if (waits && db_defer_is_deferred(s, f)) return db_defer_queue(s, 'p', f, before, rows, n, err);
     if (action == ATTU_FK_NO_ACTION || action == ATTU_FK_RESTRICT) return held(s, x, f, cname, before, rows, n, action, err);
     if (depth > MAX_DEPTH)
         return attu_error_set(err, "54001", 0, "stack depth limit exceeded");

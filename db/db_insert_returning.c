@@ -80,8 +80,21 @@ static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *s
     return q;
 }
 
+/* RETURNING reads the rows just written: the new version, never the one
+ * a statement with data-modifying WITH queries started from
+ * (attu_bind_params.read_version). */
+static attu_bind_params reading_new_rows(const attu_bind_params *params) {
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bp.read_version = NULL;
+    return bp;
+}
+
 attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                                  attu_table *t, size_t n0, attu_error *err) {
+    attu_bind_params bp = reading_new_rows(params);
+    params = &bp;
     attu_ast_arena *a = attu_ast_arena_new();
     if (!a) { attu_error_oom(err); return NULL; }
     attu_ast_query *q = returning_query(a, st, NULL, n0, err);
@@ -97,6 +110,8 @@ attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_as
 
 attu_result *db_insert_returning_rows(attu_session *s, const char *sql, const attu_ast_stmt *st,
                                       const attu_bind_params *params, attu_table *rows, attu_error *err) {
+    attu_bind_params bp = reading_new_rows(params);
+    params = &bp;
     attu_ast_arena *a = attu_ast_arena_new();
     if (!a) { attu_error_oom(err); return NULL; }
     attu_ast_query *q = returning_query(a, st, rows->name, 0, err);

@@ -157,6 +157,16 @@ struct attu_session {
     int              lock_id;
     int              lock_timeout_ms;
     bool             stmt_locked;
+    /* A statement with data-modifying WITH queries running
+     * (db_with_modify.c; NULL: none), and the columns of the last one
+     * described (kept for the binder until the next) */
+    struct db_with_state *wmod;
+    /* Every foreign key's checks wait for the end of the statement (one
+     * with data-modifying WITH queries, as PostgreSQL's RI triggers fire
+     * after the whole query): db_defer.c queues them, db_with_modify.c
+     * runs them. */
+    bool             fk_at_statement_end;
+    struct { attu_result_column *cols; char **names; attu_type *types; } with_described;
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
@@ -179,6 +189,9 @@ bool db_defer_is_deferred(const attu_session *s, const attu_fkey *f);
 int db_defer_queue(attu_session *s, char kind, const attu_fkey *f, const attu_table *t, const size_t *rows, size_t n,
                    attu_error *err);
 int db_defer_commit(attu_session *s, attu_error *err);
+/* The waiting checks whose constraint is no longer deferred (the end of
+ * a statement with data-modifying WITH queries: db_with_modify.c). */
+int db_defer_fire_due(attu_session *s, attu_error *err);
 /* The same for a DEFERRABLE PRIMARY KEY / UNIQUE u (by its name): its
  * rows rows[0..n) of t, whose keys were duplicated when written, wait for
  * their recheck (db_unique_defer.c). */
@@ -964,5 +977,34 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
 bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column);
 /* ALTER SEQUENCE (db_sequence.c). */
 int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+
+/* Data-modifying WITH queries (db_with_modify.c). wants: whether st's
+ * top-level WITH list holds one (and none is running); exec runs them,
+ * then st, as one statement; rows answers the binder
+ * (attu_bind_params.with_rows); described_free drops the last
+ * description's columns. */
+bool db_with_modify_wants(const attu_session *s, const attu_ast_stmt *st);
+int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                        const attu_exec_callbacks *cb, attu_error *err);
+int db_with_rows(void *ctx, const attu_ast_cte *cte, bool describing, const attu_bind_params *params,
+                 attu_with_rows *out, attu_error *err);
+void db_with_described_free(attu_session *s);
+/* db_params: the kept versions' hooks where every query of the statement
+ * reads them (COPY (query) TO under data-modifying WITH queries). */
+void db_with_read_hooks(const attu_session *s, attu_bind_params *bp);
+/* UPDATE, DELETE and MERGE of base (the working version) under a
+ * statement with data-modifying WITH queries (params its: they read the
+ * version the statement started from). target: *map (nmap entries, NULL:
+ * none needed) turns a row position of the version read into base's, -1
+ * for a row an earlier part of the statement deleted or updated (skipped:
+ * the first change of a row takes effect); 0A000 where base changed in a
+ * way not followed (verb: the statement's name). target_changed: base
+ * became now, the rows changed[r] updated or those !keep[r] deleted
+ * (base's positions), followed false when the change moved rows
+ * otherwise (a foreign key's action on the table itself); -1 for memory. */
+int db_with_target(attu_session *s, const attu_bind_params *params, const attu_table *base, int pos, const char *verb,
+                   const int64_t **map, size_t *nmap, attu_error *err);
+int db_with_target_changed(attu_session *s, const attu_bind_params *params, const attu_table *base,
+                           const attu_table *now, const uint8_t *changed, const uint8_t *keep, bool followed);
 
 #endif

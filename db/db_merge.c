@@ -801,6 +801,20 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     bool rep_d = false;      /* the deletions' foreign keys changed the table again */
     int rc = -1;
     if (merge_open(&m, s, st, true, &pa, err)) goto out;
+    {
+        /* (under data-modifying WITH queries: only a table whose rows
+         * are where the statement read them, db_with_modify.c) */
+        const int64_t *map;
+        size_t nmap;
+        if (db_with_target(s, params, m.base, st->u.modify.table_position, "MERGE", &map, &nmap, err)) goto out;
+        for (size_t r = 0; map && r < nmap; r++)
+            if (map[r] != (int64_t)r) {
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.modify.table_position,
+                               "MERGE of table \"%s\" after another part of the statement updated or deleted its rows "
+                               "is not supported", m.base->name);
+                goto out;
+            }
+    }
     if (build_query(&m, sql, params, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
     const attu_table *base = m.base;
     keep = malloc(base->nrows + 1);

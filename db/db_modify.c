@@ -698,6 +698,12 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_result *ret = NULL;
     int rc = -1;
     if (modify_open(&m, s, st, true, &pa, err)) goto out;
+    /* under data-modifying WITH queries the query reads the version the
+     * statement started from: map turns its rows into the table's now */
+    const int64_t *map = NULL;
+    size_t nmap = 0;
+    if (db_with_target(s, params, m.base, st->u.modify.table_position, update ? "UPDATE" : "DELETE", &map, &nmap, err))
+        goto out;
     if (build_query(&m, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
     /* the rows that change, each once, by its first match */
     const attu_table *base = m.base;
@@ -709,6 +715,13 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (size_t i = 0; i < n; i++) {
         int64_t r = rowids[i];
         if (attu_column_is_null(cols[0], i)) continue;   /* (the target is joined inner: never) */
+        if (map) {
+            if (r < 0 || (size_t)r >= nmap) {
+                attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
+                goto out;
+            }
+            if ((r = map[r]) < 0) continue;   /* (changed by an earlier part: that change stands) */
+        }
         if (r < 0 || (size_t)r >= base->nrows) {
             attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
             goto out;
@@ -756,6 +769,17 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             goto out;
         }
         if (db_save_table(s, t, err)) { db_fkey_abort(s, fx); free(changed); attu_table_free(t); goto out; }
+        if (map || s->wmod) {
+            /* (the later parts of the statement find these rows moved) */
+            uint8_t *upd = NULL;
+            if (update && !(upd = malloc(base->nrows ? base->nrows : 1))) {
+                db_fkey_abort(s, fx); free(changed); attu_table_free(t); attu_error_oom(err); goto out;
+            }
+            for (size_t r = 0; upd && r < base->nrows; r++) upd[r] = src_row[r] >= 0;
+            int mr = db_with_target_changed(s, params, base, t, upd, update ? NULL : keep, !fk_replaced);
+            free(upd);
+            if (mr) { db_fkey_abort(s, fx); free(changed); attu_table_free(t); attu_error_oom(err); goto out; }
+        }
         attu_table *old = attu_catalog_replace(db_cat(s), t);
         /* the key index follows: UPDATE keeps every row where it was and
          * changes some; DELETE drops some and renumbers the rest */

@@ -462,7 +462,11 @@ typedef struct attu_ast_cte {
     char               *name;
     int                 position;
     attu_ast_name_list  columns;     /* WITH t (a, b) AS (...) */
-    attu_ast_query     *query;
+    attu_ast_query     *query;       /* NULL for a data-modifying one */
+    /* WITH t AS (INSERT / UPDATE / DELETE ... [RETURNING ...]): the
+     * statement, run once by db/db_with_modify.c before the query that
+     * holds it, which reads its RETURNING rows (NULL: a query) */
+    struct attu_ast_stmt *modify;
 } attu_ast_cte;
 
 typedef enum attu_ast_query_kind {

@@ -451,6 +451,72 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
     return p;
 }
 
+/* Whether the query is only analysed, never run. */
+static bool describing(const bctx *c) {
+    return c->params && (c->params->no_side_effects || c->params->describe_only);
+}
+
+/* What a data-modifying WITH query d is (attu_bind_params.with_rows):
+ * 1 run (its rows in *out), 2 running now, 0 not at the top level. */
+static int with_rows_of(bctx *c, const cte_def *d, attu_with_rows *out) {
+    memset(out, 0, sizeof *out);
+    if (!c->params || !c->params->with_rows) return 0;
+    return c->params->with_rows(c->params->with_ctx, d->cte, describing(c), c->params, out, c->err);
+}
+
+/* A reference to a data-modifying WITH query: a scan of its RETURNING
+ * rows, which db/db_with_modify.c kept in a table of their own (no rows
+ * when the query is only described). */
+static attu_lplan *bind_with_rows(bctx *c, const attu_ast_from *f, scope *sc, const cte_def *d, const char *qual,
+                                  int source) {
+    attu_with_rows w;
+    int k = with_rows_of(c, d, &w);
+    if (k < 0) return NULL;
+    if (k == 2) {
+        attu_error_set(c->err, "42P19", d->cte->position, "recursive query \"%s\" must not contain data-modifying statements",
+                       d->name);
+        return NULL;
+    }
+    if (k == 0) {   /* (bind_query refused it already) */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, d->cte->position,
+                       "WITH clause containing a data-modifying statement must be at the top level");
+        return NULL;
+    }
+    if (!w.returning) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                       "WITH query \"%s\" does not have a RETURNING clause", d->name);
+        return NULL;
+    }
+    if (d->cte->columns.n > w.ncols) {
+        attu_error_set(c->err, "42P10", d->cte->position, "WITH query \"%s\" has %d columns available but %d columns specified",
+                       d->name, w.ncols, d->cte->columns.n);
+        return NULL;
+    }
+    attu_lplan *p;
+    if (w.table) {
+        p = attu_lp_new(c->pa, LP_SCAN, w.ncols + 1);
+        if (!p || !(p->cols = attu_palloc(c->pa, sizeof(int) * (size_t)(w.ncols + 1)))) OOM_NULL(c);
+        p->table = w.table;
+        for (int i = 0; i <= w.ncols; i++) p->cols[i] = i;
+        set_col(p, w.ncols, "rowid", attu_type_make(ATTU_TYPE_INT64), c->pa);
+        p->rowid_col = w.ncols;
+        p->est_rows = (double)w.table->nrows;
+    } else {
+        p = attu_lp_new(c->pa, LP_VALUES, w.ncols);   /* no rows */
+        if (!p) OOM_NULL(c);
+        p->rowid_col = -1;
+    }
+    for (int i = 0; i < w.ncols; i++) {
+        const char *cn = i < d->cte->columns.n ? d->cte->columns.items[i] : w.names[i];
+        if (i < f->column_aliases.n) cn = f->column_aliases.items[i];
+        set_col(p, i, cn, w.types[i], c->pa);
+        if (!p->names[i]) OOM_NULL(c);
+        if (!scope_push(c, sc, qual, p->names[i], w.types[i], false, false, source)) return NULL;
+    }
+    if (w.table && !scope_push(c, sc, qual, "rowid", attu_type_make(ATTU_TYPE_INT64), true, true, source)) return NULL;
+    return p;
+}
+
 static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *name = f->u.table.name;
     const char *qual = f->alias ? f->alias : name;
@@ -458,6 +524,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     /* a qualified name never names a WITH query */
     for (cte_def *d = attu_is_system_schema(f->u.table.schema) ? NULL : c->ctes; d; d = d->next) {
         if (strcmp(d->name, name)) continue;
+        if (d->cte->modify) return bind_with_rows(c, f, sc, d, qual, source);
         if (d->recursive && d->state) {
             if (d->state != 2) {
                 attu_error_set(c->err, "42P19", f->position, d->state == 1
@@ -572,6 +639,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         attu_error_set(c->err, ATTU_SQLSTATE_DATA_CORRUPTED, f->position, "table \"%s\" is unavailable: %s", name, t->unavailable_reason);
         return NULL;
     }
+    /* the version the whole statement reads: as its data-modifying WITH
+     * queries found it (db/db_with_modify.c) */
+    bool top = c->cat && attu_catalog_is_top(c->cat, t);
+    if (c->params && c->params->read_version) t = c->params->read_version(c->params->read_ctx, t, top);
     attu_lplan *p = attu_lp_new(c->pa, LP_SCAN, t->ncols + 1);
     const char *tname_copy = attu_pstrdup(c->pa, t->name, strlen(t->name));
     if (!p || !tname_copy) OOM_NULL(c);
@@ -579,7 +650,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     p->cols = attu_palloc(c->pa, sizeof(int) * (size_t)(t->ncols + 1));
     /* the store of the columns' domains (a temporary table's is its
      * layer's: engine/catalog.h), if it keeps any for the table */
-    const attu_comments *tdoms = c->cat ? attu_catalog_domain_comments(c->cat, attu_catalog_is_top(c->cat, t)) : NULL;
+    const attu_comments *tdoms = c->cat ? attu_catalog_domain_comments(c->cat, top) : NULL;
     if (!attu_domain_rel_has_columns(tdoms, t->name)) tdoms = NULL;
     for (int i = 0; i < t->ncols; i++) {
         p->cols[i] = i;
@@ -3133,7 +3204,16 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
     return p;
 }
 
+static attu_lplan *bind_query_body(bctx *c, const attu_ast_query *q);
+
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
+    c->query_nest++;
+    attu_lplan *p = bind_query_body(c, q);
+    c->query_nest--;
+    return p;
+}
+
+static attu_lplan *bind_query_body(bctx *c, const attu_ast_query *q) {
     cte_def *save = c->ctes;
     for (int i = 0; i < q->with.n; i++) {
         for (cte_def *d = c->ctes; d != save; d = d->next)
@@ -3142,6 +3222,21 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
                 c->ctes = save;
                 return NULL;
             }
+        if (q->with.items[i].modify) {
+            /* one the statement ran first (db/db_with_modify.c), or one
+             * that runs nowhere (only described: one of the statement's
+             * own query) */
+            attu_with_rows w;
+            cte_def probe = { .name = q->with.items[i].name, .cte = &q->with.items[i] };
+            int k = c->query_nest > 1 ? 0 : describing(c) ? 1 : with_rows_of(c, &probe, &w);
+            if (k < 0) { c->ctes = save; return NULL; }
+            if (k == 0) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->with.items[i].position,
+                               "WITH clause containing a data-modifying statement must be at the top level");
+                c->ctes = save;
+                return NULL;
+            }
+        }
         cte_def *d = attu_palloc(c->pa, sizeof *d);
         if (!d) OOM_NULL(c);
         d->name = q->with.items[i].name; d->cte = &q->with.items[i]; d->next = c->ctes;

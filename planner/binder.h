@@ -77,6 +77,19 @@ typedef struct attu_lock_info {
     bool        granted;
 } attu_lock_info;
 
+/* A data-modifying WITH query's RETURNING rows (attu_bind_params.with_rows): ncols
+ * columns named names[i] of types types[i], the rows those of table
+ * (whose own column names are placeholders; NULL: described only, no
+ * rows), valid until the statement ends. returning: false for a
+ * statement without RETURNING, which cannot be read (0A000). */
+typedef struct attu_with_rows {
+    attu_table        *table;
+    int                ncols;
+    char             **names;
+    attu_type         *types;
+    bool               returning;
+} attu_with_rows;
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -202,7 +215,25 @@ typedef struct attu_bind_params {
      * (planner/system_catalog.c); NULL: "attu" */
     const char         *user;
     const char         *database;
+    /* Data-modifying WITH queries (db/db_with_modify.c runs them before
+     * the query holding them). with_rows answers for cte: 1 with its
+     * RETURNING rows in *out (run already), 2 when it is the one running
+     * now (a reference to it from its own statement), 0 when it is not
+     * one of the statement's top-level WITH queries (so never run), -1
+     * with err. describe: the query is only analysed (no_side_effects /
+     * describe_only): out->table may stay NULL, the columns' names and
+     * types being enough (described with params, the query's). NULL: every data-modifying WITH query is 0. */
+    int               (*with_rows)(void *ctx, const attu_ast_cte *cte, bool describe,
+                                   const struct attu_bind_params *params, attu_with_rows *out, attu_error *err);
+    void               *with_ctx;
+    /* The version of table t (top: a temporary table) that the statement
+     * reads: the one its data-modifying WITH queries found (they and the
+     * main query share one snapshot). NULL: the catalog's. */
+    attu_table        *(*read_version)(void *ctx, attu_table *t, bool top);
+    void               *read_ctx;
 } attu_bind_params;
+
+
 
 /* A column name that finds only the hidden rowid of the table its
  * qualifier names (never a table column called rowid): what DELETE and

@@ -221,6 +221,9 @@ typedef struct bctx {
     struct select_domains *select_domains;
     /* the cast attu_domain_array_cast made, bound as a plain conversion */
     const struct attu_ast_expr *array_domain_cast;
+    /* bind_query calls under way: 1 while the statement's own query
+     * (its top level, where a data-modifying WITH query may stand) */
+    int                 query_nest;
 } bctx;
 
 typedef struct select_domains {

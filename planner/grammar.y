@@ -788,10 +788,23 @@ common_table_expr(A) ::= colid(N) opt_name_list(C) AS LP cte_body(Q) RP.
     A.name = (char *)ab_tokstr(&N);
     A.position = N.pos;
     A.columns = ab_names(C);
-    A.query = Q;
+    A.query = Q.query;
+    A.modify = Q.modify;
+    /* (PostgreSQL 15 parses MERGE here and refuses it) */
+    if (Q.modify && Q.modify->kind == ATTU_STMT_MERGE)
+        ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos, "MERGE not supported in WITH query");
 }
-%type cte_body {attu_ast_query *}
-cte_body(A) ::= select_stmt(Q).     { A = Q; }
+/* a WITH query's body: a query, or a data-modifying statement (PostgreSQL's
+ * PreparableStmt) */
+%type cte_body {ab_cte_body}
+%include {
+typedef struct ab_cte_body { attu_ast_query *query; attu_ast_stmt *modify; } ab_cte_body;
+}
+cte_body(A) ::= select_stmt(Q).     { A.query = Q; A.modify = NULL; }
+cte_body(A) ::= insert_stmt(S).     { A.query = NULL; A.modify = S; }
+cte_body(A) ::= update_stmt(S).     { A.query = NULL; A.modify = S; }
+cte_body(A) ::= delete_stmt(S).     { A.query = NULL; A.modify = S; }
+cte_body(A) ::= merge_stmt(S).      { A.query = NULL; A.modify = S; }
 
 /* Select list */
 %type opt_target_list {attu_vec *}
