@@ -276,6 +276,32 @@ attu_dictionary *attu_dictionary_add_sorted(attu_dictionary *old, const char *co
     return d;
 }
 
+attu_dictionary *attu_dictionary_subset(const attu_dictionary *d, const uint8_t *keep, attu_error *err) {
+    size_t count = 0;
+    uint64_t bytes = 0;
+    for (int32_t c = 0; c < d->count; c++)
+        if (keep[c]) { count++; bytes += d->offsets[c + 1] - d->offsets[c]; }
+    attu_dictionary *s = dictionary_alloc(count, bytes, err);
+    if (!s) return NULL;
+    /* Runs of kept codes are contiguous in d's bytes: one copy a run. */
+    size_t k = 0;
+    uint64_t off = 0;
+    for (int32_t c = 0; c < d->count;) {
+        if (!keep[c]) { c++; continue; }
+        int32_t e = c;
+        while (e < d->count && keep[e]) {
+            s->offsets[k++] = off + (d->offsets[e] - d->offsets[c]);
+            e++;
+        }
+        uint64_t run = d->offsets[e] - d->offsets[c];
+        memcpy(s->bytes + off, d->bytes + d->offsets[c], run);
+        off += run;
+        c = e;
+    }
+    s->offsets[count] = off;
+    return s;
+}
+
 attu_dictionary *attu_dictionary_add(attu_dictionary *old, const char *const *strs, const size_t *lens, size_t n,
                                      int32_t *codes_out, int32_t *moved_out, int32_t **remap_out, attu_error *err) {
     /* The new strings sorted and distinct (a dictionary of their own),

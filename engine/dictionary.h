@@ -69,6 +69,11 @@ attu_dictionary *attu_dictionary_add_sorted(attu_dictionary *old, const char *co
 attu_dictionary *attu_dictionary_add(attu_dictionary *old, const char *const *strs, const size_t *lens, size_t n,
                                      int32_t *codes_out, int32_t *moved_out, int32_t **remap_out, attu_error *err);
 
+/* The strings of d that keep[c] marks, in d's order: code c of d becomes
+ * the number of kept codes before it. One copy of the kept strings, no
+ * hashing or sorting (they are sorted and distinct already). */
+attu_dictionary *attu_dictionary_subset(const attu_dictionary *d, const uint8_t *keep, attu_error *err);
+
 /* Binary search. Returns the code, or -(insertion point) - 1 if absent (the
  * insertion point is the code the string would get, which lets range
  * predicates such as name < 'M' become code comparisons). */

@@ -38,26 +38,21 @@ static attu_table *shell(const attu_table *t, size_t nrows, attu_error *err) {
 static int trim_dictionary(attu_column *c, attu_error *err) {
     if (c->type.id != ATTU_TYPE_TEXT || !c->dict) return 0;
     int32_t nd = c->dict->count;
+    uint8_t *keep = calloc((size_t)nd + 1, 1);
     int32_t *map = malloc(sizeof *map * ((size_t)nd + 1));
-    if (!map) return attu_error_oom(err);
-    for (int32_t i = 0; i < nd; i++) map[i] = -1;
+    if (!keep || !map) { free(keep); free(map); return attu_error_oom(err); }
     int32_t *codes = c->data;
     for (size_t r = 0; r < c->length; r++)
-        if (!attu_column_is_null(c, r)) map[codes[r]] = 0;
+        if (!attu_column_is_null(c, r)) keep[codes[r]] = 1;
     int32_t used = 0;
-    for (int32_t i = 0; i < nd; i++) if (map[i] == 0) map[i] = used++;
-    if (used == nd) { free(map); return 0; }
-    const char **strs = malloc(sizeof *strs * ((size_t)used + 1));
-    size_t *lens = malloc(sizeof *lens * ((size_t)used + 1));
-    int32_t *out = malloc(sizeof *out * ((size_t)used + 1));
-    if (!strs || !lens || !out) { free(map); free(strs); free(lens); free(out); return attu_error_oom(err); }
-    for (int32_t i = 0; i < nd; i++)
-        if (map[i] >= 0) strs[map[i]] = attu_dictionary_get(c->dict, i, &lens[map[i]]);
-    attu_dictionary *d = attu_dictionary_build(strs, lens, (size_t)used, out, err);
+    for (int32_t i = 0; i < nd; i++) map[i] = keep[i] ? used++ : -1;
+    attu_dictionary *d = used == nd ? NULL : attu_dictionary_subset(c->dict, keep, err);
     if (d)
         for (size_t r = 0; r < c->length; r++)
-            if (!attu_column_is_null(c, r)) codes[r] = out[map[codes[r]]];
-    free(map); free(strs); free(lens); free(out);
+            if (!attu_column_is_null(c, r)) codes[r] = map[codes[r]];
+    free(keep);
+    free(map);
+    if (used == nd) return 0;
     if (!d) return -1;
     attu_dictionary_unref(c->dict);
     c->dict = d;

@@ -257,3 +257,43 @@ Test(dictionary, add_matches_a_full_build) {
         attu_dictionary_unref(old);
     }
 }
+
+/* attu_dictionary_subset against a build of the kept strings: the same
+ * dictionary, byte for byte, for random keep masks (none, all, runs,
+ * single codes, empty strings among them). */
+Test(dictionary, subset_matches_a_build_of_the_kept) {
+    enum { N = 40 };
+    const char *s[N];
+    char buf[N][8];
+    for (int i = 0; i < N; i++) {
+        snprintf(buf[i], sizeof buf[i], i == 7 ? "" : "k%02d", i * 7 % N);
+        s[i] = buf[i];
+    }
+    int32_t codes[N];
+    attu_dictionary *d = build(s, N, codes);
+    srand(11);
+    for (int round = 0; round < 50; round++) {
+        uint8_t keep[N];
+        const char *kept[N];
+        size_t kl[N];
+        int nk = 0;
+        for (int32_t c = 0; c < d->count; c++) {
+            keep[c] = round == 0 ? 0 : round == 1 ? 1 : (rand() % (1 + round % 4)) == 0;
+            if (keep[c]) { kept[nk] = attu_dictionary_get(d, c, &kl[nk]); nk++; }
+        }
+        attu_error err;
+        attu_error_clear(&err);
+        attu_dictionary *sub = attu_dictionary_subset(d, keep, &err);
+        cr_assert_not_null(sub, "%s", err.message);
+        int32_t kc[N];
+        attu_dictionary *want = attu_dictionary_build(kept, kl, (size_t)nk, kc, &err);
+        cr_assert_eq(sub->count, want->count, "round %d", round);
+        for (int32_t c = 0; c <= sub->count; c++)
+            cr_assert_eq(sub->offsets[c], want->offsets[c], "round %d code %d", round, c);
+        cr_assert_eq(memcmp(sub->bytes, want->bytes, want->offsets[want->count]), 0);
+        for (int i = 0; i < nk; i++) cr_assert_eq(kc[i], i);
+        attu_dictionary_unref(sub);
+        attu_dictionary_unref(want);
+    }
+    attu_dictionary_unref(d);
+}
