@@ -51,7 +51,7 @@ static const agg_name aggs[] = {
     { "row_number", WIN_ROW_NUMBER, 0 }, { "rank", WIN_RANK, 0 }, { "dense_rank", WIN_DENSE_RANK, 0 },
     { "lag", WIN_LAG, -1 }, { "lead", WIN_LEAD, -1 }, { "first_value", WIN_FIRST_VALUE, 1 },
     { "last_value", WIN_LAST_VALUE, 1 }, { "ntile", WIN_NTILE, 1 }, { "percent_rank", WIN_PERCENT_RANK, 0 },
-    { "cume_dist", WIN_CUME_DIST, 0 },
+    { "cume_dist", WIN_CUME_DIST, 0 }, { "nth_value", WIN_NTH_VALUE, 2 },
     { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
     { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
     { "string_agg", AGG_STRING_AGG, 2 },
@@ -282,8 +282,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* lag / lead's default keeps an untyped literal untyped: it takes
          * the value's type below (lag(i, 1, 'x') is 22P02, as PostgreSQL) */
         if ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 2) continue;
-        /* ntile('2'), lag(x, '2'): their integer, as PostgreSQL reads it */
-        if ((an->kind == WIN_NTILE || ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 1)) &&
+        /* ntile('2'), lag(x, '2'), nth_value(x, '2'): their integer, as
+         * PostgreSQL reads it */
+        if ((an->kind == WIN_NTILE || ((an->kind == WIN_LAG || an->kind == WIN_LEAD || an->kind == WIN_NTH_VALUE) && i == 1)) &&
             args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
             continue;
@@ -545,6 +546,15 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case WIN_FIRST_VALUE: case WIN_LAST_VALUE:
         /* anyelement's result: a varchar without its length (varchar_type.c) */
         x->type = varchar_without_length(args[0]->type);
+        break;
+    case WIN_NTH_VALUE:
+        /* nth_value(anyelement, integer): n is read for each row (NULL
+         * gives NULL, below 1 is 22016 where a row meets it, as PostgreSQL
+         * reports it when the window runs); a smallint widens, a bigint
+         * does not cast to integer implicitly (42883) */
+        if (args[1]->type.id != ATTU_TYPE_INT16 && args[1]->type.id != ATTU_TYPE_INT32) goto bad;
+        if (!(args[1] = coerce(c, args[1], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+        x->type = varchar_without_length(args[0]->type);   /* as first_value's */
         break;
     case WIN_NTILE:
         if (args[0]->type.id == ATTU_TYPE_INT16 &&     /* ntile(integer): smallint widens */
@@ -1141,6 +1151,8 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (fn && strcmp(name, "coalesce") && strcmp(name, "nullif") && strcmp(name, "greatest") && strcmp(name, "least"))
         for (int i = 0; i < n; i++)   /* no function of attu's takes an array otherwise */
             if (attu_type_is_array(args[i]->type)) return attu_no_function(c, e, args, n);
+    if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_math_function_name(name))
+        return attu_bind_math_call(c, sc, e, args, n);   /* planner/math_bind.c */
     if (!e->u.func.star && !e->u.func.distinct) {
         bool handled;
         attu_bexpr *tzr = attu_bind_tz_function(c, e, name, args, n, &handled);   /* planner/timestamptz.c */

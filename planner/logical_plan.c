@@ -100,8 +100,8 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
         return true;
     case BX_CALL:
         if (x->op != y->op || x->nargs != y->nargs || x->aux != y->aux || x->imm != y->imm) return false;
-        /* two calls of gen_random_uuid() are two values (volatile) */
-        if (x->op == ATTU_OP_UUID && x->aux == ATTU_UUID_RANDOM) return false;
+        /* two calls of gen_random_uuid() or random() are two values (volatile) */
+        if ((x->op == ATTU_OP_UUID && x->aux == ATTU_UUID_RANDOM) || x->op == ATTU_OP_RANDOM) return false;
         for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
         return true;
     case BX_CASE:

@@ -76,7 +76,8 @@ typedef enum attu_agg_kind {
     AGG_GROUPING,
     /* window-only */
     WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,
-    WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST
+    WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST,
+    WIN_NTH_VALUE       /* nth_value(value, n): args[1] the integer n, per row */
 } attu_agg_kind;
 
 typedef struct attu_bexpr attu_bexpr;
