@@ -2773,7 +2773,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     int nvis = rn_item >= 0 ? rn_item : n;
     for (int i = 0; i < nord; i++) {
         if (ord_out[i] >= 0) continue;
-        for (int k = 0; k < n; k++) if (attu_bx_equal(items[k], ord[i].expr)) { ord_out[i] = k; break; }
+        /* (ORDER BY random() sorts by the select list's random(), as
+         * PostgreSQL matches the two) */
+        for (int k = 0; k < n; k++) if (attu_bx_equal_written(items[k], ord[i].expr)) { ord_out[i] = k; break; }
         if (ord_out[i] >= 0) continue;
         if (plain_distinct && !(ord_dep && ord_dep[i])) {
             /* (the keys are the written ones unless a row's were spread) */

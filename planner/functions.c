@@ -289,6 +289,12 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
             continue;
         }
+        if (i == 0 && args[i]->type.id == ATTU_TYPE_UNKNOWN && an->kind == WIN_NTH_VALUE) {
+            /* nth_value(anyelement, integer): nothing else types it */
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                           "could not determine polymorphic type because input has type unknown");
+            goto fail;
+        }
         if (i == 0 && args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             /* an untyped literal (or NULL) as PostgreSQL resolves it: sum
              * and avg have numeric and interval forms (42725), the
@@ -329,6 +335,16 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             !(args[1]->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); goto fail; }
         n = 2;
     }
+    /* PostgreSQL's checks of a windowed call, in its order */
+    if (window && e->u.func.distinct) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
+        goto fail;
+    }
+    if (window && e->u.func.filter && an->kind >= WIN_ROW_NUMBER && !e->u.func.order_by.n) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "FILTER is not implemented for non-aggregate window functions");
+        goto fail;
+    }
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
         else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX ||
@@ -341,10 +357,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     /* count(DISTINCT b) of a bpchar without a length counts 'a' and 'a '
      * once, as PostgreSQL (bpchar_key) */
     if (x->agg == AGG_COUNT_DISTINCT && !(args[0] = bpchar_key(c, args[0]))) goto fail;
-    if (window && e->u.func.distinct) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
-        goto fail;
-    }
     if (window && e->u.func.order_by.n) {
         /* PostgreSQL's window executor has no sorted aggregate input */
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "aggregate ORDER BY is not implemented for window functions");

@@ -299,6 +299,9 @@ attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int 
 attu_bexpr *attu_bx_col(attu_plan_arena *a, int col, attu_type t);
 attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols);
 bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y);
+/* attu_bx_equal, but two calls of random() (gen_random_uuid()) are one
+ * expression as written (an ORDER BY item matching a select-list item) */
+bool attu_bx_equal_written(const attu_bexpr *x, const attu_bexpr *y);
 /* Whether e reads a parameter (BX_PARAM) anywhere. */
 bool attu_bx_reads_param(const attu_bexpr *e);
 
