@@ -1432,13 +1432,16 @@ static int arr_fill(attu_type dt, const attu_slot *s, const attu_slot *dims, con
     int rc = 0;
     attu_array_iter_init(&it, e, s->v.s, s->len);
     if (attu_array_next(&it, &v) == 1) {
-        /* the value's encoding once, then copies of it: the result may be
-         * large (PostgreSQL allows 2^27 elements), its bytes are kept to
-         * PostgreSQL's 1 GB allocation limit */
+        /* the value's encoding once, then copies of it. The result may be
+         * large (PostgreSQL allows 2^27 elements, in at most 1 GB); the
+         * encoding is copied twice more on its way out (canonical form,
+         * the row's slot), so attu keeps it to 256 MB */
         if (attu_array_put_current(out, &it)) rc = attu_error_oom(err);
         size_t one = out->len;
-        if (!rc && (uint64_t)one * (uint64_t)items > (uint64_t)1073741823)
-            rc = attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%d)", 1073741823);
+        const uint64_t max_bytes = (uint64_t)1 << 28;
+        if (!rc && (uint64_t)one * (uint64_t)items > max_bytes)
+            rc = attu_error_set(err, "54000", 0, "array_fill result of %llu bytes exceeds the maximum allowed (%llu)",
+                                (unsigned long long)one * (unsigned long long)items, (unsigned long long)max_bytes);
         char *elem = rc ? NULL : malloc(one + 1);
         if (!rc && !elem) rc = attu_error_oom(err);
         if (!rc) memcpy(elem, out->p, one);   /* (out moves as it grows) */

@@ -224,6 +224,12 @@ bool attu_program_is_volatile(const attu_expr_program *p) {
     return false;
 }
 
+bool attu_program_uses_random(const attu_expr_program *p) {
+    for (int i = 0; p && i < p->ninstr; i++)
+        if (p->code[i].op == ATTU_OP_RANDOM) return true;
+    return false;
+}
+
 size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap) {
     size_t used = 0;
 #define OUT(...) do { int k_ = snprintf(buf + (used < cap ? used : cap), used < cap ? cap - used : 0, __VA_ARGS__); if (k_ > 0) used += (size_t)k_; } while (0)

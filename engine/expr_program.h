@@ -310,7 +310,7 @@ typedef enum attu_opcode {
                             between two calls (planner/logical_plan.c
                             attu_bx_equal); host only, and a program
                             holding it runs on one thread, in row order
-                            (attu_program_is_volatile) */
+                            (attu_program_uses_random) */
     ATTU_OP_COUNT_
 } attu_opcode;
 
@@ -391,10 +391,14 @@ static inline attu_mclass attu_type_mclass(attu_type_id t) {
          : (t == ATTU_TYPE_TEXT || t == ATTU_TYPE_INTERVAL) ? ATTU_MC_TEXT : ATTU_MC_INT;
 }
 
-/* Whether p draws random values (ATTU_OP_RANDOM, gen_random_uuid()):
- * such a program must run on one thread, row after row, so that the
- * values after setseed are the same each time; the GPU declines it. */
+/* Whether p computes a new value for each row whatever its inputs
+ * (ATTU_OP_RANDOM, gen_random_uuid()): it is never evaluated once per
+ * distinct input (executor_agg_pregroup.c). */
 bool attu_program_is_volatile(const attu_expr_program *p);
+/* Whether p draws from the session's random() generator: such a program
+ * runs on one thread, row after row, so that the values after setseed are
+ * the same each time (engine/random.h); the GPU declines its opcode. */
+bool attu_program_uses_random(const attu_expr_program *p);
 
 const char *attu_opcode_name(attu_opcode op);
 

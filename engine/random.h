@@ -7,7 +7,7 @@
  * (attu_random_use), as it does the session's time zone. setseed binds
  * while the statement is planned and random() runs as ATTU_OP_RANDOM, host
  * only, in the statement's own thread: a program holding it is run on one
- * thread, in row order (attu_program_is_volatile), so that the values that
+ * thread, in row order (attu_program_uses_random), so that the values that
  * follow a setseed are the same every time, as PostgreSQL promises. A
  * state that was never seeded seeds itself from the system's entropy on
  * its first draw, as a PostgreSQL backend does.
