@@ -1186,7 +1186,8 @@ static int add_agg_x(bctx *c, aggstate *st, const attu_bexpr *a, bool share) {
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) { return add_agg_x(c, st, a, true); }
 
 static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
-    for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal(st->groups[i], g)) return i;
+    /* (as written: GROUP BY random(), random() is one key, as PostgreSQL's) */
+    for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal_written(st->groups[i], g)) return i;
     if (st->ngroups == st->capgroups) {
         int nc = st->capgroups ? st->capgroups * 2 : 8;
         attu_bexpr **n = attu_palloc(c->pa, sizeof *n * (size_t)nc);
@@ -1296,8 +1297,9 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
             r->position = e->position;
             return r;
         }
+    /* a select-list random() names GROUP BY random(): the group's value */
     for (int i = 0; i < st->ngroups; i++)
-        if (attu_bx_equal(st->groups[i], e)) { attu_bexpr *r = attu_bx_col(c->pa, i, e->type); r->position = e->position; return r; }
+        if (attu_bx_equal_written(st->groups[i], e)) { attu_bexpr *r = attu_bx_col(c->pa, i, e->type); r->position = e->position; return r; }
     attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
     if (!x) OOM_NULL(c);
     *x = *e;
@@ -2390,7 +2392,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         }
         /* an expression met before is the same item */
         int item = -1;
-        for (int j = 0; j < st.nitems && item < 0; j++) if (attu_bx_equal(st.items[j], g)) item = j;
+        for (int j = 0; j < st.nitems && item < 0; j++) if (attu_bx_equal_written(st.items[j], g)) item = j;
         leaf_item[i] = item;
         if (item >= 0) continue;
         item = leaf_item[i] = st.nitems++;

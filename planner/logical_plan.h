@@ -300,7 +300,8 @@ attu_bexpr *attu_bx_col(attu_plan_arena *a, int col, attu_type t);
 attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols);
 bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y);
 /* attu_bx_equal, but two calls of random() (gen_random_uuid()) are one
- * expression as written (an ORDER BY item matching a select-list item) */
+ * expression as written (an ORDER BY or GROUP BY item matching a
+ * select-list item, as PostgreSQL's equal()) */
 bool attu_bx_equal_written(const attu_bexpr *x, const attu_bexpr *y);
 /* Whether e reads a parameter (BX_PARAM) anywhere. */
 bool attu_bx_reads_param(const attu_bexpr *e);
