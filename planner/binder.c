@@ -393,7 +393,7 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
     vc.values_hint = NULL; vc.nvalues_hint = 0; vc.values_hint_names = NULL;
     vc.subq_names = NULL;
     vc.oaggs = NULL; vc.agg_level = NULL; vc.agg_lift = false;
-    vc.allow_agg = false; vc.allow_window = false; vc.in_agg = false; vc.allow_srf = false;
+    vc.allow_agg = false; vc.allow_window = false; vc.in_agg = false; vc.in_window = 0; vc.allow_srf = false;
     vc.clause = "SELECT";
     attu_lplan *p = bind_query(&vc, q);
     c->next_source = vc.next_source;
@@ -3377,7 +3377,7 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     }
     sub.outer = sc;
     sub.saw_outer = false;
-    sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
+    sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false; sub.in_window = 0;
     sub.allow_srf = false;
     sub.sublink_depth++;
     sub.agg_lift = false;

@@ -160,6 +160,10 @@ typedef struct bctx {
     bool             allow_agg;
     bool             allow_window;
     bool             in_agg;
+    /* binding a window call's arguments (1) or its PARTITION BY / ORDER BY
+     * (2), 0 otherwise: what a window call found there is told, as
+     * PostgreSQL's words for it */
+    int8_t           in_window;
     bool             allow_srf;  /* a set-returning function may stand here: the
                                     select list only (planner/srf.c) */
     const char      *srf_clause; /* where allow_srf is false, the clause its

@@ -244,7 +244,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         return NULL;
     }
     if (window && !c->allow_window) {
-        attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in %s", c->clause);
+        if (c->in_agg)
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate function calls cannot contain window function calls");
+        else if (c->in_window == 1) attu_error_set(c->err, "42P20", e->position, "window function calls cannot be nested");
+        else if (c->in_window == 2) attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in window definitions");
+        else attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in %s", c->clause);
         return NULL;
     }
     /* in a subquery, an aggregate of an outer level may stand where this
@@ -260,10 +264,12 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (!x) { attu_error_oom(c->err); return NULL; }
     x->agg = an->kind;
     bool save_agg = c->allow_agg, save_win = c->allow_window, save_in = c->in_agg;
+    int8_t save_inw = c->in_window;
     const char *save_clause = c->clause;
     c->allow_agg = window ? save_agg : false;
     c->allow_window = false;
     c->in_agg = !window;
+    if (window) c->in_window = 1;
     attu_bexpr *args[3] = { 0 };
     bool bp_coded = false;     /* min / max of a bpchar without a length */
     attu_type jsonb_arr_type = attu_type_make(ATTU_TYPE_UNKNOWN);   /* min / max of a jsonb[]: coded */
@@ -273,7 +279,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         n = 0;
     } else if (an->nargs < 0 ? (n < 1 || n > 3) : n != an->nargs) {
         for (int i = 0; i < n && i < 3; i++) args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
-        c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+        c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
         if (c->err->set) return NULL;
         return attu_no_function(c, e, args, n < 3 ? n : 3);
     }
@@ -369,10 +375,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* an aggregate or GROUPING() there is "not allowed in FILTER", as
          * PostgreSQL says, not a nested call */
         bool sa = c->allow_agg, si = c->in_agg;
+        int8_t sw = c->in_window;
         const char *scl = c->clause;
-        c->allow_agg = false; c->in_agg = false; c->clause = "FILTER";
+        c->allow_agg = false; c->in_agg = false; c->in_window = 0; c->clause = "FILTER";
         attu_bexpr *f = bind_expr(c, sc, e->u.func.filter);
-        c->allow_agg = sa; c->in_agg = si; c->clause = scl;
+        c->allow_agg = sa; c->in_agg = si; c->in_window = sw; c->clause = scl;
         if (!f || !(f = coerce_bool(c, f, "FILTER"))) goto fail;
         if (x->agg == AGG_COUNT_STAR) {
             x->agg = AGG_COUNT;
@@ -419,7 +426,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             cnt->type = attu_type_make(ATTU_TYPE_INT64);
             cnt->agg = x->aux == 1 ? AGG_COUNT_DISTINCT : AGG_COUNT;
             if (cnt->agg == AGG_COUNT_DISTINCT) cnt->aux = 0;
-            c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+            c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
             attu_bexpr *sx = attu_bind_agg_level(c, x, denied), *cx = sx ? attu_bind_agg_level(c, cnt, denied) : NULL;
             if (!cx) return NULL;
             attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
@@ -630,6 +637,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         const attu_ast_window *w = e->u.func.over;
         c->allow_agg = save_agg;
         c->in_agg = false;
+        c->in_window = 2;
         x->npart = w->partition_by.n;
         x->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(x->npart + 1));
         for (int i = 0; i < x->npart; i++)
@@ -646,7 +654,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             /* PostgreSQL: every row is a peer; rank 1 everywhere. Allowed. */
         }
     }
-    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
     attu_bexpr *res = window ? x : attu_bind_agg_level(c, x, denied);
     /* array_agg's string_agg joins one-element encodings (engine/array.h) */
     if (array_agg && res && (attu_type_array_shows(res->type) || attu_type_is_array(array_agg_arg->type)))
@@ -656,10 +664,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (jsonb_arr_type.id != ATTU_TYPE_UNKNOWN && res) return attu_array_order_decode(c, res, jsonb_arr_type);
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
-    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
     return attu_no_function(c, e, args, n);
 fail:
-    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
     return NULL;
 }
 
