@@ -194,6 +194,7 @@ void attu_session_free(attu_session *s) {
     db_seq_session_free(s);
     db_activity_remove(s);
     db_with_described_free(s);
+    attu_random_forget(&s->rng);   /* (this thread's pointer to it, if any) */
     free(s);
 }
 
@@ -241,6 +242,7 @@ void db_statement_begins(attu_session *s, bool new_txn) {
     if (new_txn || !s->txn_start_us) s->txn_start_us = now;
     if (new_txn) s->snapshot_taken = false;
     attu_session_use_zone(s);
+    attu_random_use(&s->rng);
     attu_tz_set_txn_start(s->txn_start_us);
     attu_tz_set_stmt_start(now);
     db_activity_times(s, now, s->txn_start_us);   /* (pg_stat_activity's query_start, xact_start) */

@@ -11,6 +11,7 @@
 #include "engine/backend.h"
 #include "engine/catalog.h"
 #include "engine/executor.h"
+#include "engine/random.h"
 #include "planner/binder.h"
 #include "planner/parser.h"
 #include "engine/stage_plan.h"
@@ -88,6 +89,7 @@ struct attu_session {
     double           stmt_start_ms;
     const struct attu_tz *timezone;    /* the TimeZone setting's zone (engine/timezone.h) */
     int64_t          txn_start_us;     /* when the transaction began: now() */
+    attu_random_state rng;             /* random()'s generator, which setseed restarts (engine/random.h) */
     bool             snapshot_taken;   /* a query ran in this transaction: its isolation level is fixed */
     db_setting      *settings;         /* what SET changed (names in lower case) */
     int              nsettings;

@@ -1366,6 +1366,137 @@ int attu_array_apply_mod(attu_type at, const char *s, size_t len, bool explicit_
     return rc;
 }
 
+/* The int4 elements of a dims or lower-bounds argument of array_fill into
+ * v (at most ATTU_ARRAY_MAXDIM + 1 of them are kept: enough to report too
+ * many), their count into *count; PostgreSQL's checks of such an array. */
+static int fill_bounds(const attu_slot *a, int32_t *v, int *count, attu_error *err) {
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_array_shape sh;
+    attu_array_get_shape(i4, a->v.s, a->len, &sh);
+    if (sh.ndims > 1) {
+        attu_error_set(err, "2202E", 0, "wrong number of array subscripts");
+        attu_error_set_detail(err, "Dimension array must be one dimensional.");
+        return -1;
+    }
+    attu_array_iter it;
+    attu_slot x;
+    int k = 0, rc = 0;
+    attu_array_iter_init(&it, i4, a->v.s, a->len);
+    while (attu_array_next(&it, &x) == 1) {
+        if (x.null) { rc = attu_error_set(err, "22004", 0, "dimension values cannot be null"); break; }
+        if (k <= ATTU_ARRAY_MAXDIM) v[k] = (int32_t)x.v.i;
+        k++;
+    }
+    attu_array_iter_done(&it);
+    *count = k;
+    return rc;
+}
+
+/* array_fill(value, dims [, lbs]) as PostgreSQL's array_fill_internal: its
+ * checks in its order, then the value repeated in the shape. s is the
+ * one-element array of the value. */
+static int arr_fill(attu_type dt, const attu_slot *s, const attu_slot *dims, const attu_slot *lbs, attu_abuf *out,
+                    attu_array_shape *sh, attu_error *err) {
+    if (dims->null || (lbs && lbs->null))
+        return attu_error_set(err, "22004", 0, "dimension array or low bound array cannot be null");
+    int32_t dv[ATTU_ARRAY_MAXDIM + 1], lv[ATTU_ARRAY_MAXDIM + 1];
+    int nd, nl;
+    if (fill_bounds(dims, dv, &nd, err)) return -1;
+    if (nd > ATTU_ARRAY_MAXDIM)
+        return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)", nd,
+                              ATTU_ARRAY_MAXDIM);
+    if (lbs) {
+        if (fill_bounds(lbs, lv, &nl, err)) return -1;
+        if (nl != nd) {
+            attu_error_set(err, "2202E", 0, "wrong number of array subscripts");
+            attu_error_set_detail(err, "Low bound array has different size than dimensions array.");
+            return -1;
+        }
+    } else for (int d = 0; d < nd; d++) lv[d] = 1;
+    /* PostgreSQL's ArrayGetNItems (a negative length, or more than
+     * MaxArraySize elements) and ArrayCheckBounds, before an empty result */
+    const int64_t max_items = 134217727;
+    int64_t items = nd ? 1 : 0;
+    for (int d = 0; d < nd; d++) {
+        if (dv[d] < 0 || (items *= dv[d]) > max_items)
+            return attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%lld)", (long long)max_items);
+    }
+    for (int d = 0; d < nd; d++)
+        if ((int64_t)dv[d] + lv[d] > INT32_MAX || (int64_t)dv[d] + lv[d] < INT32_MIN)
+            return attu_error_set(err, "54000", 0, "array lower bound is too large: %ld", (long)lv[d]);
+    sh->ndims = 0;
+    if (items == 0) return 0;   /* '{}', whatever the bounds */
+    attu_type e = attu_type_array_elem(dt);
+    attu_array_iter it;
+    attu_slot v;
+    int rc = 0;
+    attu_array_iter_init(&it, e, s->v.s, s->len);
+    if (attu_array_next(&it, &v) == 1) {
+        /* the value's encoding once, then copies of it. The result may be
+         * large (PostgreSQL allows 2^27 elements, in at most 1 GB); the
+         * encoding is copied twice more on its way out (canonical form,
+         * the row's slot), so attu keeps it to 256 MB */
+        if (attu_array_put_current(out, &it)) rc = attu_error_oom(err);
+        size_t one = out->len;
+        const uint64_t max_bytes = (uint64_t)1 << 28;
+        if (!rc && (uint64_t)one * (uint64_t)items > max_bytes)
+            rc = attu_error_set(err, "54000", 0, "array_fill result of %llu bytes exceeds the maximum allowed (%llu)",
+                                (unsigned long long)one * (unsigned long long)items, (unsigned long long)max_bytes);
+        char *elem = rc ? NULL : malloc(one + 1);
+        if (!rc && !elem) rc = attu_error_oom(err);
+        if (!rc) memcpy(elem, out->p, one);   /* (out moves as it grows) */
+        for (int64_t k = 1; !rc && k < items; k++)
+            if (attu_abuf_put(out, elem, one)) rc = attu_error_oom(err);
+        free(elem);
+    }
+    attu_array_iter_done(&it);
+    if (rc) return rc;
+    sh->ndims = nd;
+    for (int d = 0; d < nd; d++) { sh->dims[d] = dv[d]; sh->lbs[d] = lv[d]; }
+    return 0;
+}
+
+/* width_bucket(x, thresholds) as PostgreSQL's width_bucket_array: one
+ * dimension (2202E), no NULL (22004), then the binary search for the first
+ * threshold above x, comparing the elements' keys (array.h), which order
+ * as their values do. */
+static int arr_width_bucket(attu_type e, const attu_slot *x, const attu_slot *a, attu_abuf *key, int64_t *out,
+                            attu_error *err) {
+    attu_array_shape sh;
+    attu_array_get_shape(e, a->v.s, a->len, &sh);
+    if (sh.ndims > 1) return attu_error_set(err, "2202E", 0, "thresholds must be one-dimensional array");
+    size_t n = attu_array_count(e, a->v.s, a->len);
+    const unsigned char **keys = malloc(sizeof *keys * (n + 1));
+    size_t *lens = malloc(sizeof *lens * (n + 1));
+    int rc = 0;
+    if (!keys || !lens) { free(keys); free(lens); return attu_error_oom(err); }
+    attu_array_iter it;
+    attu_slot v;
+    size_t k = 0;
+    attu_array_iter_init(&it, e, a->v.s, a->len);
+    while (k < n && attu_array_next(&it, &v) == 1) {
+        if (v.null) { rc = attu_error_set(err, "22004", 0, "thresholds array must not contain NULLs"); break; }
+        keys[k] = it.key;   /* (a key lies in the array's own bytes) */
+        lens[k++] = it.keylen;
+    }
+    attu_array_iter_done(&it);
+    size_t xlen;
+    if (!rc && elem_key(e, x, key, &xlen)) rc = attu_error_oom(err);
+    if (!rc) {
+        size_t left = 0, right = k;
+        const unsigned char *xk = (const unsigned char *)key->p + 1;
+        while (left < right) {
+            size_t mid = (left + right) / 2;
+            if (key_cmp(xk, xlen, keys[mid], lens[mid]) < 0) right = mid;
+            else left = mid + 1;
+        }
+        *out = (int64_t)left;
+    }
+    free(keys);
+    free(lens);
+    return rc;
+}
+
 int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_slot *A, const attu_slot *B,
                    const attu_slot *C, const attu_slot *G, attu_slot *D, size_t n,
                    char *(*alloc)(void *ctx, size_t n), void *ctx, attu_error *err) {
@@ -1765,6 +1896,20 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             for (int d = 0; d < rs.ndims; d++) rs.lbs[d] = 1;
             if (rs.ndims && rs.dims[0] == 0) rs.ndims = 0;
             if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_FILL: {
+            attu_array_shape sh;
+            if (arr_fill(dt, &A[r], &B[r], C ? &C[r] : NULL, &out, &sh, err)) { rc = -1; break; }
+            rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_WIDTH_BUCKET: {
+            if (an || bn) break;
+            int64_t k;
+            if (arr_width_bucket(attu_type_array_elem(bt), &A[r], &B[r], &key, &k, err)) { rc = -1; break; }
+            o->null = 0;
+            o->v.i = k;
             break;
         }
         case ATTU_ARR_TYPMOD:

@@ -127,7 +127,14 @@ typedef enum attu_array_fn {
     ATTU_ARR_ORDER_CODE,    /* array a -> text: its key (ATTU_ARR_KEY), 0x01, a
                                itself and a's length (10 bytes): bytes that order
                                as a's keys and give a back (min / max of jsonb[]) */
-    ATTU_ARR_ORDER_DECODE   /* ATTU_ARR_ORDER_CODE's text a -> the array again */
+    ATTU_ARR_ORDER_DECODE,  /* ATTU_ARR_ORDER_CODE's text a -> the array again */
+    ATTU_ARR_FILL,          /* array_fill: a the one-element array of the value
+                               (its element NULL for a NULL value), b the int[]
+                               of lengths, c (or -1) the int[] of lower bounds;
+                               not strict (22004 for a NULL b or c) */
+    ATTU_ARR_WIDTH_BUCKET   /* width_bucket(a, b thresholds) -> integer: how many
+                               of b's elements are <= a, by PostgreSQL's binary
+                               search (which assumes them sorted); strict */
 } attu_array_fn;
 
 /* An array's dimensions: ndims 0 for '{}', else its lengths and lower

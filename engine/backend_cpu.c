@@ -308,7 +308,9 @@ static int cpu_eval(attu_backend *be, const attu_expr_program *prog, const attu_
             if (!c->toff[o]) { rc = attu_error_oom(err); goto out; }
         }
     }
-    int used = attu_parallel_range(has_text ? 1 : THREADS(be), n, 4096, eval_range, c);
+    /* random() draws in row order from the session's generator, on this
+     * thread (engine/random.h): one worker for such a program */
+    int used = attu_parallel_range(has_text || attu_program_uses_random(prog) ? 1 : THREADS(be), n, 4096, eval_range, c);
     for (int w = 0; w < used; w++)
         if (c->failed[w]) { *err = c->errs[w].set ? c->errs[w] : *err; rc = -1; if (!err->set) attu_error_oom(err); goto out; }
     for (int o = 0; o < no && has_text; o++) {
@@ -993,6 +995,7 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
     c->a = a;
     c->intr = cur_interrupt;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
+    if (attu_program_uses_random(a->prog)) threads = 1;   /* (as cpu_eval) */
     int used = attu_parallel_range(threads, a->nseg, 64, lbsr_range, c);
     int rc = 0;
     for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }

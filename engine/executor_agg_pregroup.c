@@ -255,8 +255,9 @@ done:
 int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     const attu_stage_exprs *k = &s->keys;
     size_t n = in->nrows;
+    /* (a key that draws random values is one per row, not one per x) */
     if (!x->be->group_dense || k->n != 1 || !k->prog || k->direct[0] >= 0 || k->nin != 1 || k->in_cols[0] < 0 ||
-        k->prog->noutputs != 1 || n < dense_min_rows())
+        k->prog->noutputs != 1 || n < dense_min_rows() || attu_program_is_volatile(k->prog))
         return 1;
     int c = k->in_cols[0];
     xcol *xk = in->cols[c];

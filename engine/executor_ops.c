@@ -2786,6 +2786,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     unsigned char *nv = NULL;   /* NUMERIC results (packed 16-byte slots) */
     void *dd = NULL;
     uint8_t *dv = NULL;
+    void *nthd = NULL; uint8_t *nthv = NULL;   /* nth_value's n */
     void *rkd = NULL; uint8_t *rkv = NULL;     /* RANGE offsets: the order key */
     win_rkey rk, *rkp = NULL;
     int64_t *gno = NULL, *ghead = NULL;        /* GROUPS frames: the peer groups */
@@ -2885,6 +2886,13 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         dd = download_all(x, dflt->data, n * attu_type_width(dflt->type.id));
         dv = dflt->valid ? download_all(x, dflt->valid, n) : NULL;
         if (!dd || (dflt->valid && !dv)) goto done;
+    }
+    if (g->win == ATTU_WIN_NTH_VALUE) {
+        /* nth_value's n, an integer for each row */
+        const xcol *nc = args[g->arg];
+        nthd = download_all(x, nc->data, n * attu_type_width(nc->type.id));
+        nthv = nc->valid ? download_all(x, nc->valid, n) : NULL;
+        if (!nthd || (nc->valid && !nthv)) goto done;
     }
     /* is_peer_head[pos] */
     if (g->frame == 4 && no == 1 && (g->frame_kind[0] == ATTU_WB_PRECEDING || g->frame_kind[0] == ATTU_WB_FOLLOWING ||
@@ -3019,6 +3027,37 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     else vi[row] = load_i(vd, vt, srow);
                     break;
                 }
+                case ATTU_WIN_NTH_VALUE: {
+                    /* PostgreSQL's nth_value: the n-th row of the row's
+                     * frame (the default frame ends at the row's last
+                     * peer), counting from the frame's head and skipping
+                     * the rows an EXCLUDE leaves out; NULL past its end
+                     * or for a NULL n, 22016 for n below 1 */
+                    if (nthv && !nthv[row]) { vv[row] = 0; break; }
+                    int64_t nth = load_i(nthd, args[g->arg]->type.id, row);
+                    if (nth <= 0) {
+                        free(ph8);
+                        attu_error_set(x->err, "22016", 0, "argument of nth_value must be greater than zero");
+                        goto done;
+                    }
+                    if (g->frame < 3) {
+                        fs = b;
+                        fe = g->frame == 1 ? e : g->frame == 2 ? q + 1 : pe;
+                    }
+                    size_t at = fe;
+                    if (g->frame >= 3 && g->frame_excl) {
+                        int64_t k = 0;
+                        for (size_t f = fs; f < fe && at == fe; f++)
+                            if (!win_excluded(g, pos, pe, q, f) && ++k == nth) at = f;
+                    } else if ((uint64_t)nth <= (uint64_t)(fe - fs)) at = fs + (size_t)nth - 1;
+                    if (at >= fe) { vv[row] = 0; break; }
+                    size_t srow = (size_t)pp[at];
+                    if (av && !av[srow]) { vv[row] = 0; break; }
+                    if (nv) memcpy(nv + row * 16, (const char *)ad + srow * 16, 16);
+                    else if (fl) vf[row] = load_f(ad, a->type.id, srow);
+                    else vi[row] = load_i(ad, a->type.id, srow);
+                    break;
+                }
                 default:
                     if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cur->cnt; break; }
                     if (!cur->has) { vv[row] = 0; break; }
@@ -3065,7 +3104,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     }
 
 done:
-    free(dd); free(dv); free(rkd); free(rkv); free(gno); free(ghead);
+    free(dd); free(dv); free(nthd); free(nthv); free(rkd); free(rkv); free(gno); free(ghead);
     free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv); free(nv);
     free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
     return o;

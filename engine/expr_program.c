@@ -16,9 +16,11 @@
 #include "engine/time_of_day.h"
 #include "engine/datetime_make.h"
 #include "engine/interval.h"
+#include "engine/math_functions.h"
 #include "engine/md5.h"
 #include "engine/numeric.h"
 #include "engine/formatting_functions.h"
+#include "engine/random.h"
 #include "engine/regexp_functions.h"
 #include "engine/similar.h"
 #include "engine/utf8.h"
@@ -206,10 +208,26 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_REGEXP_COUNT] = "regexp_count", [ATTU_OP_REGEXP_INSTR] = "regexp_instr",
     [ATTU_OP_REGEXP_LIKE] = "regexp_like", [ATTU_OP_REGEXP_SUBSTR] = "regexp_substr",
     [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
+    [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
+    [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
+    [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
     return (op < ATTU_OP_COUNT_ && op_names[op]) ? op_names[op] : "?";
+}
+
+bool attu_program_is_volatile(const attu_expr_program *p) {
+    for (int i = 0; p && i < p->ninstr; i++)
+        if (p->code[i].op == ATTU_OP_RANDOM || (p->code[i].op == ATTU_OP_UUID && p->code[i].aux == ATTU_UUID_RANDOM))
+            return true;
+    return false;
+}
+
+bool attu_program_uses_random(const attu_expr_program *p) {
+    for (int i = 0; p && i < p->ninstr; i++)
+        if (p->code[i].op == ATTU_OP_RANDOM) return true;
+    return false;
 }
 
 size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap) {
@@ -654,8 +672,8 @@ static int set_num(attu_interp *it, attu_slot *o, attu_numeric n, attu_error *er
 }
 
 /* One row of a NUMERIC opcode (ATTU_OP_ADD_N..ATTU_OP_SIGN_N, and
- * ATTU_OP_DIV_TRUNC_N, added after them at the enum's end): operands are
- * not NULL. */
+ * ATTU_OP_DIV_TRUNC_N, ATTU_OP_GCD_N, ATTU_OP_LCM_N and ATTU_OP_FACTORIAL,
+ * added after them at the enum's end): operands are not NULL. */
 static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_instr *in, attu_type dt,
                       const attu_slot *A, const attu_slot *B, attu_slot *o, attu_error *err) {
     attu_numeric a = { 0, 0 }, b = { 0, 0 }, r = { 0, 0 };
@@ -670,6 +688,9 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     case ATTU_OP_DIV_N: if (attu_numeric_div(a, b, &r, err)) return -1; break;
     case ATTU_OP_MOD_N: if (attu_numeric_mod(a, b, &r, err)) return -1; break;
     case ATTU_OP_DIV_TRUNC_N: if (attu_numeric_div_trunc(a, b, &r, err)) return -1; break;
+    case ATTU_OP_GCD_N: if (attu_numeric_gcd(a, b, &r, err)) return -1; break;
+    case ATTU_OP_LCM_N: if (attu_numeric_lcm(a, b, &r, err)) return -1; break;
+    case ATTU_OP_FACTORIAL: if (attu_factorial(A->v.i, &r, err)) return -1; break;
     case ATTU_OP_NEG_N: r = a; r.m = -r.m; break;
     case ATTU_OP_ABS_N: r = a; if (r.m < 0) r.m = -r.m; break;
     case ATTU_OP_EQ_N: o->v.i = attu_numeric_cmp(a, b) == 0; return 0;
@@ -1167,7 +1188,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             o->null = 0;
             o->len = 0;
-            if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N) {
+            if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N || op == ATTU_OP_GCD_N ||
+                op == ATTU_OP_LCM_N || op == ATTU_OP_FACTORIAL) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }
@@ -1394,6 +1416,19 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CAST_TS_DATE:
                 if (x == INT64_MAX || x == INT64_MIN) { o->v.i = x > 0 ? INT32_MAX : INT32_MIN; break; }
                 o->v.i = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL); break;
+            case ATTU_OP_GCD_I:
+                if (attu_int_gcd(x, y, dt.id == ATTU_TYPE_INT64, &z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_LCM_I:
+                if (attu_int_lcm(x, y, dt.id == ATTU_TYPE_INT64, &z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_WIDTH_BUCKET_F:
+                if (attu_width_bucket_float(fx, fy, C[r].v.f, Dd[r].v.i, &z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_WIDTH_BUCKET_N:
+                if (attu_width_bucket_numeric(num_of(&A[r]), num_of(&B[r]), num_of(&C[r]), Dd[r].v.i, &z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_RANDOM: o->v.f = attu_random_next(); break;
             case ATTU_OP_ABS_I: case ATTU_OP_ABS_D:
                 if (x == INT64_MIN) return int_overflow(dt, err);
                 z = x < 0 ? -x : x;

@@ -295,6 +295,22 @@ typedef enum attu_opcode {
                                CASE branch (COALESCE, AND / OR operand)
                                holding it, as PostgreSQL runs the subquery
                                only when a row needs its value. Host only */
+    /* PostgreSQL 15's gcd, lcm, factorial and width_bucket
+     * (engine/math_functions.h), host only */
+    ATTU_OP_GCD_I, ATTU_OP_LCM_I, /* gcd / lcm of integers a, b; dst INT32 or INT64
+                                     gives the range (22003 past it) */
+    ATTU_OP_GCD_N, ATTU_OP_LCM_N, /* of NUMERIC a, b (NaN for NaN or an infinity) */
+    ATTU_OP_FACTORIAL,   /* factorial(a bigint) -> NUMERIC; 22003 below 0 and past 32! */
+    ATTU_OP_WIDTH_BUCKET_F, /* width_bucket(a, b low, c high, d count) of float8
+                               a, b, c and integer d -> integer; 2201G */
+    ATTU_OP_WIDTH_BUCKET_N, /* the same of NUMERIC a, b, c */
+    ATTU_OP_RANDOM,      /* random() -> float8 in [0, 1): volatile, a new value
+                            each row, from the session's generator
+                            (engine/random.h); never folded, never shared
+                            between two calls (planner/logical_plan.c
+                            attu_bx_equal); host only, and a program
+                            holding it runs on one thread, in row order
+                            (attu_program_uses_random) */
     ATTU_OP_COUNT_
 } attu_opcode;
 
@@ -374,6 +390,15 @@ static inline attu_mclass attu_type_mclass(attu_type_id t) {
     return (t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64) ? ATTU_MC_FLOAT
          : (t == ATTU_TYPE_TEXT || t == ATTU_TYPE_INTERVAL) ? ATTU_MC_TEXT : ATTU_MC_INT;
 }
+
+/* Whether p computes a new value for each row whatever its inputs
+ * (ATTU_OP_RANDOM, gen_random_uuid()): it is never evaluated once per
+ * distinct input (executor_agg_pregroup.c). */
+bool attu_program_is_volatile(const attu_expr_program *p);
+/* Whether p draws from the session's random() generator: such a program
+ * runs on one thread, row after row, so that the values after setseed are
+ * the same each time (engine/random.h); the GPU declines its opcode. */
+bool attu_program_uses_random(const attu_expr_program *p);
 
 const char *attu_opcode_name(attu_opcode op);
 

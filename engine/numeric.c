@@ -559,6 +559,39 @@ int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_err
     return checked(x % y, s, out, err);
 }
 
+/* Euclid's algorithm on magnitudes. */
+static u128 gcd_u128(u128 x, u128 y) {
+    while (y) { u128 t = x % y; x = y; y = t; }
+    return x;
+}
+
+/* gcd and lcm work on the two values brought to their larger display
+ * scale, where both are integers: PostgreSQL's gcd_var (Euclid on the
+ * values by mod_var) finds the same number, and both results keep that
+ * scale. NaN and the infinities give NaN, as PostgreSQL's numeric_gcd and
+ * numeric_lcm. */
+int attu_numeric_gcd(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a) || attu_numeric_is_special(b)) { *out = attu_numeric_nan(); return 0; }
+    int s = a.dscale > b.dscale ? a.dscale : b.dscale;
+    __int128 x, y;
+    if (!rescale(a.m, s - a.dscale, &x) || !rescale(b.m, s - b.dscale, &y)) return overflow(err);
+    return checked((__int128)gcd_u128(uabs(x), uabs(y)), s, out, err);
+}
+
+int attu_numeric_lcm(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a) || attu_numeric_is_special(b)) { *out = attu_numeric_nan(); return 0; }
+    int s = a.dscale > b.dscale ? a.dscale : b.dscale;
+    __int128 x, y;
+    if (!rescale(a.m, s - a.dscale, &x) || !rescale(b.m, s - b.dscale, &y)) return overflow(err);
+    if (x == 0 || y == 0) return checked(0, s, out, err);   /* lcm(x, 0) = 0 */
+    /* |x| / gcd * |y|: the division is exact; the product is the
+     * result's digits at scale s (x and y are already scaled by 10^s, so
+     * the lcm of the values is (|x| / g) * |y| / 10^s, written at scale s) */
+    u128 ux = uabs(x), uy = uabs(y), r;
+    if (__builtin_mul_overflow(ux / gcd_u128(ux, uy), uy, &r) || r > (u128)NUM_LIMIT) return overflow(err);
+    return checked((__int128)r, s, out, err);
+}
+
 int attu_numeric_div_trunc(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
     int sp = div_special(a, b, false, out, err);
     if (sp) return sp < 0 ? -1 : 0;

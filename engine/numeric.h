@@ -110,6 +110,12 @@ int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out);
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err);
 /* a % b: truncated remainder, dscale max of the dscales; 22012. */
 int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
+/* gcd(a, b) and lcm(a, b) (PostgreSQL's numeric_gcd, numeric_lcm): of the
+ * values at the larger of their display scales, which the result keeps;
+ * always >= 0; lcm of a zero is 0; NaN or an infinity gives NaN. 22003
+ * past 36 digits. */
+int attu_numeric_gcd(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
+int attu_numeric_lcm(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
 /* div(a, b): the quotient truncated toward zero, dscale 0 (PostgreSQL's
  * numeric_div_trunc); 22012 for b = 0. */
 int attu_numeric_div_trunc(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);

@@ -76,7 +76,8 @@ typedef enum attu_stage_join { ATTU_SJ_INNER = 1, ATTU_SJ_LEFT, ATTU_SJ_SEMI, AT
 typedef enum attu_win_func {
     ATTU_WIN_ROW_NUMBER = 1, ATTU_WIN_RANK, ATTU_WIN_DENSE_RANK, ATTU_WIN_AGG,
     ATTU_WIN_LAG, ATTU_WIN_LEAD, ATTU_WIN_FIRST_VALUE, ATTU_WIN_LAST_VALUE, ATTU_WIN_NTILE,
-    ATTU_WIN_PERCENT_RANK, ATTU_WIN_CUME_DIST
+    ATTU_WIN_PERCENT_RANK, ATTU_WIN_CUME_DIST,
+    ATTU_WIN_NTH_VALUE         /* `in` the value, `arg` the n (an integer per row) */
 } attu_win_func;
 
 /* A window frame bound (the values match the parser's frame bound kinds). */

@@ -332,6 +332,78 @@ static attu_bexpr *text_arg(bctx *c, const attu_ast_expr *e, attu_bexpr **args, 
     return coerce(c, a, attu_type_make(ATTU_TYPE_TEXT), false, e->position);
 }
 
+/* An int[] argument (array_fill's dimensions and lower bounds): an
+ * integer or smallint array (cast element by element, as PostgreSQL's
+ * implicit array coercion) or an untyped literal read as one; a bigint[]
+ * has no implicit cast (42883). */
+static attu_bexpr *int_array_arg(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, int i) {
+    attu_type ia = attu_type_array_of(attu_type_make(ATTU_TYPE_INT32));
+    attu_bexpr *a = args[i];
+    if (a->type.id != ATTU_TYPE_UNKNOWN &&
+        !(attu_type_is_array(a->type) && (attu_type_array_elem(a->type).id == ATTU_TYPE_INT32 ||
+                                          attu_type_array_elem(a->type).id == ATTU_TYPE_INT16)))
+        return attu_no_function(c, e, args, n);
+    return coerce(c, a, ia, false, e->position);
+}
+
+/* array_fill(value anyelement, dims int[] [, lbounds int[]]) -> anyarray:
+ * the value's type decides the array's (an untyped literal cannot, 42804;
+ * an array has no array type of its own, 42704); the value is carried as
+ * its one-element array (a char(n) with its padding, a NULL as a NULL
+ * element), repeated by ATTU_ARR_FILL in the shape asked for. */
+static attu_bexpr *bind_array_fill(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    attu_bexpr *x = args[0];
+    if (x->type.id == ATTU_TYPE_UNKNOWN) {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                       "could not determine polymorphic type because input has type unknown");
+        return NULL;
+    }
+    if (attu_type_is_array(x->type)) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "could not find array type for data type %s", tname(x->type, b1));
+        return NULL;
+    }
+    if (attu_type_is_record(x->type)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "array_fill of a record is not supported");
+        return NULL;
+    }
+    attu_bexpr *d = int_array_arg(c, e, args, n, 1), *l = NULL;
+    if (!d || (n == 3 && !(l = int_array_arg(c, e, args, n, 2)))) return NULL;
+    attu_bexpr *one = attu_array_singleton(c, x, e->position);
+    if (!one) return NULL;
+    return arr_call(c, ATTU_ARR_FILL, one->type, e->position, n, one, d, l);
+}
+
+/* width_bucket(operand anycompatible, thresholds anycompatiblearray) ->
+ * integer: the operand and the elements meet at their common type (an
+ * untyped thresholds literal is an array of the operand's type). */
+attu_bexpr *attu_array_width_bucket(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    attu_bexpr *x = args[0], *a = args[1];
+    int pos = e->position;
+    if (attu_type_is_array(x->type)) return attu_no_function(c, e, args, n);
+    if (a->type.id == ATTU_TYPE_UNKNOWN) {
+        /* both untyped: text, as PostgreSQL resolves anycompatible */
+        if (x->type.id == ATTU_TYPE_UNKNOWN && !(x = resolve_unknown(c, x))) return NULL;
+        attu_type xt = x->type;
+        if (xt.id == ATTU_TYPE_DECIMAL) xt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(a = coerce(c, a, attu_type_array_of(varchar_as_text(xt)), false, pos))) return NULL;
+    }
+    if (!attu_type_is_array(a->type)) return attu_no_function(c, e, args, n);
+    if (!(x = compat_elem(c, &a, x, pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+    attu_type et = attu_type_array_elem(a->type);
+    if (attu_type_is_json(et)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, 0, "could not identify a comparison function for type json");
+        return NULL;
+    }
+    if (attu_type_is_jsonb(et) || attu_type_is_enum(et)) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "width_bucket of %s thresholds is not supported",
+                       tname(a->type, b1));
+        return NULL;
+    }
+    return arr_call(c, ATTU_ARR_WIDTH_BUCKET, attu_type_make(ATTU_TYPE_INT32), pos, 2, x, a, NULL);
+}
+
 static bool is_omitted(const attu_ast_expr *x) {
     return x->kind == ATTU_EXPR_FUNC && !strcmp(x->u.func.name, " omitted");
 }
@@ -340,7 +412,7 @@ bool attu_array_function_name(const char *name) {
     static const char *const names[] = {
         "array_length", "cardinality", "array_lower", "array_upper", "array_ndims", "array_dims",
         "array_position", "array_positions", "array_remove", "array_replace", "array_append",
-        "array_prepend", "array_cat", "array_to_string", "string_to_array", "trim_array",
+        "array_prepend", "array_cat", "array_to_string", "string_to_array", "trim_array", "array_fill",
     };
     if (name[0] == ' ') return strcmp(name, " omitted") != 0;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -733,6 +805,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         { "array_append", ATTU_ARR_APPEND, 2, 2 }, { "array_prepend", ATTU_ARR_PREPEND, 2, 2 },
         { "array_cat", ATTU_ARR_CAT, 2, 2 }, { "array_to_string", ATTU_ARR_TO_STRING, 2, 3 },
         { "string_to_array", ATTU_ARR_FROM_STRING, 2, 3 }, { "trim_array", ATTU_ARR_TRIM, 2, 2 },
+        { "array_fill", ATTU_ARR_FILL, 2, 3 },
     };
     int k = -1;
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) if (!strcmp(fns[i].name, name)) k = (int)i;
@@ -785,6 +858,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         if (!(a = need_array(c, e, args, n, 0)) || !(b = text_arg(c, e, args, n, 1))) return NULL;
         if (n == 3 && !(x = text_arg(c, e, args, n, 2))) return NULL;
         return arr_call(c, f, txt, pos, n, a, b, n == 3 ? x : NULL);
+    case ATTU_ARR_FILL: return bind_array_fill(c, e, args, n);
     case ATTU_ARR_FROM_STRING:
         if (!(a = text_arg(c, e, args, n, 0)) || !(b = text_arg(c, e, args, n, 1))) return NULL;
         if (n == 3 && !(x = text_arg(c, e, args, n, 2))) return NULL;

@@ -393,7 +393,7 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
     vc.values_hint = NULL; vc.nvalues_hint = 0; vc.values_hint_names = NULL;
     vc.subq_names = NULL;
     vc.oaggs = NULL; vc.agg_level = NULL; vc.agg_lift = false;
-    vc.allow_agg = false; vc.allow_window = false; vc.in_agg = false; vc.allow_srf = false;
+    vc.allow_agg = false; vc.allow_window = false; vc.in_agg = false; vc.in_window = 0; vc.allow_srf = false;
     vc.clause = "SELECT";
     attu_lplan *p = bind_query(&vc, q);
     c->next_source = vc.next_source;
@@ -1257,7 +1257,8 @@ static int add_agg_x(bctx *c, aggstate *st, const attu_bexpr *a, bool share) {
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) { return add_agg_x(c, st, a, true); }
 
 static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
-    for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal(st->groups[i], g)) return i;
+    /* (as written: GROUP BY random(), random() is one key, as PostgreSQL's) */
+    for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal_written(st->groups[i], g)) return i;
     if (st->ngroups == st->capgroups) {
         int nc = st->capgroups ? st->capgroups * 2 : 8;
         attu_bexpr **n = attu_palloc(c->pa, sizeof *n * (size_t)nc);
@@ -1367,8 +1368,9 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
             r->position = e->position;
             return r;
         }
+    /* a select-list random() names GROUP BY random(): the group's value */
     for (int i = 0; i < st->ngroups; i++)
-        if (attu_bx_equal(st->groups[i], e)) { attu_bexpr *r = attu_bx_col(c->pa, i, e->type); r->position = e->position; return r; }
+        if (attu_bx_equal_written(st->groups[i], e)) { attu_bexpr *r = attu_bx_col(c->pa, i, e->type); r->position = e->position; return r; }
     attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
     if (!x) OOM_NULL(c);
     *x = *e;
@@ -2461,7 +2463,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         }
         /* an expression met before is the same item */
         int item = -1;
-        for (int j = 0; j < st.nitems && item < 0; j++) if (attu_bx_equal(st.items[j], g)) item = j;
+        for (int j = 0; j < st.nitems && item < 0; j++) if (attu_bx_equal_written(st.items[j], g)) item = j;
         leaf_item[i] = item;
         if (item >= 0) continue;
         item = leaf_item[i] = st.nitems++;
@@ -2844,7 +2846,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     int nvis = rn_item >= 0 ? rn_item : n;
     for (int i = 0; i < nord; i++) {
         if (ord_out[i] >= 0) continue;
-        for (int k = 0; k < n; k++) if (attu_bx_equal(items[k], ord[i].expr)) { ord_out[i] = k; break; }
+        /* (ORDER BY random() sorts by the select list's random(), as
+         * PostgreSQL matches the two) */
+        for (int k = 0; k < n; k++) if (attu_bx_equal_written(items[k], ord[i].expr)) { ord_out[i] = k; break; }
         if (ord_out[i] >= 0) continue;
         if (plain_distinct && !(ord_dep && ord_dep[i])) {
             /* (the keys are the written ones unless a row's were spread) */
@@ -3468,7 +3472,7 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     }
     sub.outer = sc;
     sub.saw_outer = false;
-    sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
+    sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false; sub.in_window = 0;
     sub.allow_srf = false;
     sub.sublink_depth++;
     sub.agg_lift = false;

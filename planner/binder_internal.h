@@ -160,6 +160,10 @@ typedef struct bctx {
     bool             allow_agg;
     bool             allow_window;
     bool             in_agg;
+    /* binding a window call's arguments (1) or its PARTITION BY / ORDER BY
+     * (2), 0 otherwise: what a window call found there is told, as
+     * PostgreSQL's words for it */
+    int8_t           in_window;
     bool             allow_srf;  /* a set-returning function may stand here: the
                                     select list only (planner/srf.c) */
     const char      *srf_clause; /* where allow_srf is false, the clause its
@@ -295,6 +299,11 @@ attu_bexpr *attu_bytea_agg_finish(bctx *c, attu_bexpr *res, int pos);
 attu_bexpr *attu_bytea_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos, bool *handled);
 attu_bexpr *attu_bind_bytea_function(bctx *c, const struct attu_ast_expr *e, const char *name, attu_bexpr **args, int n,
                                      bool *handled);
+/* gcd, lcm, factorial, width_bucket, random, setseed (planner/math_bind.c) */
+bool attu_math_function_name(const char *name);
+attu_bexpr *attu_bind_math_call(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr **args, int n);
+/* width_bucket(operand, thresholds) and array_fill (planner/array_bind.c) */
+attu_bexpr *attu_array_width_bucket(bctx *c, const struct attu_ast_expr *e, attu_bexpr **args, int n);
 /* json and jsonb (planner/json_bind.c) */
 attu_bexpr *attu_json_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
 attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);

@@ -51,7 +51,7 @@ static const agg_name aggs[] = {
     { "row_number", WIN_ROW_NUMBER, 0 }, { "rank", WIN_RANK, 0 }, { "dense_rank", WIN_DENSE_RANK, 0 },
     { "lag", WIN_LAG, -1 }, { "lead", WIN_LEAD, -1 }, { "first_value", WIN_FIRST_VALUE, 1 },
     { "last_value", WIN_LAST_VALUE, 1 }, { "ntile", WIN_NTILE, 1 }, { "percent_rank", WIN_PERCENT_RANK, 0 },
-    { "cume_dist", WIN_CUME_DIST, 0 },
+    { "cume_dist", WIN_CUME_DIST, 0 }, { "nth_value", WIN_NTH_VALUE, 2 },
     { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
     { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
     { "string_agg", AGG_STRING_AGG, 2 },
@@ -244,7 +244,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         return NULL;
     }
     if (window && !c->allow_window) {
-        attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in %s", c->clause);
+        if (c->in_agg)
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate function calls cannot contain window function calls");
+        else if (c->in_window == 1) attu_error_set(c->err, "42P20", e->position, "window function calls cannot be nested");
+        else if (c->in_window == 2) attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in window definitions");
+        else attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in %s", c->clause);
         return NULL;
     }
     /* in a subquery, an aggregate of an outer level may stand where this
@@ -260,10 +264,12 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (!x) { attu_error_oom(c->err); return NULL; }
     x->agg = an->kind;
     bool save_agg = c->allow_agg, save_win = c->allow_window, save_in = c->in_agg;
+    int8_t save_inw = c->in_window;
     const char *save_clause = c->clause;
     c->allow_agg = window ? save_agg : false;
     c->allow_window = false;
     c->in_agg = !window;
+    if (window) c->in_window = 1;
     attu_bexpr *args[3] = { 0 };
     bool bp_coded = false;     /* min / max of a bpchar without a length */
     attu_type jsonb_arr_type = attu_type_make(ATTU_TYPE_UNKNOWN);   /* min / max of a jsonb[]: coded */
@@ -273,7 +279,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         n = 0;
     } else if (an->nargs < 0 ? (n < 1 || n > 3) : n != an->nargs) {
         for (int i = 0; i < n && i < 3; i++) args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
-        c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+        c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
         if (c->err->set) return NULL;
         return attu_no_function(c, e, args, n < 3 ? n : 3);
     }
@@ -282,11 +288,18 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* lag / lead's default keeps an untyped literal untyped: it takes
          * the value's type below (lag(i, 1, 'x') is 22P02, as PostgreSQL) */
         if ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 2) continue;
-        /* ntile('2'), lag(x, '2'): their integer, as PostgreSQL reads it */
-        if ((an->kind == WIN_NTILE || ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 1)) &&
+        /* ntile('2'), lag(x, '2'), nth_value(x, '2'): their integer, as
+         * PostgreSQL reads it */
+        if ((an->kind == WIN_NTILE || ((an->kind == WIN_LAG || an->kind == WIN_LEAD || an->kind == WIN_NTH_VALUE) && i == 1)) &&
             args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
             continue;
+        }
+        if (i == 0 && args[i]->type.id == ATTU_TYPE_UNKNOWN && an->kind == WIN_NTH_VALUE) {
+            /* nth_value(anyelement, integer): nothing else types it */
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                           "could not determine polymorphic type because input has type unknown");
+            goto fail;
         }
         if (i == 0 && args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             /* an untyped literal (or NULL) as PostgreSQL resolves it: sum
@@ -328,6 +341,16 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             !(args[1]->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); goto fail; }
         n = 2;
     }
+    /* PostgreSQL's checks of a windowed call, in its order */
+    if (window && e->u.func.distinct) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
+        goto fail;
+    }
+    if (window && e->u.func.filter && an->kind >= WIN_ROW_NUMBER && !e->u.func.order_by.n) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "FILTER is not implemented for non-aggregate window functions");
+        goto fail;
+    }
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
         else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX ||
@@ -340,10 +363,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     /* count(DISTINCT b) of a bpchar without a length counts 'a' and 'a '
      * once, as PostgreSQL (bpchar_key) */
     if (x->agg == AGG_COUNT_DISTINCT && !(args[0] = bpchar_key(c, args[0]))) goto fail;
-    if (window && e->u.func.distinct) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
-        goto fail;
-    }
     if (window && e->u.func.order_by.n) {
         /* PostgreSQL's window executor has no sorted aggregate input */
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "aggregate ORDER BY is not implemented for window functions");
@@ -356,10 +375,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* an aggregate or GROUPING() there is "not allowed in FILTER", as
          * PostgreSQL says, not a nested call */
         bool sa = c->allow_agg, si = c->in_agg;
+        int8_t sw = c->in_window;
         const char *scl = c->clause;
-        c->allow_agg = false; c->in_agg = false; c->clause = "FILTER";
+        c->allow_agg = false; c->in_agg = false; c->in_window = 0; c->clause = "FILTER";
         attu_bexpr *f = bind_expr(c, sc, e->u.func.filter);
-        c->allow_agg = sa; c->in_agg = si; c->clause = scl;
+        c->allow_agg = sa; c->in_agg = si; c->in_window = sw; c->clause = scl;
         if (!f || !(f = coerce_bool(c, f, "FILTER"))) goto fail;
         if (x->agg == AGG_COUNT_STAR) {
             x->agg = AGG_COUNT;
@@ -406,7 +426,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             cnt->type = attu_type_make(ATTU_TYPE_INT64);
             cnt->agg = x->aux == 1 ? AGG_COUNT_DISTINCT : AGG_COUNT;
             if (cnt->agg == AGG_COUNT_DISTINCT) cnt->aux = 0;
-            c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+            c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
             attu_bexpr *sx = attu_bind_agg_level(c, x, denied), *cx = sx ? attu_bind_agg_level(c, cnt, denied) : NULL;
             if (!cx) return NULL;
             attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
@@ -546,6 +566,15 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* anyelement's result: a varchar without its length (varchar_type.c) */
         x->type = varchar_without_length(args[0]->type);
         break;
+    case WIN_NTH_VALUE:
+        /* nth_value(anyelement, integer): n is read for each row (NULL
+         * gives NULL, below 1 is 22016 where a row meets it, as PostgreSQL
+         * reports it when the window runs); a smallint widens, a bigint
+         * does not cast to integer implicitly (42883) */
+        if (args[1]->type.id != ATTU_TYPE_INT16 && args[1]->type.id != ATTU_TYPE_INT32) goto bad;
+        if (!(args[1] = coerce(c, args[1], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+        x->type = varchar_without_length(args[0]->type);   /* as first_value's */
+        break;
     case WIN_NTILE:
         if (args[0]->type.id == ATTU_TYPE_INT16 &&     /* ntile(integer): smallint widens */
             !(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
@@ -608,6 +637,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         const attu_ast_window *w = e->u.func.over;
         c->allow_agg = save_agg;
         c->in_agg = false;
+        c->in_window = 2;
         x->npart = w->partition_by.n;
         x->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(x->npart + 1));
         for (int i = 0; i < x->npart; i++)
@@ -624,7 +654,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             /* PostgreSQL: every row is a peer; rank 1 everywhere. Allowed. */
         }
     }
-    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
     attu_bexpr *res = window ? x : attu_bind_agg_level(c, x, denied);
     /* array_agg's string_agg joins one-element encodings (engine/array.h) */
     if (array_agg && res && (attu_type_array_shows(res->type) || attu_type_is_array(array_agg_arg->type)))
@@ -634,10 +664,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (jsonb_arr_type.id != ATTU_TYPE_UNKNOWN && res) return attu_array_order_decode(c, res, jsonb_arr_type);
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
-    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
     return attu_no_function(c, e, args, n);
 fail:
-    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->in_window = save_inw; c->clause = save_clause;
     return NULL;
 }
 
@@ -1141,6 +1171,8 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (fn && strcmp(name, "coalesce") && strcmp(name, "nullif") && strcmp(name, "greatest") && strcmp(name, "least"))
         for (int i = 0; i < n; i++)   /* no function of attu's takes an array otherwise */
             if (attu_type_is_array(args[i]->type)) return attu_no_function(c, e, args, n);
+    if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_math_function_name(name))
+        return attu_bind_math_call(c, sc, e, args, n);   /* planner/math_bind.c */
     if (!e->u.func.star && !e->u.func.distinct) {
         bool handled;
         attu_bexpr *tzr = attu_bind_tz_function(c, e, name, args, n, &handled);   /* planner/timestamptz.c */

@@ -78,7 +78,11 @@ attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols) {
     return p;
 }
 
-bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
+/* written: two calls of a volatile function (random(), gen_random_uuid())
+ * with equal arguments are one expression as written, as PostgreSQL's
+ * equal() sees them (an ORDER BY item names the select-list item that
+ * reads the same); otherwise they are two values. */
+static bool bx_equal(const attu_bexpr *x, const attu_bexpr *y, bool written) {
     if (x == y) return true;
     if (!x || !y || x->kind != y->kind || !attu_type_equal(x->type, y->type)) return false;
     /* attu_type_equal sees one TEXT in text, varchar(n) and char(n), but
@@ -96,18 +100,18 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
         /* two equal calls are one series: PostgreSQL runs them in
          * lockstep, so sharing one column gives the same rows */
         if (x->aux != y->aux || x->i != y->i || x->imm != y->imm) return false;
-        for (int i = 0; i < 3; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
+        for (int i = 0; i < 3; i++) if (!bx_equal(x->args[i], y->args[i], written)) return false;
         return true;
     case BX_CALL:
         if (x->op != y->op || x->nargs != y->nargs || x->aux != y->aux || x->imm != y->imm) return false;
-        /* two calls of gen_random_uuid() are two values (volatile) */
-        if (x->op == ATTU_OP_UUID && x->aux == ATTU_UUID_RANDOM) return false;
-        for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
+        /* two calls of gen_random_uuid() or random() are two values (volatile) */
+        if (!written && ((x->op == ATTU_OP_UUID && x->aux == ATTU_UUID_RANDOM) || x->op == ATTU_OP_RANDOM)) return false;
+        for (int i = 0; i < x->nargs; i++) if (!bx_equal(x->args[i], y->args[i], written)) return false;
         return true;
     case BX_CASE:
-        if (x->nwhens != y->nwhens || !attu_bx_equal(x->else_, y->else_)) return false;
+        if (x->nwhens != y->nwhens || !bx_equal(x->else_, y->else_, written)) return false;
         for (int i = 0; i < x->nwhens; i++)
-            if (!attu_bx_equal(x->whens[i], y->whens[i]) || !attu_bx_equal(x->thens[i], y->thens[i])) return false;
+            if (!bx_equal(x->whens[i], y->whens[i], written) || !bx_equal(x->thens[i], y->thens[i], written)) return false;
         return true;
     case BX_AGG: case BX_WINDOW:
         if (x->agg != y->agg || x->nargs != y->nargs || x->imm != y->imm || x->npart != y->npart || x->norder != y->norder) return false;
@@ -116,15 +120,19 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
                                      memcmp(x->frame_offf, y->frame_offf, sizeof x->frame_offf) ||
                                      memcmp(x->frame_off_scale, y->frame_off_scale, sizeof x->frame_off_scale) ||
                                      x->frame_excl != y->frame_excl)) return false;   /* frames */
-        for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
-        for (int i = 0; i < x->npart; i++) if (!attu_bx_equal(x->part[i], y->part[i])) return false;
+        for (int i = 0; i < x->nargs; i++) if (!bx_equal(x->args[i], y->args[i], written)) return false;
+        for (int i = 0; i < x->npart; i++) if (!bx_equal(x->part[i], y->part[i], written)) return false;
         for (int i = 0; i < x->norder; i++)
-            if (!attu_bx_equal(x->order[i].expr, y->order[i].expr) || x->order[i].desc != y->order[i].desc ||
+            if (!bx_equal(x->order[i].expr, y->order[i].expr, written) || x->order[i].desc != y->order[i].desc ||
                 x->order[i].nulls_first != y->order[i].nulls_first) return false;
         return true;
     }
     return false;
 }
+
+bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) { return bx_equal(x, y, false); }
+
+bool attu_bx_equal_written(const attu_bexpr *x, const attu_bexpr *y) { return bx_equal(x, y, true); }
 
 bool attu_bx_reads_param(const attu_bexpr *e) {
     if (!e) return false;

@@ -76,7 +76,8 @@ typedef enum attu_agg_kind {
     AGG_GROUPING,
     /* window-only */
     WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,
-    WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST
+    WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST,
+    WIN_NTH_VALUE       /* nth_value(value, n): args[1] the integer n, per row */
 } attu_agg_kind;
 
 typedef struct attu_bexpr attu_bexpr;
@@ -298,6 +299,10 @@ attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int 
 attu_bexpr *attu_bx_col(attu_plan_arena *a, int col, attu_type t);
 attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols);
 bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y);
+/* attu_bx_equal, but two calls of random() (gen_random_uuid()) are one
+ * expression as written (an ORDER BY or GROUP BY item matching a
+ * select-list item, as PostgreSQL's equal()) */
+bool attu_bx_equal_written(const attu_bexpr *x, const attu_bexpr *y);
 /* Whether e reads a parameter (BX_PARAM) anywhere. */
 bool attu_bx_reads_param(const attu_bexpr *e);
 

@@ -505,6 +505,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         case WIN_NTILE: g->win = ATTU_WIN_NTILE; break;
         case WIN_PERCENT_RANK: g->win = ATTU_WIN_PERCENT_RANK; break;
         case WIN_CUME_DIST: g->win = ATTU_WIN_CUME_DIST; break;
+        case WIN_NTH_VALUE: g->win = ATTU_WIN_NTH_VALUE; break;
         default: g->win = ATTU_WIN_AGG; break;
         }
         g->frame = a->frame;
@@ -593,8 +594,9 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
                 g->frac_arg = k;
             }
         }
-        if ((a->agg == WIN_LAG || a->agg == WIN_LEAD) && a->arg2) {
-            /* lag / lead: the value is `in`, the default `arg` */
+        if ((a->agg == WIN_LAG || a->agg == WIN_LEAD || a->agg == WIN_NTH_VALUE) && a->arg2) {
+            /* lag / lead: the value is `in`, the default `arg`; nth_value:
+             * the value, and n */
             int k = -1;
             for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
             if (k < 0) { args[na] = a->arg2; k = na++; }

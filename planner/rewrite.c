@@ -66,8 +66,9 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
         return e;
     }
     if (e->kind != BX_CALL) return e;
-    /* gen_random_uuid() is volatile: a value per row, never one folded */
-    if (e->op == ATTU_OP_UUID && e->aux == ATTU_UUID_RANDOM) return e;
+    /* gen_random_uuid() and random() are volatile: a value per row, never
+     * one folded */
+    if ((e->op == ATTU_OP_UUID && e->aux == ATTU_UUID_RANDOM) || e->op == ATTU_OP_RANDOM) return e;
     /* the operands that run only on a condition (CASE's forms, COALESCE,
      * NULLIF, AND / OR's second) fail only at run time */
     bool cond = e->op == ATTU_OP_SELECT || e->op == ATTU_OP_COALESCE || e->op == ATTU_OP_AND || e->op == ATTU_OP_OR ||
