@@ -1906,7 +1906,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
         }
         case ATTU_ARR_WIDTH_BUCKET: {
             if (an || bn) break;
-            int64_t k;
+            int64_t k = 0;
             if (arr_width_bucket(attu_type_array_elem(bt), &A[r], &B[r], &key, &k, err)) { rc = -1; break; }
             o->null = 0;
             o->v.i = k;
