@@ -872,16 +872,46 @@ int db_unique_check_index(struct attu_session *s, attu_table *t, const attu_uniq
     return 0;
 }
 
+/* Few deleted rows (a keyed DELETE): a kept row's new number is its old
+ * one less the deleted rows before it, found by a binary search of the
+ * short sorted list, so renumbering the sets' slots reads no table-sized
+ * array at random. */
+enum { FEW_DELETED = 256 };
+
+static int64_t renumber_few(const int64_t *gone, size_t ngone, int64_t r) {
+    size_t lo = 0, hi = ngone;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (gone[mid] < r) lo = mid + 1;
+        else hi = mid;
+    }
+    return r - (int64_t)lo;
+}
+
 void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep) {
     attu_key_index *ix = old->key_index;
     if (!ix || old == t) return;
     old->key_index = NULL;
-    /* newrow[r]: row r's number in t (kept rows only) */
-    int64_t *newrow = malloc(sizeof *newrow * (old->nrows + 1));
-    size_t kept_rows = 0;
-    if (newrow)
-        for (size_t r = 0; r < old->nrows; r++) newrow[r] = keep[r] ? (int64_t)kept_rows++ : -1;
-    if (!newrow || kept_rows != t->nrows || t->ncols != old->ncols) { free(newrow); attu_key_index_free(ix); return; }
+    int64_t gone[FEW_DELETED];
+    size_t ngone = 0, kept_rows = 0;
+    for (size_t r = 0; r < old->nrows; r++) {
+        if (keep[r]) kept_rows++;
+        else if (ngone <= FEW_DELETED) {
+            if (ngone < FEW_DELETED) gone[ngone] = (int64_t)r;
+            ngone++;
+        }
+    }
+    /* newrow[r]: row r's number in t (kept rows only), when many went */
+    int64_t *newrow = NULL;
+    if (ngone > FEW_DELETED && (newrow = malloc(sizeof *newrow * (old->nrows + 1)))) {
+        size_t k = 0;
+        for (size_t r = 0; r < old->nrows; r++) newrow[r] = keep[r] ? (int64_t)k++ : -1;
+    }
+    if ((ngone > FEW_DELETED && !newrow) || kept_rows != t->nrows || t->ncols != old->ncols) {
+        free(newrow);
+        attu_key_index_free(ix);
+        return;
+    }
     int kept = 0;
     for (int i = 0; i < ix->n; i++) {
         attu_key_set *ks = ix->sets[i];
@@ -893,8 +923,13 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
         for (size_t r = 0; r < old->nrows; r++)
             if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
         /* (renumbering keeps each entry in its slot: its hash is its key's) */
-        for (size_t j = 0; j <= ks->mask; j++)
-            if (ks->rows[j] >= 0) ks->rows[j] = newrow[ks->rows[j]];
+        if (newrow) {
+            for (size_t j = 0; j <= ks->mask; j++)
+                if (ks->rows[j] >= 0) ks->rows[j] = newrow[ks->rows[j]];
+        } else if (ngone) {
+            for (size_t j = 0; j <= ks->mask; j++)
+                if (ks->rows[j] >= 0) ks->rows[j] = renumber_few(gone, ngone, ks->rows[j]);
+        }
         ks->nrows = t->nrows;
         ix->sets[kept++] = ks;
     }
