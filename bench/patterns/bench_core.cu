@@ -248,7 +248,8 @@ void bench_segreduce(context_t& ctx, size_t n, long long mean, const char* box_n
   row(name, "float", n, 4.0 * n + 8.0 * num, ours, "DeviceSegmentedReduce::Sum", theirs);
 }
 
-void bench_lbs(context_t& ctx, size_t n, long long mean) {
+template <typename box = ag::empty_t>
+void bench_lbs(context_t& ctx, size_t n, long long mean, const char* box_name = "") {
   auto segs = make_segments(n, mean);
   int num = int(segs.size()) - 1;
   dbuf<int> d_segs(segs.size()), seg_out(n), rank_out(n);
@@ -257,11 +258,11 @@ void bench_lbs(context_t& ctx, size_t n, long long mean) {
   int* so = seg_out.p;
   int* ro = rank_out.p;
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::transform_lbs([=] __device__(int i, int seg, int rank) { so[i] = seg; ro[i] = rank; },
-                      int(n), d_segs.p, num, ctx);
+    ag::transform_lbs<box>([=] __device__(int i, int seg, int rank) { so[i] = seg; ro[i] = rank; },
+                           int(n), d_segs.p, num, ctx);
   });
   char name[64];
-  std::snprintf(name, sizeof name, "transform_lbs seg+rank, mean segment %lld", mean);
+  std::snprintf(name, sizeof name, "transform_lbs seg+rank, mean segment %lld%s", mean, box_name);
   row(name, "int32", n, 8.0 * n + 4.0 * num, ours, "-", -1);
 }
 
@@ -401,6 +402,25 @@ int main(int argc, char** argv) {
           bc::bench_segreduce<ag::launch_params_t<128, 20>>(ctx, n, mean, " (128x20)");
         }
         if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean);
+        // ATTU_BENCH_LBS_MODES=1: transform_lbs with the direct count of
+        // tiles with few ends off and on, alternately twice
+        if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_MODES")) {
+          const bool saved = ag::detail::lbs_direct_on();
+          for (int round = 0; round < 2; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::lbs_direct_on() = on;
+              bc::bench_lbs(ctx, n, mean, on ? " (direct)" : " (merge)");
+            }
+          ag::detail::lbs_direct_on() = saved;
+        }
+        if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_BOXES")) {
+          bc::bench_lbs<ag::launch_params_t<256, 16>>(ctx, n, mean, " (256x16)");
+          bc::bench_lbs<ag::launch_params_t<512, 8>>(ctx, n, mean, " (512x8)");
+          bc::bench_lbs<ag::launch_params_t<128, 32>>(ctx, n, mean, " (128x32)");
+          bc::bench_lbs<ag::launch_params_t<1024, 4>>(ctx, n, mean, " (1024x4)");
+          bc::bench_lbs<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
+          bc::bench_lbs(ctx, n, mean, " (again)");
+        }
         if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean);
         // the load-balanced tiles beside the warp path (a launch box keeps them)
         if (bench_wanted("interval_move") && mean >= 100)

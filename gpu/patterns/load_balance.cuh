@@ -27,6 +27,8 @@
 // load_balance_search: output[index] = seg.
 #pragma once
 
+#include <cstdlib>
+
 #include <cub/block/block_scan.cuh>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
@@ -203,6 +205,18 @@ struct no_cache_t {};
 // The static shared memory of a transform_lbs tile. The per-segment cached
 // values of segments b0..b1 (at most nv + 1 tuples) live in dynamic shared
 // memory, raw storage because tuples have constructors.
+// Tiles of transform_lbs with at most this many segment ends take the
+// direct count (transform_lbs_kernel); ATTU_LBS_DIRECT=0 turns it off
+// (A/B runs; tests set it through lbs_direct_on()).
+constexpr int kLbsDirectEnds = 8;
+inline bool& lbs_direct_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_LBS_DIRECT");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
 template <int nv>
 struct lbs_shared_t {
   int ends[nv];
@@ -212,7 +226,7 @@ struct lbs_shared_t {
 template <typename launch_t, typename func_t, typename segments_it, typename tpl_t>
 __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
     func_t f, int count, segments_it segments, int num_segments,
-    const int* __restrict__ part, tpl_t caching) {
+    const int* __restrict__ part, tpl_t caching, bool direct) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   constexpr bool caching_on = !std::is_same<tpl_t, no_cache_t>::value;
   using cache_t = typename std::conditional<caching_on, cached_tuple<tpl_t>,
@@ -232,6 +246,25 @@ __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
                                cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>());
   }
   __syncthreads();
+  // A tile with few ends (long segments): each item counts the ends at or
+  // before it, read as shared-memory broadcasts; no merge path, no serial
+  // merge and no second barrier.
+  if (direct && r.nb() <= kLbsDirectEnds) {
+    const int nb = r.nb();
+    for (int j = tid; j < r.na(); j += nt) {
+      int index = r.a0 + j, seg = r.b0, start = start_b0;
+      for (int k = 0; k < nb; ++k) {
+        int e = shared.ends[k];
+        if (e <= index) {
+          ++seg;
+          start = e;
+        }
+      }
+      if constexpr (caching_on) f(index, seg, index - start, s_cache[seg - r.b0]);
+      else f(index, seg, index - start);
+    }
+    return;
+  }
   int d = min(tid * vt, r.na() + r.nb());
   int a, b;
   lbs_thread_start(r, shared.ends, d, a, b);
@@ -264,7 +297,7 @@ void transform_lbs_impl(func_t f, int count, segments_it segments,
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
   }
   kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
-      f, count, segments, num_segments, part.data(), caching);
+      f, count, segments, num_segments, part.data(), caching, lbs_direct_on());
   ATTU_CUDA_CHECK_LAUNCH();
 }
 

@@ -127,6 +127,41 @@ int main() {
     }
   });
 
+  r.run("transform_lbs: the direct count of tiles with few ends and the merge, long segments", [&] {
+    // Means 300 to 20000 (empty segments among them in the empty-heavy
+    // geometry) put tiles with 0 to 8 ends and tiles with more side by
+    // side; each geometry runs with the direct count on and off, with
+    // and without caching.
+    const bool saved = detail::lbs_direct_on();
+    for (bool direct : {true, false}) {
+      detail::lbs_direct_on() = direct;
+      for (int mean : {300, 1000, 5000, 20000})
+        for (auto g : {test::geo_random, test::geo_empty_heavy, test::geo_one_huge})
+          for (int n : {nv - 1, nv + 1, 3 << 20}) {
+            auto segs = test::make_segments(n, g, mean, n * 3 + mean + g);
+            int ns = (int)segs.size();
+            auto va = test::random_values<int>(ns, -1000, 1000, ns + 5);
+            mem_t<int> d_segs = to_mem(segs, ctx), d_va = to_mem(va, ctx), out(n, ctx), seg_out(n, ctx);
+            out.memset(0xff);
+            int* o = out.data();
+            transform_lbs(
+                [=] __device__(int index, int seg, int rank, cuda::std::tuple<int> v) {
+                  o[index] = cuda::std::get<0>(v) * 7919 + rank * 31 + seg;
+                },
+                n, (const int*)d_segs.data(), ns, cuda::std::make_tuple((const int*)d_va.data()), ctx);
+            std::vector<int> want(n);
+            ref::transform_lbs([&](int i, int s, int rank) { want[i] = va[s] * 7919 + rank * 31 + s; }, n, segs);
+            std::string what = std::string(direct ? "direct" : "merge") + " mean " + std::to_string(mean) + " " +
+                               test::geometry_name(g) + " n=" + std::to_string(n);
+            test::expect_equal(r, out.to_host(), want, ("cached " + what).c_str());
+            seg_out.memset(0xff);
+            load_balance_search(n, (const int*)d_segs.data(), ns, seg_out.data(), ctx);
+            test::expect_equal(r, seg_out.to_host(), ref::load_balance_search(n, segs), ("lbs " + what).c_str());
+          }
+    }
+    detail::lbs_direct_on() = saved;
+  });
+
   r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {
     for (auto c : geo_cases(snv, true)) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 5 + c.geo);
