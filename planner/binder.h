@@ -202,6 +202,12 @@ typedef struct attu_bind_params {
      * (planner/system_catalog.c); NULL: "attu" */
     const char         *user;
     const char         *database;
+    /* CREATE FUNCTION's check of a SQL function's body (db/db_function.c):
+     * the parameters' names (n entries, each NULL when unnamed), which
+     * stand for $k where no column of the name is, qualified or not by
+     * function_name. NULL otherwise. */
+    const char *const  *param_names;
+    const char         *function_name;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its

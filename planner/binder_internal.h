@@ -200,6 +200,9 @@ typedef struct bctx {
     /* the catalog function being bound (planner/catalog_functions.c):
      * where its body's argument names stand, and what they stand for */
     struct syscat_macro *macro;
+    /* the SQL function call being inlined (planner/sql_function_bind.c):
+     * what its parameters stand for */
+    struct sql_fn_frame *sql_fn;
     /* the row values bound so far and their items (planner/row_value.c),
      * for an ORDER BY that orders by a row item by item */
     struct row_fields *row_fields;
@@ -579,5 +582,12 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
 attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
 /* An argument name of a catalog function's body, bound as its argument. */
 attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled);
+/* SQL functions (planner/sql_function_bind.c): a call of one (*handled
+ * false: no such function fits, the built-ins' turn), and a parameter of
+ * the body being bound, $k or a name (before_scope: the check before the
+ * scope's columns, else the one after them) */
+attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_expr *e, bool before_scope,
+                                    bool *handled);
 
 #endif

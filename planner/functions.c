@@ -1052,6 +1052,9 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
     if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
+    bool user_fn;
+    attu_bexpr *uf = attu_bind_sql_function(c, sc, e, &user_fn);   /* planner/sql_function_bind.c */
+    if (user_fn) return uf;
     bool catalog_fn;
     attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
     if (catalog_fn) return cf;

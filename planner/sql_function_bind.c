@@ -1,0 +1,375 @@
+/*
+ * sql_function_bind.c - calls of user-defined SQL functions
+ * (engine/sql_function.h): resolution and inlining.
+ *
+ * Resolution follows PostgreSQL's for a function name (func_select_candidate,
+ * simplified): the call's arguments are bound once for their types; a
+ * function fits when it takes that many (trailing DEFAULTs filling the
+ * rest, named arguments matched by name) and each argument is of its
+ * parameter's type, an untyped literal or implicitly castable to it. Of
+ * those that fit, the ones with the most exact matches win, then the ones
+ * taking preferred types (float8, text, timestamptz) where a cast is
+ * needed, then those taking text where an untyped literal stands; more
+ * than one left is 42725. None fits: the call is left to the built-in
+ * functions (whose 42883 names the call's types).
+ *
+ * Inlining. A function is never run as such: its body is parsed and bound
+ * in place of the call, each parameter ($k, or its name) binding the
+ * call's k-th argument (cast to the parameter's type) where it stands, as
+ * catalog_functions.c binds its macros. So what a function computes runs
+ * as the calling query's expressions on every backend, the GPU's too. A
+ * body that is one expression (SELECT expr, no FROM) is that expression,
+ * PostgreSQL's inlining; any other SELECT is a scalar subquery of its
+ * first row (LIMIT 1), correlated through the arguments. STRICT wraps
+ * the body in CASE WHEN an argument IS NULL THEN NULL. The result is cast
+ * to the declared type (CREATE FUNCTION checked that an assignment cast
+ * exists).
+ *
+ * Names. In an expression body a name that is a parameter's is the
+ * parameter (nothing else can be named there); under FROM the query's
+ * columns come first and a parameter's name is tried before the calling
+ * query's columns, as PostgreSQL's SQL functions resolve them. An
+ * argument itself binds in the call's scope (in a subquery body: from the
+ * subquery, where the body's own columns could hide a caller's column of
+ * the same name; docs/sql-reference.md says so).
+ *
+ * Recursion: every call inlines afresh, so a function that calls itself
+ * nests until ATTU_FUNCTION_MAX_DEPTH and fails with PostgreSQL's 54001,
+ * whether or not a CASE would have stopped it at run time.
+ */
+#include "planner/binder_internal.h"
+#include "engine/comments.h"
+#include "engine/sql_function.h"
+#include "planner/parser.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* how many SQL function calls may be inlined inside one another */
+#define ATTU_FUNCTION_MAX_DEPTH 40
+
+/* A function call being inlined: its parameters and what they stand for. */
+struct sql_fn_frame {
+    const attu_sql_function    *f;
+    const attu_ast_expr *const *args;   /* f->nargs: the call's argument or the DEFAULT */
+    const scope                *sc;     /* the call's scope */
+    const bctx                 *c;      /* the call's context: an argument read there binds in sc */
+    const char                 *sql;    /* the call's text */
+    struct sql_fn_frame        *up;
+    bool                        names_first;   /* an expression body */
+    bool                        arg_failed;    /* an argument's own error */
+    int                         depth;
+};
+
+static void free_parse(void *p) { attu_parse_free(p); }
+static void free_function(void *p) { attu_sql_function_free(p); }
+
+/* The k-th parameter's value where the body reads it (sc: the body's
+ * scope there). */
+static attu_bexpr *bind_arg(bctx *c, const scope *sc, int k, int pos) {
+    struct sql_fn_frame *fr = c->sql_fn;
+    const char *text = c->sql;
+    c->sql_fn = fr->up;
+    c->sql = fr->sql;
+    /* where the argument binds: in the call's own context its scope; in
+     * a subquery body's top level a scope of no columns, so that its
+     * names reach past the body's FROM to the call's (a correlated
+     * reference); deeper in the body, where it stands */
+    static const scope none = { 0, NULL, 0 };
+    const scope *at = c == fr->c ? fr->sc : c->outer == fr->sc && !fr->names_first ? &none : sc;
+    attu_bexpr *r = bind_expr(c, at, fr->args[k]);
+    if (r) r = coerce(c, r, fr->f->arg_types[k], false, fr->args[k]->position);
+    c->sql_fn = fr;
+    c->sql = text;
+    if (!r) fr->arg_failed = true;
+    (void)pos;
+    return r;
+}
+
+/* The parameter a name stands for in fr's body: its index, or -1. A
+ * name may be qualified by the function's name (f.x). */
+static int param_named(const struct sql_fn_frame *fr, const char *qual, const char *name) {
+    if (qual && strcmp(qual, fr->f->name)) return -1;
+    for (int k = 0; k < fr->f->nargs; k++)
+        if (fr->f->arg_names[k] && !strcmp(fr->f->arg_names[k], name)) return k;
+    return -1;
+}
+
+attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_expr *e, bool before_scope,
+                                    bool *handled) {
+    *handled = false;
+    struct sql_fn_frame *fr = c->sql_fn;
+    if (fr) {
+        if (e->kind == ATTU_EXPR_PARAM) {
+            *handled = true;
+            int k = e->u.param.number - 1;
+            if (k < 0 || k >= fr->f->nargs) {
+                attu_error_set(c->err, "42P02", 0, "there is no parameter $%d", k + 1);
+                return NULL;
+            }
+            return bind_arg(c, sc, k, e->position);
+        }
+        if (e->kind != ATTU_EXPR_COLUMN || before_scope != fr->names_first) return NULL;
+        int k = param_named(fr, e->u.column.qualifier, e->u.column.name);
+        if (k < 0) return NULL;
+        *handled = true;
+        return bind_arg(c, sc, k, e->position);
+    }
+    /* CREATE FUNCTION's check of a body: the names stand for its $k
+     * (attu_bind_params.param_names) */
+    const attu_bind_params *p = c->params;
+    if (before_scope || e->kind != ATTU_EXPR_COLUMN || !p || !p->param_names) return NULL;
+    if (e->u.column.qualifier && (!p->function_name || strcmp(e->u.column.qualifier, p->function_name))) return NULL;
+    for (int k = 0; k < p->n; k++)
+        if (p->param_names[k] && !strcmp(p->param_names[k], e->u.column.name)) {
+            attu_ast_expr pe;
+            memset(&pe, 0, sizeof pe);
+            pe.kind = ATTU_EXPR_PARAM;
+            pe.position = e->position;
+            pe.depth = 1;
+            pe.u.param.number = k + 1;
+            *handled = true;
+            return bind_expr(c, sc, &pe);
+        }
+    return NULL;
+}
+
+/* PostgreSQL's preferred type of a type's category. */
+static bool preferred(attu_type t) {
+    return !attu_type_is_array(t) &&
+           (t.id == ATTU_TYPE_FLOAT64 || t.id == ATTU_TYPE_TEXT || t.id == ATTU_TYPE_TIMESTAMPTZ ||
+            t.id == ATTU_TYPE_INTERVAL || t.id == ATTU_TYPE_BOOL);
+}
+
+/* How well f fits a call of n arguments of types ts (names: each
+ * argument's name or NULL): -1 not at all, else the exact matches; slot
+ * gets, for each parameter, the call's argument index (-1: its DEFAULT);
+ * *pref the preferred types where a cast is needed, *unk_text the text
+ * parameters where an untyped literal stands. */
+static int fit(const attu_sql_function *f, int n, const attu_type *ts, const char *const *names, int *slot, int *pref,
+               int *unk_text) {
+    if (n > f->nargs) return -1;
+    for (int k = 0; k < f->nargs; k++) slot[k] = -1;
+    for (int i = 0; i < n; i++) {
+        int k = i;
+        if (names[i]) {
+            k = -1;
+            for (int j = 0; j < f->nargs; j++)
+                if (f->arg_names[j] && !strcmp(f->arg_names[j], names[i])) k = j;
+            if (k < 0 || slot[k] >= 0) return -1;
+        }
+        slot[k] = i;
+    }
+    for (int k = 0; k < f->nargs; k++)
+        if (slot[k] < 0 && !f->arg_defaults[k]) return -1;
+    int exact = 0;
+    *pref = *unk_text = 0;
+    for (int k = 0; k < f->nargs; k++) {
+        if (slot[k] < 0) continue;
+        attu_type a = ts[slot[k]], p = f->arg_types[k];
+        if (a.id == ATTU_TYPE_UNKNOWN) { *unk_text += p.id == ATTU_TYPE_TEXT; continue; }
+        if (a.id == p.id) { exact++; continue; }
+        bool implicit = false;
+        if (attu_cast_opcode(a, p, &implicit) < 0 || !implicit) return -1;
+        *pref += preferred(p);
+    }
+    return exact;
+}
+
+/* "f(integer, text)" for messages. */
+static void call_text(const char *name, int n, const attu_type *ts, char *buf, size_t cap) {
+    size_t used = (size_t)snprintf(buf, cap, "%s(", name);
+    for (int i = 0; i < n && used < cap; i++) {
+        char tb[96];
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "",
+                                 ts[i].id == ATTU_TYPE_UNKNOWN ? "unknown" : attu_type_name(ts[i], tb, sizeof tb));
+    }
+    if (used < cap) snprintf(buf + used, cap - used, ")");
+}
+
+/* The expression of a stored DEFAULT's text (parsed into the arena's
+ * keeping). */
+static const attu_ast_expr *parse_default(bctx *c, const char *text) {
+    size_t len = strlen(text);
+    char *q = attu_palloc(c->pa, len + 8);
+    if (!q) { attu_error_oom(c->err); return NULL; }
+    memcpy(q, "SELECT ", 7);
+    memcpy(q + 7, text, len + 1);
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    attu_parse_result *pr = attu_parse(q, &e);
+    if (!pr) { attu_error_set(c->err, "XX000", 0, "a function's DEFAULT cannot be read: %s", e.message); return NULL; }
+    if (attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_error_oom(c->err); return NULL; }
+    return pr->stmts[0].stmt->u.select.query->u.select.items[0].expr;
+}
+
+static attu_ast_expr *new_expr(bctx *c, attu_ast_expr_kind kind, int pos, int depth) {
+    attu_ast_expr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    x->kind = kind;
+    x->position = pos;
+    x->depth = depth;
+    return x;
+}
+
+/* CASE WHEN $1 IS NULL OR ... THEN NULL ELSE body END */
+static attu_ast_expr *strict_wrap(bctx *c, const attu_sql_function *f, attu_ast_expr *body) {
+    attu_ast_expr *cond = NULL;
+    for (int k = 0; k < f->nargs; k++) {
+        attu_ast_expr *p = new_expr(c, ATTU_EXPR_PARAM, 0, 1), *is = new_expr(c, ATTU_EXPR_IS, 0, 2);
+        if (!p || !is) return NULL;
+        p->u.param.number = k + 1;
+        is->u.is.arg = p;
+        is->u.is.what = ATTU_IS_NULL;
+        if (!cond) { cond = is; continue; }
+        attu_ast_expr *or = new_expr(c, ATTU_EXPR_BINARY, 0, cond->depth + 1);
+        if (!or) return NULL;
+        or->u.binary.op = ATTU_BINOP_OR;
+        or->u.binary.op_text = "OR";
+        or->u.binary.left = cond;
+        or->u.binary.right = is;
+        cond = or;
+    }
+    attu_ast_expr *nul = new_expr(c, ATTU_EXPR_LITERAL, 0, 1);
+    attu_ast_expr *cs = new_expr(c, ATTU_EXPR_CASE, 0, (cond->depth > body->depth ? cond->depth : body->depth) + 1);
+    attu_ast_case_when *w = attu_palloc(c->pa, sizeof *w);
+    if (!nul || !cs || !w) { attu_error_oom(c->err); return NULL; }
+    nul->u.literal.kind = ATTU_LIT_NULL;
+    nul->u.literal.text = "null";
+    nul->u.literal.len = 4;
+    w->when = cond;
+    w->then = nul;
+    cs->u.case_.whens = w;
+    cs->u.case_.nwhens = 1;
+    cs->u.case_.else_ = body;
+    return cs;
+}
+
+/* Whether q is one expression: SELECT expr and nothing else. */
+static bool expression_body(const attu_ast_query *q) {
+    return q->kind == ATTU_QUERY_SELECT && !q->with.n && q->u.select.nitems == 1 && !q->u.select.from.n &&
+           !q->u.select.where && !q->u.select.group_by.n && !q->u.select.group_empty && !q->u.select.having &&
+           !q->u.select.distinct && !q->u.select.distinct_on.n && !q->u.select.nwindows && !q->order_by.n &&
+           !q->limit && !q->offset && q->u.select.items[0].expr->kind != ATTU_EXPR_STAR;
+}
+
+static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e, attu_sql_function *f,
+                               const int *slot) {
+    int depth = c->sql_fn ? c->sql_fn->depth + 1 : 1;
+    if (depth > ATTU_FUNCTION_MAX_DEPTH) {
+        attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
+        attu_error_set_hint(c->err, "Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), "
+                                    "after ensuring the platform's stack depth limit is adequate.");
+        return NULL;
+    }
+    const attu_ast_expr **args = attu_palloc(c->pa, sizeof *args * (size_t)(f->nargs + 1));
+    if (!args) { attu_error_oom(c->err); return NULL; }
+    for (int k = 0; k < f->nargs; k++) {
+        if (slot[k] >= 0) {
+            attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
+            if (!a) { attu_error_oom(c->err); return NULL; }
+            *a = *e->u.func.args.items[slot[k]];
+            a->arg_name = NULL;
+            args[k] = a;
+        } else if (!(args[k] = parse_default(c, f->arg_defaults[k]))) return NULL;
+    }
+    char *body = attu_pstrdup(c->pa, f->body, strlen(f->body));
+    if (!body) { attu_error_oom(c->err); return NULL; }
+    attu_error pe;
+    memset(&pe, 0, sizeof pe);
+    attu_parse_result *pr = attu_parse(body, &pe);
+    if (!pr) { *c->err = pe; c->err->position = 0; return NULL; }
+    if (attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_error_oom(c->err); return NULL; }
+    if (pr->n != 1 || pr->stmts[0].stmt->kind != ATTU_STMT_SELECT || !pr->stmts[0].stmt->u.select.query) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "only SQL functions whose body is one SELECT are supported");
+        return NULL;
+    }
+    attu_ast_query *q = pr->stmts[0].stmt->u.select.query;
+    bool simple = expression_body(q);
+    attu_ast_expr *be;
+    if (simple) {
+        be = q->u.select.items[0].expr;
+    } else {
+        /* the first row's first column: a scalar subquery of LIMIT 1 */
+        attu_ast_expr *one = new_expr(c, ATTU_EXPR_LITERAL, 0, 1);
+        if (!one || !(be = new_expr(c, ATTU_EXPR_SUBQUERY, e->position, q->depth + 1))) return NULL;
+        one->u.literal.kind = ATTU_LIT_INTEGER;
+        one->u.literal.text = "1";
+        one->u.literal.len = 1;
+        q->limit = one;
+        q->limit_with_ties = false;
+        be->u.subquery.query = q;
+    }
+    if (f->strict && f->nargs && !(be = strict_wrap(c, f, be))) return NULL;
+    struct sql_fn_frame fr = { f, args, sc, c, c->sql, c->sql_fn, simple, false, depth };
+    const char *save_sql = c->sql;
+    c->sql_fn = &fr;
+    c->sql = body;
+    attu_bexpr *r = bind_expr(c, sc, be);
+    c->sql_fn = fr.up;
+    c->sql = save_sql;
+    /* the body's own error has no place in the calling query's text */
+    if (!r && !fr.arg_failed && c->err->set) c->err->position = 0;
+    if (!r) return NULL;
+    if (r->type.id == ATTU_TYPE_UNKNOWN || r->type.id != f->ret.id)
+        r = coerce(c, r, f->ret, true, e->position);
+    if (r && f->ret.id == ATTU_TYPE_DECIMAL) r->type.no_typmod = 1;
+    if (r) r->type = varchar_without_length(r->type);
+    return r;
+}
+
+attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    const char *name = e->u.func.name;
+    if (!c->cat || (e->u.func.schema && strcmp(e->u.func.schema, "public"))) return NULL;
+    const attu_comments *cs = attu_catalog_comments(c->cat);
+    if (!attu_sql_function_exists(cs, name)) return NULL;
+    if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
+        e->u.func.within_group)
+        return NULL;
+    int n = e->u.func.args.n;
+    if (n > ATTU_FUNCTION_MAX_ARGS) return NULL;
+    attu_type ts[ATTU_FUNCTION_MAX_ARGS];
+    const char *names[ATTU_FUNCTION_MAX_ARGS];
+    for (int i = 0; i < n; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        names[i] = a->arg_name;
+        /* (bound here for its type only: the body binds it again where
+         * the parameter stands) */
+        attu_bexpr *b = bind_expr(c, sc, a);
+        if (!b) { *handled = true; return NULL; }
+        ts[i] = b->type;
+    }
+    int nf = 0;
+    attu_sql_function **fs = attu_sql_functions_named(cs, name, &nf);
+    if (nf < 0) { *handled = true; attu_error_oom(c->err); return NULL; }
+    int best = -1, best_exact = -1, best_pref = -1, best_unk = -1, ties = 0;
+    int slot[ATTU_FUNCTION_MAX_ARGS], best_slot[ATTU_FUNCTION_MAX_ARGS];
+    for (int i = 0; i < nf; i++) {
+        int pref = 0, unk = 0;
+        int ex = fit(fs[i], n, ts, names, slot, &pref, &unk);
+        if (ex < 0) continue;
+        bool better = ex > best_exact || (ex == best_exact && (pref > best_pref || (pref == best_pref && unk > best_unk)));
+        bool same = ex == best_exact && pref == best_pref && unk == best_unk;
+        if (better) {
+            best = i; best_exact = ex; best_pref = pref; best_unk = unk; ties = 0;
+            memcpy(best_slot, slot, sizeof slot[0] * (size_t)fs[i]->nargs);
+        } else if (same) ties++;
+    }
+    attu_sql_function *f = best >= 0 ? fs[best] : NULL;
+    for (int i = 0; i < nf; i++) if (i != best) attu_sql_function_free(fs[i]);
+    free(fs);
+    if (!f) return NULL;   /* the built-in functions' turn (their 42883) */
+    *handled = true;
+    if (attu_plan_arena_on_free(c->pa, free_function, f)) { attu_error_oom(c->err); return NULL; }
+    if (ties) {
+        char buf[512];
+        call_text(name, n, ts, buf, sizeof buf);
+        attu_error_set(c->err, "42725", e->position, "function %s is not unique", buf);
+        attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+        return NULL;
+    }
+    return inline_call(c, sc, e, f, best_slot);
+}
