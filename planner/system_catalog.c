@@ -52,6 +52,7 @@
 #include "engine/enum_type.h"
 
 #include "engine/sequence.h"
+#include "engine/sql_function.h"
 #include "engine/setting_catalog.h"
 #include "planner/lexer.h"
 
@@ -814,6 +815,47 @@ static void rows_pg_type(rel_text *r, const syscat_env *env) {
     attu_enum_each(attu_catalog_comments(env->cat), enum_type_rows, r);
     const void *pair[2] = { r, env };
     attu_domain_each(attu_catalog_comments(env->cat), domain_type_rows, pair);
+}
+
+/* pg_proc: the SQL functions (engine/sql_function.h); the built-in ones
+ * are no rows (attu's are no catalog objects) */
+static void proc_row(void *ctx, const attu_sql_function *f) {
+    rel_text *r = ctx;
+    v_int(r, attu_function_oid(f->id)); v_text(r, f->name); v_int(r, OID_PUBLIC); v_int(r, OID_USER);
+    v_int(r, 14);   /* prolang: sql's pg_language OID */
+    v_real(r, 100); v_real(r, 0); v_int(r, 0); v_text(r, "-"); v_char(r, 'f'); v_bool(r, false);
+    v_bool(r, f->leakproof); v_bool(r, f->strict); v_bool(r, false); v_char(r, f->volatility);
+    v_char(r, f->parallel); v_int(r, f->nargs); v_int(r, attu_sql_function_ndefaults(f));
+    v_int(r, attu_type_pg_oid(f->ret));
+    sbuf b = {0}, names = {0};
+    bool named = false;
+    syscat_sb_puts(&b, "{");
+    syscat_sb_puts(&names, "{");
+    for (int i = 0; i < f->nargs; i++) {
+        syscat_sb_printf(&b, "%s%u", i ? "," : "", attu_type_pg_oid(f->arg_types[i]));
+        const char *n = f->arg_names[i] ? f->arg_names[i] : "";
+        named |= *n != 0;
+        syscat_sb_puts(&names, i ? ",\"" : "\"");
+        for (const char *p = n; *p; p++) {
+            if (*p == '"' || *p == '\\') syscat_sb_puts(&names, "\\");
+            syscat_sb_add(&names, p, 1);
+        }
+        syscat_sb_puts(&names, "\"");
+    }
+    syscat_sb_puts(&b, "}");
+    syscat_sb_puts(&names, "}");
+    v_text(r, b.oom ? NULL : b.p);
+    v_null(r); v_null(r);
+    v_text(r, named && !names.oom ? names.p : NULL);
+    v_null(r); v_null(r);
+    v_text(r, f->body);
+    v_nulls(r, 4);
+    free(b.p);
+    free(names.p);
+}
+
+static void rows_pg_proc(rel_text *r, const syscat_env *env) {
+    attu_sql_function_each(attu_catalog_comments(env->cat), proc_row, r);
 }
 
 static void rows_pg_database(rel_text *r, const syscat_env *env) {
@@ -1789,7 +1831,7 @@ static const sys_relation sys_relations[] = {
       "proisstrict boolean, proretset boolean, provolatile text, proparallel text, pronargs smallint, "
       "pronargdefaults smallint, prorettype bigint, proargtypes bigint[], proallargtypes bigint[], "
       "proargmodes text[], proargnames text[], proargdefaults text, protrftypes bigint[], prosrc text, "
-      "probin text, prosqlbody text, proconfig text[], proacl text[]", NULL },
+      "probin text, prosqlbody text, proconfig text[], proacl text[]", rows_pg_proc },
     { "pg_catalog", "pg_extension",
       "oid bigint, extname text, extowner bigint, extnamespace bigint, extrelocatable boolean, extversion text, "
       "extconfig bigint[], extcondition text[]", NULL },
