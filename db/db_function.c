@@ -51,7 +51,9 @@ static int declared_type(const attu_ast_typename *tn, attu_type *out, attu_error
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, tn->position, "type \"%s\" does not exist", tn->name);
     attu_type t = attu_type_make(out->id);
     if (t.id == ATTU_TYPE_DECIMAL) t.no_typmod = 1;
-    if (attu_type_is_array(*out)) t = *out;
+    if (attu_type_is_varchar_any(*out)) t = attu_type_varchar_unbounded();
+    else if (attu_type_is_bpchar_any(*out)) t = attu_type_bpchar_unbounded();
+    else if (out->id == ATTU_TYPE_TEXT || attu_type_is_array(*out)) t = *out;   /* (record, arrays as declared) */
     *out = t;
     return 0;
 }
@@ -129,7 +131,7 @@ static int check_body(attu_session *s, const char *sql, const attu_ast_function 
         goto out;
     }
     attu_type got = lp->types[0];
-    if (got.id != f->ret.id && got.id != ATTU_TYPE_UNKNOWN) {
+    if (attu_type_pg_oid(got) != attu_type_pg_oid(f->ret) && got.id != ATTU_TYPE_UNKNOWN) {
         attu_bexpr *v = attu_bx_new(pa, BX_CONST, got, 0);
         attu_error ce;
         attu_error_clear(&ce);
@@ -152,6 +154,10 @@ out:
 static char *check_default(attu_session *s, const attu_ast_func_arg *a, attu_type t, attu_error *err) {
     char *text = db_deparse_default(a->dflt, err);
     if (!text) return NULL;
+    /* an untyped literal is read as the parameter's type at the call */
+    if (a->dflt->kind == ATTU_EXPR_LITERAL && (a->dflt->u.literal.kind == ATTU_LIT_STRING ||
+                                              a->dflt->u.literal.kind == ATTU_LIT_NULL))
+        return text;
     attu_strbuf q = { 0 };
     attu_strbuf_printf(&q, "SELECT %s", text);
     attu_error e2;
@@ -263,8 +269,14 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
         }
         f->id = old->id;
     } else f->id = attu_sql_function_next_id(cs);
-    if (check_body(s, sql, fn, f, err)) goto out;
+    /* stored before its body is checked, which may call it (PostgreSQL's
+     * validator runs on the new pg_proc row); put back as it was after */
     if (attu_sql_function_store(cs, f)) { attu_error_oom(err); goto out; }
+    if (check_body(s, sql, fn, f, err)) {
+        if (old) attu_sql_function_store(cs, old);
+        else attu_sql_function_remove(cs, f);
+        goto out;
+    }
     rc = 0;
 out:
     attu_sql_function_free(old);
@@ -338,8 +350,14 @@ static int drop_functions(attu_session *s, const attu_ast_stmt *st, const attu_e
             if (cb && cb->on_notice) cb->on_notice(cb->ctx, "00000", msg);
             continue;
         }
+        /* (as PostgreSQL's format_procedure writes it: no space after the
+         * commas) */
         char full[512];
         signature_text(f->name, f->nargs, f->arg_types, full, sizeof full);
+        for (char *p = full, *q = full;; p++) {
+            if (!(p[0] == ' ' && p > full && p[-1] == ',')) *q++ = *p;
+            if (!*p) break;
+        }
         /* a view that calls a function of the name depends on it (the one
          * overload or another: attu reads the view's text) */
         attu_views *vs = attu_catalog_views(db_cat(s));

@@ -77,12 +77,12 @@ static const char *get_type(const char *p, attu_type *t) {
     return p + used;
 }
 
-/* The key's argument part: "(id,id,...)" (the type ids with their
- * array-ness, which attu_type.id carries; typmods do not tell signatures
- * apart, as in PostgreSQL). */
+/* The key's argument part: "(oid,oid,...)", the types' PostgreSQL OIDs
+ * (text, varchar and char are three types sharing attu's TEXT; typmods do
+ * not tell signatures apart, as in PostgreSQL). */
 static void put_key(attu_strbuf *b, const char *name, int nargs, const attu_type *types) {
     attu_strbuf_printf(b, "\001%s(", name);
-    for (int i = 0; i < nargs; i++) attu_strbuf_printf(b, "%s%d", i ? "," : "", (int)types[i].id);
+    for (int i = 0; i < nargs; i++) attu_strbuf_printf(b, "%s%u", i ? "," : "", attu_type_pg_oid(types[i]));
     attu_strbuf_putc(b, ')');
 }
 

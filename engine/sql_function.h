@@ -6,7 +6,7 @@
  * the catalog's comments store, kind 'f', so it follows transactions (a
  * ROLLBACK forgets a CREATE) and is kept in the data directory with the
  * rest of the store. Functions overload: the key is "\x01" + name + "("
- * + the argument types' ids + ")", one entry per signature, as pg_proc's
+ * + the argument types' OIDs + ")", one entry per signature, as pg_proc's
  * (proname, proargtypes) is unique. Readers of the store (pg_description)
  * skip the kind.
  *

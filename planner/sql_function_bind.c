@@ -79,7 +79,10 @@ static attu_bexpr *bind_arg(bctx *c, const scope *sc, int k, int pos) {
     static const scope none = { 0, NULL, 0 };
     const scope *at = c == fr->c ? fr->sc : c->outer == fr->sc && !fr->names_first ? &none : sc;
     attu_bexpr *r = bind_expr(c, at, fr->args[k]);
-    if (r) r = coerce(c, r, fr->f->arg_types[k], false, fr->args[k]->position);
+    /* (explicit: the call's arguments cast implicitly, which resolution
+     * checked; a DEFAULT by an assignment cast, which CREATE checked) */
+    if (r && attu_type_pg_oid(r->type) != attu_type_pg_oid(fr->f->arg_types[k]))
+        r = coerce(c, r, fr->f->arg_types[k], true, fr->args[k]->position);
     c->sql_fn = fr;
     c->sql = text;
     if (!r) fr->arg_failed = true;
@@ -169,7 +172,7 @@ static int fit(const attu_sql_function *f, int n, const attu_type *ts, const cha
         if (slot[k] < 0) continue;
         attu_type a = ts[slot[k]], p = f->arg_types[k];
         if (a.id == ATTU_TYPE_UNKNOWN) { *unk_text += p.id == ATTU_TYPE_TEXT; continue; }
-        if (a.id == p.id) { exact++; continue; }
+        if (attu_type_pg_oid(a) == attu_type_pg_oid(p)) { exact++; continue; }
         bool implicit = false;
         if (attu_cast_opcode(a, p, &implicit) < 0 || !implicit) return -1;
         *pref += preferred(p);
@@ -313,10 +316,15 @@ static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e,
     /* the body's own error has no place in the calling query's text */
     if (!r && !fr.arg_failed && c->err->set) c->err->position = 0;
     if (!r) return NULL;
-    if (r->type.id == ATTU_TYPE_UNKNOWN || r->type.id != f->ret.id)
+    if (r->type.id == ATTU_TYPE_UNKNOWN || attu_type_pg_oid(r->type) != attu_type_pg_oid(f->ret))
         r = coerce(c, r, f->ret, true, e->position);
     if (r && f->ret.id == ATTU_TYPE_DECIMAL) r->type.no_typmod = 1;
-    if (r) r->type = varchar_without_length(r->type);
+    /* a varchar result is varchar without a length, whatever text the
+     * body made (its values are text's: engine/types.h) */
+    if (r && attu_type_is_varchar_any(f->ret) && r->type.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(r->type))
+        r->type = attu_type_varchar_unbounded();
+    else if (r)
+        r->type = varchar_without_length(r->type);
     return r;
 }
 
@@ -370,6 +378,13 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
         attu_error_set(c->err, "42725", e->position, "function %s is not unique", buf);
         attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
         return NULL;
+    }
+    if (!c->sql_fn && c->params && c->params->function_name) {
+        /* CREATE FUNCTION's check of a body (the function itself may be
+         * the one called): the call is resolved, its value only typed */
+        attu_bexpr *v = mk_const_null(c, f->ret);
+        if (v) v->type = varchar_without_length(f->ret);
+        return v;
     }
     return inline_call(c, sc, e, f, best_slot);
 }

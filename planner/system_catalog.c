@@ -854,6 +854,18 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     free(names.p);
 }
 
+/* the languages PostgreSQL has built in (a SQL function's prolang is 14) */
+static void rows_pg_language(rel_text *r, const syscat_env *env) {
+    (void)env;
+    static const struct { int oid; const char *name; bool trusted; int validator; } langs[] = {
+        { 12, "internal", false, 2246 }, { 13, "c", false, 2247 }, { 14, "sql", true, 2248 },
+    };
+    for (size_t i = 0; i < sizeof langs / sizeof *langs; i++) {
+        v_int(r, langs[i].oid); v_text(r, langs[i].name); v_int(r, OID_USER); v_bool(r, false);
+        v_bool(r, langs[i].trusted); v_int(r, 0); v_int(r, 0); v_int(r, langs[i].validator); v_null(r);
+    }
+}
+
 static void rows_pg_proc(rel_text *r, const syscat_env *env) {
     attu_sql_function_each(attu_catalog_comments(env->cat), proc_row, r);
 }
@@ -1905,7 +1917,7 @@ static const sys_relation sys_relations[] = {
       "oid bigint, lomowner bigint, lomacl text[]", NULL },
     { "pg_catalog", "pg_language",
       "oid bigint, lanname text, lanowner bigint, lanispl boolean, lanpltrusted boolean, lanplcallfoid bigint, "
-      "laninline bigint, lanvalidator bigint, lanacl text[]", NULL },
+      "laninline bigint, lanvalidator bigint, lanacl text[]", rows_pg_language },
     { "pg_catalog", "pg_operator",
       "oid bigint, oprname text, oprnamespace bigint, oprowner bigint, oprkind text, oprcanmerge boolean, "
       "oprcanhash boolean, oprleft bigint, oprright bigint, oprresult bigint, oprcom bigint, oprnegate bigint, "
