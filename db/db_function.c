@@ -69,6 +69,7 @@ static int arg_types(const attu_ast_function *fn, attu_type *ts, attu_error *err
 /* Where the body's text starts in the statement (1-based characters):
  * past the literal's opening quote, E'' or $tag$. */
 static int body_start(const char *sql, const attu_ast_function *fn) {
+    if (fn->body_std) return fn->body_position;
     const char *p = sql + fn->body_offset;
     int skip = 1;
     if (*p == '$') {
@@ -220,6 +221,7 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
     f->strict = fn->strict == 1;
     f->parallel = fn->parallel ? fn->parallel : 'u';
     f->leakproof = fn->leakproof == 1;
+    f->sql_body = fn->body_std;
     if (arg_types(fn, f->arg_types, err) || declared_type(&fn->ret, &f->ret, err)) goto out;
     bool seen_default = false;
     for (int i = 0; i < fn->nargs; i++) {
@@ -408,8 +410,59 @@ static int rename_function(attu_session *s, const attu_ast_stmt *st, attu_error 
     return rc;
 }
 
+static int swallow_result(void *ctx, attu_result *res) { (void)ctx; (void)res; return 0; }
+
+/* DROP FUNCTION ... CASCADE: the views that call a function of a name
+ * the statement drops go first (with what reads them), as PostgreSQL
+ * drops the dependent objects, its NOTICE naming them. */
+static int cascade_views(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    char **names = NULL;
+    int n = 0;
+    db_write_lock(s);
+    attu_views *vs = attu_catalog_views(db_cat(s));
+    const attu_comments *cs = attu_catalog_comments(db_cat(s));
+    for (size_t i = 0; i < attu_views_count(vs); i++) {
+        const attu_view *v = attu_views_at(vs, i);
+        bool calls = false;
+        for (const attu_ast_function *fn = st->u.type_stmt.fn; fn && !calls; fn = fn->next)
+            calls = attu_sql_function_exists(cs, fn->name) && view_calls(v, fn->name);
+        if (!calls) continue;
+        char **nv = realloc(names, (size_t)(n + 1) * sizeof *nv);
+        if (!nv || !(nv[n] = strdup(v->name))) { names = nv ? nv : names; break; }
+        names = nv;
+        n++;
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    int rc = 0;
+    if (n) {
+        char msg[300];
+        if (n == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", names[0]);
+        else snprintf(msg, sizeof msg, "drop cascades to %d other objects", n);
+        if (cb && cb->on_notice) cb->on_notice(cb->ctx, "00000", msg);
+        attu_exec_callbacks quiet = { 0 };
+        if (cb) quiet = *cb;
+        quiet.on_result = swallow_result;
+        quiet.on_notice = NULL;
+        for (int k = 0; k < n && !rc; k++) {
+            attu_ast_stmt dv;
+            memset(&dv, 0, sizeof dv);
+            dv.kind = ATTU_STMT_DROP_VIEW;
+            dv.position = st->position;
+            dv.u.drop_table.tables.items = &names[k];
+            dv.u.drop_table.tables.n = 1;
+            dv.u.drop_table.if_exists = true;   /* (gone already with another's cascade) */
+            dv.u.drop_table.cascade = true;
+            if (db_exec_drop_view(s, &dv, &quiet, err) < 0) rc = -1;
+        }
+    }
+    for (int k = 0; k < n; k++) free(names[k]);
+    free(names);
+    return rc;
+}
+
 int db_exec_function(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                      attu_error *err) {
+    if (st->u.type_stmt.action == 'G' && st->u.type_stmt.cascade && cascade_views(s, st, cb, err)) return -1;
     db_write_lock(s);
     int rc;
     const char *tag;

@@ -5,7 +5,7 @@
  * A definition's text:
  *
  *     <id>\n
- *     <volatility> <strict 0/1> <parallel> <leakproof 0/1>\n
+ *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <RETURN form 0/1>\n
  *     <result type id> <precision> <scale> <no_typmod>\n
  *     <type id> <precision> <scale> <no_typmod>\t<name in hex, or ->\t<DEFAULT in hex, or ->\n   (one per argument)
  *     <body in hex>\n
@@ -93,9 +93,10 @@ static attu_sql_function *parse_def(const char *key, const char *text) {
     if (!paren) return NULL;
     attu_sql_function *f = calloc(1, sizeof *f);
     if (!f || !(f->name = strndup(key + 1, (size_t)(paren - key - 1)))) { free(f); return NULL; }
-    int id = 0, strict = 0, leak = 0, used = 0;
+    int id = 0, strict = 0, leak = 0, std = 0, used = 0;
     char vol = 'v', par = 'u';
-    if (sscanf(text, "%d\n%c %d %c %d\n%n", &id, &vol, &strict, &par, &leak, &used) < 5 || !used) goto bad;
+    if (sscanf(text, "%d\n%c %d %c %d %d\n%n", &id, &vol, &strict, &par, &leak, &std, &used) < 6 || !used) goto bad;
+    f->sql_body = std != 0;
     f->id = id;
     f->volatility = vol;
     f->strict = strict != 0;
@@ -188,8 +189,8 @@ attu_sql_function *attu_sql_function_find(const attu_comments *cs, const char *n
 
 int attu_sql_function_store(attu_comments *cs, const attu_sql_function *f) {
     attu_strbuf b = { 0 }, k = { 0 };
-    attu_strbuf_printf(&b, "%d\n%c %d %c %d\n", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
-                       f->leakproof ? 1 : 0);
+    attu_strbuf_printf(&b, "%d\n%c %d %c %d %d\n", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
+                       f->leakproof ? 1 : 0, f->sql_body ? 1 : 0);
     put_type(&b, f->ret);
     attu_strbuf_putc(&b, '\n');
     for (int i = 0; i < f->nargs; i++) {

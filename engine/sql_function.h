@@ -44,7 +44,8 @@ typedef struct attu_sql_function {
     bool       strict;       /* RETURNS NULL ON NULL INPUT */
     char       parallel;     /* 's' SAFE, 'r' RESTRICTED, 'u' UNSAFE */
     bool       leakproof;
-    char      *body;         /* the text after AS (prosrc) */
+    char      *body;         /* the text after AS (prosrc), or SELECT expr */
+    bool       sql_body;     /* written RETURN expr (prosrc '', prosqlbody set) */
 } attu_sql_function;
 
 void attu_sql_function_free(attu_sql_function *f);

@@ -130,6 +130,8 @@ typedef struct attu_ast_function {
     int                body_position;   /* the literal's, as its token's pos */
     size_t             body_offset;     /* the literal's byte offset in the statement */
     bool               body_link;  /* AS 'obj', 'link' (a C function's) */
+    bool               body_std;   /* RETURN expr (body is "SELECT expr"; body_position
+                                      the statement's character of its 1st) */
     struct attu_ast_function *next;   /* DROP FUNCTION's next name */
 } attu_ast_function;
 

@@ -466,6 +466,9 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
  * parser.c only in WHERE CURRENT OF and a locking clause (FOR UPDATE /
  * NO KEY UPDATE / SHARE / KEY SHARE [OF ...], outside parentheses). */
 %token OF KEY SHARE.
+/* RETURN: a token only in CREATE FUNCTION, outside parentheses (parser.c):
+ * the SQL-standard body RETURN expr */
+%token RETURN.
 /* CONSTRAINTS: a token only as SET's second word (parser.c) */
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
@@ -5308,6 +5311,45 @@ type_stmt(A) ::= CREATE(K) OR REPLACE ID(FW) qualified_name(N) LP func_args(L) R
     ab_fopts_apply(ctx, f, &O);
     if (f) { f->ret = T; f->or_replace = true; }
     A = ab_function_stmt(ctx, K.pos, 'F', f);
+}
+%include {
+/* CREATE FUNCTION ... RETURN expr: the body is SELECT expr, its text the
+ * statement's from RETURN's end to the expression's (ctx->prev_end: the
+ * last token read), placed for error positions so that its k-th
+ * character past "SELECT" is the statement's character after RETURN. */
+static attu_ast_stmt *ab_function_return(attu_parse_ctx *ctx, int pos, const ab_qname *n, ab_fargs l,
+                                         attu_ast_typename ret, const ab_fopts *o, const attu_token *r, bool replace) {
+    attu_ast_function *f = ab_function(ctx, n, true, l);
+    ab_fopts_apply(ctx, f, o);
+    if (!f) return NULL;
+    if (o->body_seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, r->pos, "duplicate function body specified");
+    f->ret = ret;
+    f->or_replace = replace;
+    size_t from = r->off + r->len, to = ctx->prev_end > from ? ctx->prev_end : from;
+    char *b = ab_alloc(ctx, to - from + 7);
+    if (b) {
+        memcpy(b, "SELECT", 6);
+        memcpy(b + 6, ctx->sql + from, to - from);
+        b[6 + to - from] = 0;
+    }
+    f->body = b;
+    f->body_std = true;
+    f->body_position = r->pos + (int)r->len - 6;
+    if (!f->language) f->language = "sql";
+    return ab_function_stmt(ctx, pos, 'F', f);
+}
+}
+type_stmt(A) ::= CREATE(K) ID(FW) qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
+{
+    ab_word_expect(ctx, &FW, "function");
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE ID(FW) qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
+{
+    ab_word_expect(ctx, &FW, "function");
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, true);
 }
 type_stmt(A) ::= DROP(K) ID(FW) func_sig_list(L) opt_drop_behavior(B).
 {

@@ -100,6 +100,9 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * FOR; a FETCH or MOVE direction (PRIOR, ABSOLUTE, RELATIVE, FORWARD,
      * BACKWARD) right after FETCH or MOVE. */
     bool declare_for = false;
+    /* CREATE [OR REPLACE] FUNCTION: RETURN (the SQL-standard body) is a
+     * keyword outside parentheses */
+    bool fn_stmt = false;
     int parens = 0;   /* ( not yet closed in the statement */
     while (!ctx.failed) {
         if (have_next) {
@@ -158,6 +161,10 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if (parens == 0 && !strcmp(cur.str, "share") && (prev1 == TK_FOR || (prev1 == TK_KEY && prev2 == TK_FOR)))
                 cur.type = TK_SHARE;
             else if (stmt_tok == 1 && prev1 == TK_SET && !strcmp(cur.str, "constraints")) cur.type = TK_CONSTRAINTS;
+            else if (fn_stmt && parens == 0 && !strcmp(cur.str, "return")) cur.type = TK_RETURN;
+            else if (first_type == TK_CREATE && !strcmp(cur.str, "function") &&
+                     (stmt_tok == 1 || (stmt_tok == 3 && prev1 == TK_REPLACE)))
+                fn_stmt = true;   /* (RETURN's statement; the word stays a name) */
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "lock")) cur.type = TK_LOCK;
             else if (first_type == TK_COPY && parens == 0 && stmt_tok >= 3 && prev1 != TK_QUOTE && prev1 != TK_NULL &&
@@ -186,6 +193,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
         if (cur.type == TK_SEMI) {
             stmt_tok = first_type = prev1 = prev2 = 0;
             declare_for = false;
+            fn_stmt = false;
             parens = 0;
         } else {
             if (!stmt_tok) first_type = cur.type;

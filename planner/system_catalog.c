@@ -848,8 +848,12 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     v_null(r); v_null(r);
     v_text(r, named && !names.oom ? names.p : NULL);
     v_null(r); v_null(r);
-    v_text(r, f->body);
-    v_nulls(r, 4);
+    /* a RETURN body is no source text: prosrc '' and the body in
+     * prosqlbody (PostgreSQL's is its node tree; attu's the SQL) */
+    v_text(r, f->sql_body ? "" : f->body);
+    v_null(r);
+    v_text(r, f->sql_body ? f->body : NULL);
+    v_nulls(r, 2);
     free(b.p);
     free(names.p);
 }
