@@ -1424,6 +1424,29 @@ static void rows_is_views(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* information_schema.routines: the SQL functions (its columns that
+ * describe them; PostgreSQL has more, for other kinds of routine) */
+static const char *is_data_type(attu_type t, char *buf, size_t cap);
+typedef struct routine_ctx { rel_text *r; const syscat_env *env; } routine_ctx;
+static void routine_row(void *ctx, const attu_sql_function *f) {
+    routine_ctx *x = ctx;
+    rel_text *r = x->r;
+    char specific[ATTU_NAME_MAX + 16], buf[96];
+    snprintf(specific, sizeof specific, "%s_%u", f->name, attu_function_oid(f->id));
+    const pg_type_row *pt = pg_type_by_oid((int)attu_type_pg_oid(f->ret));
+    v_text(r, x->env->database); v_text(r, "public"); v_text(r, specific);
+    v_text(r, x->env->database); v_text(r, "public"); v_text(r, f->name); v_text(r, "FUNCTION");
+    v_text(r, is_data_type(f->ret, buf, sizeof buf)); v_text(r, x->env->database); v_text(r, "pg_catalog");
+    v_text(r, pt ? pt->typname : NULL); v_text(r, "SQL"); v_text(r, f->sql_body ? NULL : f->body);
+    v_text(r, "SQL"); v_null(r); v_text(r, f->volatility == 'i' ? "YES" : "NO"); v_text(r, "MODIFIES");
+    v_text(r, f->strict ? "YES" : "NO"); v_text(r, "INVOKER");
+}
+
+static void rows_is_routines(rel_text *r, const syscat_env *env) {
+    routine_ctx x = { r, env };
+    attu_sql_function_each(attu_catalog_comments(env->cat), routine_row, &x);
+}
+
 static void rows_pg_matviews(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
@@ -2022,6 +2045,12 @@ static const sys_relation sys_relations[] = {
       "table_catalog text, table_schema text, table_name text, view_definition text, check_option text, "
       "is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, "
       "is_trigger_insertable_into text", rows_is_views },
+    { "information_schema", "routines",
+      "specific_catalog text, specific_schema text, specific_name text, routine_catalog text, routine_schema text, "
+      "routine_name text, routine_type text, data_type text, type_udt_catalog text, type_udt_schema text, "
+      "type_udt_name text, routine_body text, routine_definition text, external_language text, "
+      "parameter_style text, is_deterministic text, sql_data_access text, is_null_call text, "
+      "security_type text", rows_is_routines },
     { "information_schema", "sequences",
       "sequence_catalog text, sequence_schema text, sequence_name text, data_type text, numeric_precision integer, "
       "numeric_precision_radix integer, numeric_scale integer, start_value text, minimum_value text, "
