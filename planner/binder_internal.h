@@ -587,6 +587,10 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
  * the body being bound, $k or a name (before_scope: the check before the
  * scope's columns, else the one after them) */
 attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+/* whether name is one of attu's built-in functions or aggregates
+ * (functions.c): a SQL function of the name is taken only for exact
+ * argument types */
+bool attu_builtin_function_name(const char *name);
 attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_expr *e, bool before_scope,
                                     bool *handled);
 

@@ -1039,6 +1039,17 @@ static attu_bexpr *mix_typmod(attu_bexpr *r, attu_type t) {
     return r;
 }
 
+bool attu_builtin_function_name(const char *name) {
+    if (find_agg(name) || attu_json_function_name(name) || attu_array_function_name(name) ||
+        attu_sequence_function_name(name) || attu_session_function_name(name) || !strcmp(name, "generate_series") ||
+        !strcmp(name, "unnest") || !strcmp(name, "generate_subscripts") || !strcmp(name, "pg_typeof") ||
+        !strcmp(name, "current_setting") || !strcmp(name, "set_config") || !strcmp(name, "grouping") ||
+        !strncmp(name, "enum_", 5))
+        return true;
+    for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) if (!strcmp(scalars[i].name, name)) return true;
+    return false;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *r = bind_function_value(c, sc, e);
     const char *name = e->u.func.name;

@@ -33,6 +33,9 @@
  * subquery, where the body's own columns could hide a caller's column of
  * the same name; docs/sql-reference.md says so).
  *
+ * An aggregate in the body over a parameter (SELECT sum(x)) would, once
+ * inlined, aggregate the calling query's rows: it is refused (0A000).
+ *
  * Recursion: every call inlines afresh, so a function that calls itself
  * nests until ATTU_FUNCTION_MAX_DEPTH and fails with PostgreSQL's 54001,
  * whether or not a CASE would have stopped it at run time.
@@ -59,6 +62,7 @@ struct sql_fn_frame {
     struct sql_fn_frame        *up;
     bool                        names_first;   /* an expression body */
     bool                        arg_failed;    /* an argument's own error */
+    bool                        agg_at_call;   /* the call stands in an aggregate's argument */
     int                         depth;
 };
 
@@ -69,6 +73,15 @@ static void free_function(void *p) { attu_sql_function_free(p); }
  * scope there). */
 static attu_bexpr *bind_arg(bctx *c, const scope *sc, int k, int pos) {
     struct sql_fn_frame *fr = c->sql_fn;
+    if (c->in_agg && !(c == fr->c && fr->agg_at_call)) {
+        /* an aggregate of the body over a parameter: inlined, the
+         * argument would make it an aggregate of the calling query */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                       "an aggregate over a parameter of SQL function %s is not supported (attu inlines the function)",
+                       fr->f->name);
+        fr->arg_failed = true;
+        return NULL;
+    }
     const char *text = c->sql;
     c->sql_fn = fr->up;
     c->sql = fr->sql;
@@ -306,7 +319,7 @@ static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e,
         be->u.subquery.query = q;
     }
     if (f->strict && f->nargs && !(be = strict_wrap(c, f, be))) return NULL;
-    struct sql_fn_frame fr = { f, args, sc, c, c->sql, c->sql_fn, simple, false, depth };
+    struct sql_fn_frame fr = { f, args, sc, c, c->sql, c->sql_fn, simple, false, c->in_agg, depth };
     const char *save_sql = c->sql;
     c->sql_fn = &fr;
     c->sql = body;
@@ -370,6 +383,13 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
     for (int i = 0; i < nf; i++) if (i != best) attu_sql_function_free(fs[i]);
     free(fs);
     if (!f) return NULL;   /* the built-in functions' turn (their 42883) */
+    if (best_exact < n && attu_builtin_function_name(name)) {
+        /* a built-in function of the name: the SQL function only where
+         * every argument is of its parameter's type (PostgreSQL weighs
+         * both sets of candidates; upper('a') stays the built-in) */
+        attu_sql_function_free(f);
+        return NULL;
+    }
     *handled = true;
     if (attu_plan_arena_on_free(c->pa, free_function, f)) { attu_error_oom(c->err); return NULL; }
     if (ties) {
