@@ -591,6 +591,11 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
  * (functions.c): a SQL function of the name is taken only for exact
  * argument types */
 bool attu_builtin_function_name(const char *name);
+/* A FROM item that calls a SQL function, f(args) [AS alias [(col)]], as
+ * the LATERAL subquery (SELECT f(args) AS col) AS alias that PostgreSQL's
+ * one row of a scalar function in FROM is; any other item itself. NULL
+ * only when out of memory. */
+const struct attu_ast_from *attu_sql_function_from(bctx *c, const struct attu_ast_from *f);
 attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_expr *e, bool before_scope,
                                     bool *handled);
 

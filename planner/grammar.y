@@ -469,6 +469,9 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 /* RETURN: a token only in CREATE FUNCTION, outside parentheses (parser.c):
  * the SQL-standard body RETURN expr */
 %token RETURN.
+/* FUNCTION: a token only right after CREATE [OR REPLACE], DROP or ALTER
+ * (parser.c), so that CREATE t (...) stays a syntax error at t */
+%token FUNCTION.
 /* CONSTRAINTS: a token only as SET's second word (parser.c) */
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
@@ -5087,10 +5090,10 @@ type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) SET ID(S) colid(T).
 }
 /* ======================================================================== */
 /* SQL functions: CREATE [OR REPLACE] FUNCTION, DROP FUNCTION, ALTER        */
-/* FUNCTION ... RENAME TO (db/db_function.c). FUNCTION, RETURNS and the    */
-/* options' words are PostgreSQL's unreserved keywords, read here as       */
-/* identifiers (ab_word_expect); they ride on the type statement, as the  */
-/* domains do (actions 'F', 'G', 'H').                                    */
+/* FUNCTION ... RENAME TO (db/db_function.c). FUNCTION and RETURN are      */
+/* tokens only where parser.c makes them; RETURNS and the options' words  */
+/* are identifiers (ab_word_expect, ab_fopts_apply). The statements ride  */
+/* on the type statement, as the domains do (actions 'F', 'G', 'H').      */
 
 %include {
 typedef struct ab_fargs { attu_ast_func_arg *v; int n, cap; } ab_fargs;
@@ -5294,18 +5297,16 @@ func_word(A) ::= ICONST(T).   { A.t = T; A.k = 'c'; }
 func_word(A) ::= FCONST(T).   { A.t = T; A.k = 'c'; }
 func_word(A) ::= SCONST(T).   { A.t = T; A.k = 's'; }
 
-type_stmt(A) ::= CREATE(K) ID(FW) qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O).
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O).
 {
-    ab_word_expect(ctx, &FW, "function");
     ab_word_expect(ctx, &R, "returns");
     attu_ast_function *f = ab_function(ctx, &N, true, L);
     ab_fopts_apply(ctx, f, &O);
     if (f) f->ret = T;
     A = ab_function_stmt(ctx, K.pos, 'F', f);
 }
-type_stmt(A) ::= CREATE(K) OR REPLACE ID(FW) qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O).
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O).
 {
-    ab_word_expect(ctx, &FW, "function");
     ab_word_expect(ctx, &R, "returns");
     attu_ast_function *f = ab_function(ctx, &N, true, L);
     ab_fopts_apply(ctx, f, &O);
@@ -5339,33 +5340,28 @@ static attu_ast_stmt *ab_function_return(attu_parse_ctx *ctx, int pos, const ab_
     return ab_function_stmt(ctx, pos, 'F', f);
 }
 }
-type_stmt(A) ::= CREATE(K) ID(FW) qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
 {
-    ab_word_expect(ctx, &FW, "function");
     ab_word_expect(ctx, &R, "returns");
     A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, false);
 }
-type_stmt(A) ::= CREATE(K) OR REPLACE ID(FW) qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
 {
-    ab_word_expect(ctx, &FW, "function");
     ab_word_expect(ctx, &R, "returns");
     A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, true);
 }
-type_stmt(A) ::= DROP(K) ID(FW) func_sig_list(L) opt_drop_behavior(B).
+type_stmt(A) ::= DROP(K) FUNCTION func_sig_list(L) opt_drop_behavior(B).
 {
-    ab_word_expect(ctx, &FW, "function");
     A = ab_function_stmt(ctx, K.pos, 'G', L);
     if (A) A->u.type_stmt.cascade = B;
 }
-type_stmt(A) ::= DROP(K) ID(FW) IF EXISTS func_sig_list(L) opt_drop_behavior(B).
+type_stmt(A) ::= DROP(K) FUNCTION IF EXISTS func_sig_list(L) opt_drop_behavior(B).
 {
-    ab_word_expect(ctx, &FW, "function");
     A = ab_function_stmt(ctx, K.pos, 'G', L);
     if (A) { A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
 }
-type_stmt(A) ::= ALTER(K) ID(FW) func_sig(S) RENAME TO colid(T).
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) RENAME TO colid(T).
 {
-    ab_word_expect(ctx, &FW, "function");
     A = ab_function_stmt(ctx, K.pos, 'H', S);
     if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
 }

@@ -100,8 +100,9 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * FOR; a FETCH or MOVE direction (PRIOR, ABSOLUTE, RELATIVE, FORWARD,
      * BACKWARD) right after FETCH or MOVE. */
     bool declare_for = false;
-    /* CREATE [OR REPLACE] FUNCTION: RETURN (the SQL-standard body) is a
-     * keyword outside parentheses */
+    /* CREATE [OR REPLACE] FUNCTION: FUNCTION is a keyword there (and
+     * after DROP and ALTER), RETURN (the SQL-standard body) outside
+     * parentheses */
     bool fn_stmt = false;
     int parens = 0;   /* ( not yet closed in the statement */
     while (!ctx.failed) {
@@ -162,9 +163,12 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                 cur.type = TK_SHARE;
             else if (stmt_tok == 1 && prev1 == TK_SET && !strcmp(cur.str, "constraints")) cur.type = TK_CONSTRAINTS;
             else if (fn_stmt && parens == 0 && !strcmp(cur.str, "return")) cur.type = TK_RETURN;
-            else if (first_type == TK_CREATE && !strcmp(cur.str, "function") &&
-                     (stmt_tok == 1 || (stmt_tok == 3 && prev1 == TK_REPLACE)))
-                fn_stmt = true;   /* (RETURN's statement; the word stays a name) */
+            else if (!strcmp(cur.str, "function") &&
+                     ((stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_DROP || prev1 == TK_ALTER)) ||
+                      (stmt_tok == 3 && prev1 == TK_REPLACE && first_type == TK_CREATE))) {
+                cur.type = TK_FUNCTION;   /* (CREATE / DROP / ALTER FUNCTION) */
+                fn_stmt = first_type == TK_CREATE;
+            }
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "lock")) cur.type = TK_LOCK;
             else if (first_type == TK_COPY && parens == 0 && stmt_tok >= 3 && prev1 != TK_QUOTE && prev1 != TK_NULL &&

@@ -408,3 +408,38 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
     }
     return inline_call(c, sc, e, f, best_slot);
 }
+
+const attu_ast_from *attu_sql_function_from(bctx *c, const attu_ast_from *f) {
+    if (f->kind != ATTU_FROM_FUNCTION || f->u.function.ncalls || f->u.function.ordinality ||
+        f->u.function.coldefs.n || !c->cat)
+        return f;
+    const attu_ast_expr *call = f->u.function.call;
+    const char *name = call->u.func.name;
+    if ((call->u.func.schema && strcmp(call->u.func.schema, "public")) ||
+        !attu_sql_function_exists(attu_catalog_comments(c->cat), name) || !strcmp(name, "generate_series") ||
+        !strcmp(name, "unnest") || !strcmp(name, "generate_subscripts") || attu_json_srf_name(name) ||
+        attu_json_record_name(name))
+        return f;
+    attu_ast_select_item *item = attu_palloc(c->pa, sizeof *item);
+    attu_ast_query *q = attu_palloc(c->pa, sizeof *q);
+    attu_ast_from *sub = attu_palloc(c->pa, sizeof *sub);
+    if (!item || !q || !sub) { attu_error_oom(c->err); return NULL; }
+    /* the column is named after the alias, else the function (PostgreSQL's
+     * for a function returning a base type) */
+    item->expr = (attu_ast_expr *)call;
+    item->alias = (char *)(f->alias ? f->alias : name);
+    item->alias_position = f->position;
+    q->kind = ATTU_QUERY_SELECT;
+    q->position = f->position;
+    q->depth = call->depth + 1;
+    q->u.select.items = item;
+    q->u.select.nitems = 1;
+    sub->kind = ATTU_FROM_SUBQUERY;
+    sub->position = f->position;
+    sub->depth = q->depth + 1;
+    sub->alias = (char *)(f->alias ? f->alias : name);
+    sub->column_aliases = f->column_aliases;
+    sub->u.subquery.query = q;
+    sub->u.subquery.lateral = true;
+    return sub;
+}
