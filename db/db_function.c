@@ -125,23 +125,30 @@ static int check_body(attu_session *s, const char *sql, const attu_ast_function 
     attu_error_clear(&be);
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), f->body, pr->stmts[0].stmt->u.select.query, &bp, &be);
     if (!lp) { *err = be; rc = transpose(sql, fn, err); goto out; }
-    if (lp->ncols != 1) {
+    int want = f->nout > 1 ? f->nout : 1;
+    if (lp->ncols != want) {
         return_mismatch(f->ret, err);
-        attu_error_set_detail(err, "Final statement must return exactly one column.");
+        attu_error_set_detail(err, want > 1 ? (lp->ncols > want ? "Final statement returns too many columns."
+                                                                 : "Final statement returns too few columns.")
+                                            : "Final statement must return exactly one column.");
         rc = -1;
         goto out;
     }
-    attu_type got = lp->types[0];
-    if (attu_type_pg_oid(got) != attu_type_pg_oid(f->ret) && got.id != ATTU_TYPE_UNKNOWN) {
+    for (int i = 0; i < want && !rc; i++) {
+        attu_type got = lp->types[i], decl = f->nout ? f->out_types[i] : f->ret;
+        if (attu_type_pg_oid(got) == attu_type_pg_oid(decl) || got.id == ATTU_TYPE_UNKNOWN) continue;
         attu_bexpr *v = attu_bx_new(pa, BX_CONST, got, 0);
         attu_error ce;
         attu_error_clear(&ce);
         if (!v) { rc = attu_error_oom(err); goto out; }
         v->is_null = true;
-        if (!attu_bind_coerce_assign(pa, v, f->ret, "?", &ce)) {
-            char tb[96];
+        if (!attu_bind_coerce_assign(pa, v, decl, "?", &ce)) {
+            char tb[96], db[96];
             return_mismatch(f->ret, err);
-            attu_error_set_detail(err, "Actual return type is %s.", type_text(got, tb, sizeof tb));
+            if (want > 1)
+                attu_error_set_detail(err, "Final statement returns %s instead of %s at column %d.",
+                                      type_text(got, tb, sizeof tb), type_text(decl, db, sizeof db), i + 1);
+            else attu_error_set_detail(err, "Actual return type is %s.", type_text(got, tb, sizeof tb));
             rc = -1;
         }
     }
@@ -222,7 +229,27 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
     f->parallel = fn->parallel ? fn->parallel : 'u';
     f->leakproof = fn->leakproof == 1;
     f->sql_body = fn->body_std;
-    if (arg_types(fn, f->arg_types, err) || declared_type(&fn->ret, &f->ret, err)) goto out;
+    if (arg_types(fn, f->arg_types, err)) goto out;
+    f->retset = fn->retset;
+    if (fn->nout) {
+        /* RETURNS TABLE (...): its columns; the result type is the one
+         * column's, or record */
+        f->out_types = calloc((size_t)fn->nout, sizeof *f->out_types);
+        f->out_names = calloc((size_t)fn->nout, sizeof *f->out_names);
+        if (!f->out_types || !f->out_names) { attu_error_oom(err); goto out; }
+        f->nout = fn->nout;
+        for (int i = 0; i < fn->nout; i++) {
+            if (declared_type(&fn->outs[i].type, &f->out_types[i], err)) goto out;
+            if (!(f->out_names[i] = strdup(fn->outs[i].name))) { attu_error_oom(err); goto out; }
+            for (int j = 0; j < i; j++)
+                if (!strcmp(f->out_names[j], f->out_names[i])) {
+                    attu_error_set(err, "42P13", 0, "parameter name \"%s\" used more than once", f->out_names[i]);
+                    goto out;
+                }
+        }
+        if (f->nout == 1) f->ret = f->out_types[0];
+        else { attu_type rec = { ATTU_TYPE_TEXT, 0, ATTU_RECORD_SCALE, 0 }; f->ret = rec; }
+    } else if (declared_type(&fn->ret, &f->ret, err)) goto out;
     bool seen_default = false;
     for (int i = 0; i < fn->nargs; i++) {
         const attu_ast_func_arg *a = &fn->args[i];
@@ -253,7 +280,11 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
     if (old) {
         char hint[600];
         snprintf(hint, sizeof hint, "Use DROP FUNCTION %s first.", sig);
-        if (old->ret.id != f->ret.id) {
+        bool same_outs = old->nout == f->nout;
+        for (int i = 0; same_outs && i < f->nout; i++)
+            same_outs = attu_type_pg_oid(old->out_types[i]) == attu_type_pg_oid(f->out_types[i]) &&
+                        !strcmp(old->out_names[i], f->out_names[i]);
+        if (attu_type_pg_oid(old->ret) != attu_type_pg_oid(f->ret) || old->retset != f->retset || !same_outs) {
             attu_error_set(err, "42P13", 0, "cannot change return type of existing function");
             attu_error_set_hint(err, hint);
             goto out;

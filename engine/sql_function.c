@@ -5,9 +5,10 @@
  * A definition's text:
  *
  *     <id>\n
- *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <RETURN form 0/1>\n
+ *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <RETURN form 0/1> <set-returning 0/1>\n
  *     <result type id> <precision> <scale> <no_typmod>\n
  *     <type id> <precision> <scale> <no_typmod>\t<name in hex, or ->\t<DEFAULT in hex, or ->\n   (one per argument)
+ *     o <type id> <precision> <scale> <no_typmod>\t<name in hex>\n   (one per RETURNS TABLE column)
  *     <body in hex>\n
  *
  * (hex: the texts may hold tabs and newlines). The key holds the name and
@@ -28,6 +29,9 @@ void attu_sql_function_free(attu_sql_function *f) {
         if (f->arg_names) free(f->arg_names[i]);
         if (f->arg_defaults) free(f->arg_defaults[i]);
     }
+    for (int i = 0; i < f->nout; i++) free(f->out_names[i]);
+    free(f->out_names);
+    free(f->out_types);
     free(f->arg_names);
     free(f->arg_defaults);
     free(f->arg_types);
@@ -93,10 +97,12 @@ static attu_sql_function *parse_def(const char *key, const char *text) {
     if (!paren) return NULL;
     attu_sql_function *f = calloc(1, sizeof *f);
     if (!f || !(f->name = strndup(key + 1, (size_t)(paren - key - 1)))) { free(f); return NULL; }
-    int id = 0, strict = 0, leak = 0, std = 0, used = 0;
+    int id = 0, strict = 0, leak = 0, std = 0, set = 0, used = 0;
     char vol = 'v', par = 'u';
-    if (sscanf(text, "%d\n%c %d %c %d %d\n%n", &id, &vol, &strict, &par, &leak, &std, &used) < 6 || !used) goto bad;
+    if (sscanf(text, "%d\n%c %d %c %d %d %d\n%n", &id, &vol, &strict, &par, &leak, &std, &set, &used) < 7 || !used)
+        goto bad;
     f->sql_body = std != 0;
+    f->retset = set != 0;
     f->id = id;
     f->volatility = vol;
     f->strict = strict != 0;
@@ -113,6 +119,19 @@ static attu_sql_function *parse_def(const char *key, const char *text) {
         const char *t1 = strchr(p, '\t');
         if (!nl) goto bad;
         if (!t1 || t1 > nl) break;
+        if (*p == 'o') {
+            /* a RETURNS TABLE column */
+            attu_type *nt = realloc(f->out_types, (size_t)(f->nout + 1) * sizeof *nt);
+            if (nt) f->out_types = nt;
+            char **nn = realloc(f->out_names, (size_t)(f->nout + 1) * sizeof *nn);
+            if (nn) f->out_names = nn;
+            if (!nt || !nn || !get_type(p + 2, &f->out_types[f->nout])) goto bad;
+            f->out_names[f->nout] = unhex(t1 + 1, (size_t)(nl - t1 - 1), &oom);
+            if (oom || !f->out_names[f->nout]) goto bad;
+            f->nout++;
+            p = nl + 1;
+            continue;
+        }
         const char *t2 = strchr(t1 + 1, '\t');
         if (!t2 || t2 > nl) goto bad;
         if (f->nargs == cap) {
@@ -189,8 +208,8 @@ attu_sql_function *attu_sql_function_find(const attu_comments *cs, const char *n
 
 int attu_sql_function_store(attu_comments *cs, const attu_sql_function *f) {
     attu_strbuf b = { 0 }, k = { 0 };
-    attu_strbuf_printf(&b, "%d\n%c %d %c %d %d\n", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
-                       f->leakproof ? 1 : 0, f->sql_body ? 1 : 0);
+    attu_strbuf_printf(&b, "%d\n%c %d %c %d %d %d\n", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
+                       f->leakproof ? 1 : 0, f->sql_body ? 1 : 0, f->retset ? 1 : 0);
     put_type(&b, f->ret);
     attu_strbuf_putc(&b, '\n');
     for (int i = 0; i < f->nargs; i++) {
@@ -199,6 +218,13 @@ int attu_sql_function_store(attu_comments *cs, const attu_sql_function *f) {
         put_hex(&b, f->arg_names[i]);
         attu_strbuf_putc(&b, '\t');
         put_hex(&b, f->arg_defaults[i]);
+        attu_strbuf_putc(&b, '\n');
+    }
+    for (int i = 0; i < f->nout; i++) {
+        attu_strbuf_puts(&b, "o ");
+        put_type(&b, f->out_types[i]);
+        attu_strbuf_putc(&b, '\t');
+        put_hex(&b, f->out_names[i]);
         attu_strbuf_putc(&b, '\n');
     }
     put_hex(&b, f->body);

@@ -46,6 +46,10 @@ typedef struct attu_sql_function {
     bool       leakproof;
     char      *body;         /* the text after AS (prosrc), or SELECT expr */
     bool       sql_body;     /* written RETURN expr (prosrc '', prosqlbody set) */
+    bool       retset;       /* RETURNS SETOF ret / RETURNS TABLE: its rows, in FROM */
+    int        nout;         /* RETURNS TABLE's columns (0: SETOF ret, one column) */
+    attu_type *out_types;    /* nout */
+    char     **out_names;    /* nout */
 } attu_sql_function;
 
 void attu_sql_function_free(attu_sql_function *f);

@@ -132,6 +132,9 @@ typedef struct attu_ast_function {
     bool               body_link;  /* AS 'obj', 'link' (a C function's) */
     bool               body_std;   /* RETURN expr (body is "SELECT expr"; body_position
                                       the statement's character of its 1st) */
+    bool               retset;     /* RETURNS SETOF ret, or RETURNS TABLE (outs) */
+    attu_ast_func_arg *outs;       /* RETURNS TABLE's columns (nout; NULL for SETOF) */
+    int                nout;
     struct attu_ast_function *next;   /* DROP FUNCTION's next name */
 } attu_ast_function;
 

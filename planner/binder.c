@@ -3150,6 +3150,12 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
 }
 
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
+    if (c->sql_fn_from) {
+        /* a set-returning SQL function in FROM (sql_function_bind.c) */
+        bool fn_rows;
+        attu_lplan *r = attu_sql_function_rows(c, q, &fn_rows);
+        if (fn_rows) return r;
+    }
     cte_def *save = c->ctes;
     for (int i = 0; i < q->with.n; i++) {
         for (cte_def *d = c->ctes; d != save; d = d->next)

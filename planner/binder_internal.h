@@ -203,6 +203,9 @@ typedef struct bctx {
     /* the SQL function call being inlined (planner/sql_function_bind.c):
      * what its parameters stand for */
     struct sql_fn_frame *sql_fn;
+    /* the set-returning SQL functions' FROM items of the query (their
+     * stand-in queries; sql_function_bind.c) */
+    const struct sql_fn_from *sql_fn_from;
     /* the row values bound so far and their items (planner/row_value.c),
      * for an ORDER BY that orders by a row item by item */
     struct row_fields *row_fields;
@@ -596,6 +599,9 @@ bool attu_builtin_function_name(const char *name);
  * one row of a scalar function in FROM is; any other item itself. NULL
  * only when out of memory. */
 const struct attu_ast_from *attu_sql_function_from(bctx *c, const struct attu_ast_from *f);
+/* A set-returning SQL function's rows: q is the stand-in query of its
+ * FROM item (*handled false: q is any other query) */
+attu_lplan *attu_sql_function_rows(bctx *c, const struct attu_ast_query *q, bool *handled);
 attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_expr *e, bool before_scope,
                                     bool *handled);
 

@@ -480,8 +480,17 @@ static void function_arm(void *ctx, const attu_sql_function *f) {
          * read back as RETURN); NULL for a body given AS '...' */
         if (!f->sql_body) return;
         attu_strbuf_printf(&t, "RETURN%s", f->body + 6);
+    } else if (a->what == 'r' && f->nout) {
+        attu_strbuf_printf(&t, "TABLE(");
+        for (int i = 0; i < f->nout; i++) {
+            attu_type ot = f->out_types[i];
+            attu_strbuf_printf(&t, "%s%s %s", i ? ", " : "", f->out_names[i],
+                               ot.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(ot, buf, sizeof buf));
+        }
+        attu_strbuf_printf(&t, ")");
     } else if (a->what == 'r') {
-        attu_strbuf_printf(&t, "%s", f->ret.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(f->ret, buf, sizeof buf));
+        attu_strbuf_printf(&t, "%s%s", f->retset ? "SETOF " : "",
+                           f->ret.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(f->ret, buf, sizeof buf));
     } else {
         for (int i = 0; i < f->nargs; i++) {
             if (i) attu_strbuf_printf(&t, ", ");

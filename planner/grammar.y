@@ -472,6 +472,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 /* FUNCTION: a token only right after CREATE [OR REPLACE], DROP or ALTER
  * (parser.c), so that CREATE t (...) stays a syntax error at t */
 %token FUNCTION.
+/* SETOF: a token only right after CREATE FUNCTION's RETURNS (parser.c) */
+%token SETOF.
 /* CONSTRAINTS: a token only as SET's second word (parser.c) */
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
@@ -5349,6 +5351,54 @@ type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L)
 {
     ab_word_expect(ctx, &R, "returns");
     A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, true);
+}
+%include {
+/* RETURNS SETOF type / RETURNS TABLE (name type, ...): a set-returning
+ * function (outs NULL for SETOF: its one column is ret) */
+static attu_ast_stmt *ab_function_set(attu_parse_ctx *ctx, int pos, const ab_qname *n, ab_fargs l,
+                                      attu_ast_typename ret, const ab_fargs *outs, const ab_fopts *o, bool replace) {
+    attu_ast_function *f = ab_function(ctx, n, true, l);
+    ab_fopts_apply(ctx, f, o);
+    if (!f) return NULL;
+    f->ret = ret;
+    f->or_replace = replace;
+    f->retset = true;
+    if (outs) {
+        for (int i = 0; i < outs->n; i++)
+            if (!outs->v[i].name || outs->v[i].dflt)
+                ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, outs->v[i].position, "syntax error at or near \"%s\"",
+                               outs->v[i].dflt ? "DEFAULT" : ")");
+        f->outs = outs->v;
+        f->nout = outs->n;
+    }
+    return ab_function_stmt(ctx, pos, 'F', f);
+}
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) SETOF typename(T) func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_set(ctx, K.pos, &N, L, T, NULL, &O, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) SETOF typename(T) func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_set(ctx, K.pos, &N, L, T, NULL, &O, true);
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) TABLE(B) LP func_arg_items(C) RP func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    attu_ast_typename none;
+    memset(&none, 0, sizeof none);
+    none.position = B.pos;
+    A = ab_function_set(ctx, K.pos, &N, L, none, &C, &O, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) TABLE(B) LP func_arg_items(C) RP func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    attu_ast_typename none;
+    memset(&none, 0, sizeof none);
+    none.position = B.pos;
+    A = ab_function_set(ctx, K.pos, &N, L, none, &C, &O, true);
 }
 type_stmt(A) ::= DROP(K) FUNCTION func_sig_list(L) opt_drop_behavior(B).
 {

@@ -104,6 +104,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * after DROP and ALTER), RETURN (the SQL-standard body) outside
      * parentheses */
     bool fn_stmt = false;
+    bool after_returns = false;   /* the token before is its RETURNS (SETOF follows) */
     int parens = 0;   /* ( not yet closed in the statement */
     while (!ctx.failed) {
         if (have_next) {
@@ -191,6 +192,10 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                 else if (!strcmp(cur.str, "backward")) cur.type = TK_BACKWARD;
             }
         }
+        /* (setof is a column-name keyword of the lexer's) */
+        if (fn_stmt && after_returns && cur.str && !(cur.len && ctx.sql[cur.off] == '"') && !strcmp(cur.str, "setof"))
+            cur.type = TK_SETOF;
+        after_returns = fn_stmt && parens == 0 && cur.str && cur.type != TK_SCONST && !strcmp(cur.str, "returns");
         if (first_type == TK_DECLARE && cur.type == TK_FOR) declare_for = true;
         if (cur.type == TK_LP) parens++;
         else if (cur.type == TK_RP && parens > 0) parens--;

@@ -52,6 +52,14 @@
 /* how many SQL function calls may be inlined inside one another */
 #define ATTU_FUNCTION_MAX_DEPTH 40
 
+/* A set-returning function's FROM item, whose subquery's query is a
+ * stand-in that bind_query hands to attu_sql_function_rows. */
+struct sql_fn_from {
+    const attu_ast_query      *query;
+    const attu_ast_from       *item;
+    const struct sql_fn_from  *next;
+};
+
 /* A function call being inlined: its parameters and what they stand for. */
 struct sql_fn_frame {
     const attu_sql_function    *f;
@@ -341,17 +349,16 @@ static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e,
     return r;
 }
 
-attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
-    *handled = false;
+/* Resolves call e among the SQL functions of its name, its arguments
+ * bound in sc for their types: the function (the caller frees it with the
+ * arena), slot its parameters' arguments; NULL with *found false when
+ * none fits (or a built-in of the name should have the call), or with
+ * err set (42725, no memory). */
+static attu_sql_function *resolve(bctx *c, const scope *sc, const attu_ast_expr *e, int *slot, bool *found) {
+    *found = false;
     const char *name = e->u.func.name;
-    if (!c->cat || (e->u.func.schema && strcmp(e->u.func.schema, "public"))) return NULL;
     const attu_comments *cs = attu_catalog_comments(c->cat);
-    if (!attu_sql_function_exists(cs, name)) return NULL;
-    if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
-        e->u.func.within_group)
-        return NULL;
     int n = e->u.func.args.n;
-    if (n > ATTU_FUNCTION_MAX_ARGS) return NULL;
     attu_type ts[ATTU_FUNCTION_MAX_ARGS];
     const char *names[ATTU_FUNCTION_MAX_ARGS];
     for (int i = 0; i < n; i++) {
@@ -360,23 +367,23 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
         /* (bound here for its type only: the body binds it again where
          * the parameter stands) */
         attu_bexpr *b = bind_expr(c, sc, a);
-        if (!b) { *handled = true; return NULL; }
+        if (!b) { *found = true; return NULL; }
         ts[i] = b->type;
     }
     int nf = 0;
     attu_sql_function **fs = attu_sql_functions_named(cs, name, &nf);
-    if (nf < 0) { *handled = true; attu_error_oom(c->err); return NULL; }
+    if (nf < 0) { *found = true; attu_error_oom(c->err); return NULL; }
     int best = -1, best_exact = -1, best_pref = -1, best_unk = -1, ties = 0;
-    int slot[ATTU_FUNCTION_MAX_ARGS], best_slot[ATTU_FUNCTION_MAX_ARGS];
+    int one[ATTU_FUNCTION_MAX_ARGS];
     for (int i = 0; i < nf; i++) {
         int pref = 0, unk = 0;
-        int ex = fit(fs[i], n, ts, names, slot, &pref, &unk);
+        int ex = fit(fs[i], n, ts, names, one, &pref, &unk);
         if (ex < 0) continue;
         bool better = ex > best_exact || (ex == best_exact && (pref > best_pref || (pref == best_pref && unk > best_unk)));
         bool same = ex == best_exact && pref == best_pref && unk == best_unk;
         if (better) {
             best = i; best_exact = ex; best_pref = pref; best_unk = unk; ties = 0;
-            memcpy(best_slot, slot, sizeof slot[0] * (size_t)fs[i]->nargs);
+            memcpy(slot, one, sizeof one[0] * (size_t)fs[i]->nargs);
         } else if (same) ties++;
     }
     attu_sql_function *f = best >= 0 ? fs[best] : NULL;
@@ -390,7 +397,7 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
         attu_sql_function_free(f);
         return NULL;
     }
-    *handled = true;
+    *found = true;
     if (attu_plan_arena_on_free(c->pa, free_function, f)) { attu_error_oom(c->err); return NULL; }
     if (ties) {
         char buf[512];
@@ -399,6 +406,20 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
         attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
         return NULL;
     }
+    return f;
+}
+
+attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    const char *name = e->u.func.name;
+    if (!c->cat || (e->u.func.schema && strcmp(e->u.func.schema, "public"))) return NULL;
+    if (!attu_sql_function_exists(attu_catalog_comments(c->cat), name)) return NULL;
+    if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
+        e->u.func.within_group || e->u.func.args.n > ATTU_FUNCTION_MAX_ARGS)
+        return NULL;
+    int slot[ATTU_FUNCTION_MAX_ARGS];
+    attu_sql_function *f = resolve(c, sc, e, slot, handled);
+    if (!f) return NULL;
     if (!c->sql_fn && c->params && c->params->function_name) {
         /* CREATE FUNCTION's check of a body (the function itself may be
          * the one called): the call is resolved, its value only typed */
@@ -406,7 +427,12 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
         if (v) v->type = varchar_without_length(f->ret);
         return v;
     }
-    return inline_call(c, sc, e, f, best_slot);
+    if (f->retset) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "set-returning SQL function %s is supported in FROM only", name);
+        return NULL;
+    }
+    return inline_call(c, sc, e, f, slot);
 }
 
 const attu_ast_from *attu_sql_function_from(bctx *c, const attu_ast_from *f) {
@@ -420,6 +446,36 @@ const attu_ast_from *attu_sql_function_from(bctx *c, const attu_ast_from *f) {
         !strcmp(name, "unnest") || !strcmp(name, "generate_subscripts") || attu_json_srf_name(name) ||
         attu_json_record_name(name))
         return f;
+    /* a set-returning one among the functions of the name: the call is
+     * resolved where the subquery binds (attu_sql_function_rows), its
+     * query a stand-in that bind_query knows */
+    int nf = 0;
+    bool rows = false;
+    attu_sql_function **fs = attu_sql_functions_named(attu_catalog_comments(c->cat), name, &nf);
+    for (int i = 0; i < nf; i++) { rows |= fs[i]->retset; attu_sql_function_free(fs[i]); }
+    free(fs);
+    if (nf < 0) { attu_error_oom(c->err); return NULL; }
+    if (rows) {
+        attu_ast_query *stand_in = attu_palloc(c->pa, sizeof *stand_in);
+        attu_ast_from *sub = attu_palloc(c->pa, sizeof *sub);
+        struct sql_fn_from *link = attu_palloc(c->pa, sizeof *link);
+        if (!stand_in || !sub || !link) { attu_error_oom(c->err); return NULL; }
+        stand_in->kind = ATTU_QUERY_SELECT;
+        stand_in->position = f->position;
+        stand_in->depth = call->depth + 1;
+        link->query = stand_in;
+        link->item = f;
+        link->next = c->sql_fn_from;
+        c->sql_fn_from = link;
+        sub->kind = ATTU_FROM_SUBQUERY;
+        sub->position = f->position;
+        sub->depth = stand_in->depth + 1;
+        sub->alias = (char *)(f->alias ? f->alias : name);
+        sub->column_aliases = f->column_aliases;
+        sub->u.subquery.query = stand_in;
+        sub->u.subquery.lateral = true;
+        return sub;
+    }
     attu_ast_select_item *item = attu_palloc(c->pa, sizeof *item);
     attu_ast_query *q = attu_palloc(c->pa, sizeof *q);
     attu_ast_from *sub = attu_palloc(c->pa, sizeof *sub);
@@ -442,4 +498,115 @@ const attu_ast_from *attu_sql_function_from(bctx *c, const attu_ast_from *f) {
     sub->u.subquery.query = q;
     sub->u.subquery.lateral = true;
     return sub;
+}
+
+attu_lplan *attu_sql_function_rows(bctx *c, const attu_ast_query *q, bool *handled) {
+    *handled = false;
+    const struct sql_fn_from *link = c->sql_fn_from;
+    while (link && link->query != q) link = link->next;
+    if (!link) return NULL;
+    *handled = true;
+    const attu_ast_from *item = link->item;
+    const attu_ast_expr *e = item->u.function.call;
+    const char *name = e->u.func.name;
+    /* the arguments read the FROM items before the call (the subquery's
+     * outer scope), never the body's */
+    static const scope none = { 0, NULL, 0 };
+    int slot[ATTU_FUNCTION_MAX_ARGS];
+    bool found;
+    if (e->u.func.args.n > ATTU_FUNCTION_MAX_ARGS) { attu_error_set(c->err, "54023", e->position, "too many arguments"); return NULL; }
+    attu_sql_function *f = resolve(c, &none, e, slot, &found);
+    if (!f) {
+        if (!found) {
+            /* no SQL function fits: the message of a call with these types */
+            bool h;
+            attu_bind_sql_function(c, &none, e, &h);
+            if (!c->err->set) {
+                attu_bexpr *args[ATTU_FUNCTION_MAX_ARGS];
+                int n = e->u.func.args.n;
+                for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, &none, e->u.func.args.items[i]))) return NULL;
+                attu_no_function(c, e, args, n);
+            }
+        }
+        return NULL;
+    }
+    if (!f->retset) {
+        /* a scalar function of the name fits: its one row */
+        attu_ast_select_item *it = attu_palloc(c->pa, sizeof *it);
+        attu_ast_query *one = attu_palloc(c->pa, sizeof *one);
+        if (!it || !one) { attu_error_oom(c->err); return NULL; }
+        it->expr = (attu_ast_expr *)e;
+        it->alias = (char *)(item->alias ? item->alias : name);
+        one->kind = ATTU_QUERY_SELECT;
+        one->position = item->position;
+        one->depth = e->depth + 1;
+        one->u.select.items = it;
+        one->u.select.nitems = 1;
+        return bind_query(c, one);
+    }
+    int depth = c->sql_fn ? c->sql_fn->depth + 1 : 1;
+    if (depth > ATTU_FUNCTION_MAX_DEPTH) {
+        attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
+        return NULL;
+    }
+    const attu_ast_expr **args = attu_palloc(c->pa, sizeof *args * (size_t)(f->nargs + 1));
+    if (!args) { attu_error_oom(c->err); return NULL; }
+    for (int k = 0; k < f->nargs; k++) {
+        if (slot[k] >= 0) {
+            attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
+            if (!a) { attu_error_oom(c->err); return NULL; }
+            *a = *e->u.func.args.items[slot[k]];
+            a->arg_name = NULL;
+            args[k] = a;
+        } else if (!(args[k] = parse_default(c, f->arg_defaults[k]))) return NULL;
+    }
+    char *body = attu_pstrdup(c->pa, f->body, strlen(f->body));
+    if (!body) { attu_error_oom(c->err); return NULL; }
+    attu_error pe;
+    memset(&pe, 0, sizeof pe);
+    attu_parse_result *pr = attu_parse(body, &pe);
+    if (!pr) { *c->err = pe; c->err->position = 0; return NULL; }
+    if (attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_error_oom(c->err); return NULL; }
+    if (pr->n != 1 || pr->stmts[0].stmt->kind != ATTU_STMT_SELECT || !pr->stmts[0].stmt->u.select.query) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "only SQL functions whose body is one SELECT are supported");
+        return NULL;
+    }
+    struct sql_fn_frame fr = { f, args, &none, c, c->sql, c->sql_fn, false, false, c->in_agg, depth };
+    const char *save_sql = c->sql;
+    c->sql_fn = &fr;
+    c->sql = body;
+    attu_lplan *lp = bind_query(c, pr->stmts[0].stmt->u.select.query);
+    c->sql_fn = fr.up;
+    c->sql = save_sql;
+    if (!lp) {
+        if (!fr.arg_failed && c->err->set) c->err->position = 0;
+        return NULL;
+    }
+    /* the declared columns: their names, each cast to its type */
+    int want = f->nout ? f->nout : 1;
+    if (lp->ncols != want) {
+        char tb[96];
+        attu_error_set(c->err, "42P13", 0, "return type mismatch in function declared to return %s",
+                       attu_type_name(f->ret, tb, sizeof tb));
+        return NULL;
+    }
+    attu_lplan *p = attu_lp_new(c->pa, LP_PROJECT, want);
+    if (!p || !(p->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(want + 1)))) { attu_error_oom(c->err); return NULL; }
+    p->left = lp;
+    p->est_rows = lp->est_rows;
+    for (int i = 0; i < want; i++) {
+        attu_type decl = f->nout ? f->out_types[i] : f->ret;
+        attu_bexpr *col = attu_bx_col(c->pa, i, lp->types[i]);
+        if (!col) { attu_error_oom(c->err); return NULL; }
+        if (attu_type_pg_oid(lp->types[i]) != attu_type_pg_oid(decl) || lp->types[i].id == ATTU_TYPE_UNKNOWN)
+            col = coerce(c, col, decl, true, e->position);
+        if (!col) return NULL;
+        if (decl.id == ATTU_TYPE_DECIMAL) col->type.no_typmod = 1;
+        if (attu_type_is_varchar_any(decl)) col->type = attu_type_varchar_unbounded();
+        p->exprs[i] = col;
+        p->types[i] = col->type;
+        p->names[i] = (char *)(f->nout ? f->out_names[i] : item->alias ? item->alias : name);
+    }
+    return p;
 }

@@ -824,7 +824,7 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     v_int(r, attu_function_oid(f->id)); v_text(r, f->name); v_int(r, OID_PUBLIC); v_int(r, OID_USER);
     v_int(r, 14);   /* prolang: sql's pg_language OID */
     v_real(r, 100); v_real(r, 0); v_int(r, 0); v_text(r, "-"); v_char(r, 'f'); v_bool(r, false);
-    v_bool(r, f->leakproof); v_bool(r, f->strict); v_bool(r, false); v_char(r, f->volatility);
+    v_bool(r, f->leakproof); v_bool(r, f->strict); v_bool(r, f->retset); v_char(r, f->volatility);
     v_char(r, f->parallel); v_int(r, f->nargs); v_int(r, attu_sql_function_ndefaults(f));
     v_int(r, attu_type_pg_oid(f->ret));
     sbuf b = {0}, names = {0};
@@ -843,9 +843,32 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
         syscat_sb_puts(&names, "\"");
     }
     syscat_sb_puts(&b, "}");
+    /* RETURNS TABLE: its columns are OUT-like arguments of mode t, in
+     * proallargtypes, proargmodes and proargnames after the inputs */
+    sbuf all = {0}, modes = {0};
+    if (f->nout) {
+        syscat_sb_puts(&all, "{");
+        syscat_sb_puts(&modes, "{");
+        for (int i = 0; i < f->nargs + f->nout; i++) {
+            attu_type t = i < f->nargs ? f->arg_types[i] : f->out_types[i - f->nargs];
+            syscat_sb_printf(&all, "%s%u", i ? "," : "", attu_type_pg_oid(t));
+            syscat_sb_printf(&modes, "%s%c", i ? "," : "", i < f->nargs ? 'i' : 't');
+        }
+        for (int i = 0; i < f->nout; i++) {
+            syscat_sb_puts(&names, (f->nargs || i) ? ",\"" : "\"");
+            syscat_sb_puts(&names, f->out_names[i]);
+            syscat_sb_puts(&names, "\"");
+        }
+        named = true;
+        syscat_sb_puts(&all, "}");
+        syscat_sb_puts(&modes, "}");
+    }
     syscat_sb_puts(&names, "}");
     v_text(r, b.oom ? NULL : b.p);
-    v_null(r); v_null(r);
+    v_text(r, f->nout && !all.oom ? all.p : NULL);
+    v_text(r, f->nout && !modes.oom ? modes.p : NULL);
+    free(all.p);
+    free(modes.p);
     v_text(r, named && !names.oom ? names.p : NULL);
     v_null(r); v_null(r);
     /* a RETURN body is no source text: prosrc '' and the body in
