@@ -237,7 +237,8 @@ static attu_ast_expr *new_expr(bctx *c, attu_ast_expr_kind kind, int pos, int de
     return x;
 }
 
-/* CASE WHEN $1 IS NULL OR ... THEN NULL ELSE body END */
+/* CASE WHEN $1 IS NULL OR ... THEN NULL ELSE body END (body NULL: the
+ * condition $1 IS NULL OR ... alone) */
 static attu_ast_expr *strict_wrap(bctx *c, const attu_sql_function *f, attu_ast_expr *body) {
     attu_ast_expr *cond = NULL;
     for (int k = 0; k < f->nargs; k++) {
@@ -255,6 +256,7 @@ static attu_ast_expr *strict_wrap(bctx *c, const attu_sql_function *f, attu_ast_
         or->u.binary.right = is;
         cond = or;
     }
+    if (!body) return cond;   /* (the condition alone) */
     attu_ast_expr *nul = new_expr(c, ATTU_EXPR_LITERAL, 0, 1);
     attu_ast_expr *cs = new_expr(c, ATTU_EXPR_CASE, 0, (cond->depth > body->depth ? cond->depth : body->depth) + 1);
     attu_ast_case_when *w = attu_palloc(c->pa, sizeof *w);
@@ -572,11 +574,40 @@ attu_lplan *attu_sql_function_rows(bctx *c, const attu_ast_query *q, bool *handl
                        "only SQL functions whose body is one SELECT are supported");
         return NULL;
     }
+    const attu_ast_query *bq = pr->stmts[0].stmt->u.select.query;
+    if (f->strict && f->nargs) {
+        /* STRICT: no rows for a NULL argument, SELECT * FROM (body) AS s
+         * WHERE NOT ($1 IS NULL OR ...) */
+        attu_ast_expr *nul = strict_wrap(c, f, NULL), *star = new_expr(c, ATTU_EXPR_STAR, 0, 1);
+        attu_ast_expr *not = new_expr(c, ATTU_EXPR_UNARY, 0, nul ? nul->depth + 1 : 1);
+        attu_ast_select_item *it = attu_palloc(c->pa, sizeof *it);
+        attu_ast_from *sub = attu_palloc(c->pa, sizeof *sub);
+        attu_ast_from **from = attu_palloc(c->pa, sizeof *from);
+        attu_ast_query *w = attu_palloc(c->pa, sizeof *w);
+        if (!nul || !star || !not || !it || !sub || !from || !w) { attu_error_oom(c->err); return NULL; }
+        not->u.unary.op = ATTU_UNOP_NOT;
+        not->u.unary.op_text = "NOT";
+        not->u.unary.arg = nul;
+        it->expr = star;
+        sub->kind = ATTU_FROM_SUBQUERY;
+        sub->depth = bq->depth + 1;
+        sub->alias = "\001strict";
+        sub->u.subquery.query = (attu_ast_query *)bq;
+        from[0] = sub;
+        w->kind = ATTU_QUERY_SELECT;
+        w->depth = (sub->depth > not->depth ? sub->depth : not->depth) + 1;
+        w->u.select.items = it;
+        w->u.select.nitems = 1;
+        w->u.select.from.items = from;
+        w->u.select.from.n = 1;
+        w->u.select.where = not;
+        bq = w;
+    }
     struct sql_fn_frame fr = { f, args, &none, c, c->sql, c->sql_fn, false, false, c->in_agg, depth };
     const char *save_sql = c->sql;
     c->sql_fn = &fr;
     c->sql = body;
-    attu_lplan *lp = bind_query(c, pr->stmts[0].stmt->u.select.query);
+    attu_lplan *lp = bind_query(c, bq);
     c->sql_fn = fr.up;
     c->sql = save_sql;
     if (!lp) {

@@ -6,7 +6,7 @@ directory of its own; the CPU device, or ATTU_TEST_DEVICE's):
   - a function made in one session's open block is unseen by another
     until COMMIT, and gone after ROLLBACK;
   - committed functions (overloads of one name, a DEFAULT, a STRICT one,
-    one renamed, one replaced) survive a daemon killed (SIGKILL) and
+    one renamed, one replaced, RETURNS TABLE and SETOF ones) survive a daemon killed (SIGKILL) and
     started again: calls resolve and give the same answers, pg_proc shows
     them with the same OIDs, DROP FUNCTION of one a view calls is still
     2BP01 and a dropped one stays gone.
@@ -47,6 +47,9 @@ try:
     ok(a, "INSERT INTO item VALUES (1, 'a'), (2, 'b')")
     ok(a, "CREATE FUNCTION name_of(k int) RETURNS text LANGUAGE sql STABLE AS 'SELECT name FROM item WHERE id = k'")
     ok(a, "CREATE VIEW item_v AS SELECT id, twice(id) AS d FROM item")
+    ok(a, "CREATE FUNCTION items_over(k int) RETURNS TABLE (id int, name text) LANGUAGE sql "
+          "AS 'SELECT id, name FROM item WHERE id > k'")
+    ok(a, "CREATE FUNCTION upto(n int) RETURNS SETOF int LANGUAGE sql STRICT AS 'SELECT generate_series(1, n)'")
     check("a call", a.query("SELECT twice(21), twice('ab'), addn(1), addn(NULL), quarter(10)").rows(),
           [("42", "abab", "11", None, "2.5000000000000000")])
     oid = int(a.query("SELECT oid FROM pg_proc WHERE proname = 'addn'").rows()[0][0])
@@ -78,6 +81,10 @@ try:
                                               "WHERE proname IN ('twice', 'addn', 'quarter') ORDER BY proname, pronargs, prosrc").rows(),
           [("addn", "2", "v", "t", "SELECT a + b"), ("quarter", "1", "v", "f", "SELECT x / 4"),
            ("twice", "1", "v", "f", " SELECT t || t "), ("twice", "1", "v", "f", "SELECT $1 + $1 + 0")])
+    check("after a restart: RETURNS TABLE", d.query("SELECT * FROM items_over(1)").rows(), [("2", "b")])
+    check("after a restart: RETURNS SETOF, STRICT", d.query("SELECT u FROM upto(2) AS u ORDER BY u").rows(),
+          [("1",), ("2",)])
+    check("after a restart: proretset", d.query("SELECT proretset FROM pg_proc WHERE proname = 'upto'").rows(), [("t",)])
     check("after a restart: the old name is gone", sqlstate(d.query("SELECT old_name(1)")), "42883")
     check("after a restart: a dropped one stays gone", sqlstate(d.query("SELECT gone_f()")), "42883")
     check("after a restart: the view calls it", d.query("SELECT id, d FROM item_v ORDER BY id").rows(),
