@@ -110,7 +110,7 @@ static int check_body(attu_session *s, const char *sql, const attu_ast_function 
         goto out;
     }
     if (pr->n > 1) {
-        rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pr->stmts[0].stmt->position ? fn->body_position : 0,
+        rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, fn->body_position,
                             "SQL functions of more than one statement are not supported");
         goto out;
     }

@@ -12,7 +12,8 @@
  *
  * The engine never runs a function: the binder inlines the body where it
  * is called (planner/sql_function_bind.c), so what it computes runs as
- * the calling query's own expressions on every backend.
+ * the calling query's own expressions (or, for a set-returning function
+ * in FROM, its subquery) on every backend.
  */
 #ifndef ATTU_ENGINE_SQL_FUNCTION_H
 #define ATTU_ENGINE_SQL_FUNCTION_H

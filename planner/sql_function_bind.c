@@ -25,13 +25,21 @@
  * to the declared type (CREATE FUNCTION checked that an assignment cast
  * exists).
  *
+ * In FROM. A scalar function's call there is its one row, the LATERAL
+ * subquery (SELECT f(args) AS alias). A set-returning one's (RETURNS SETOF
+ * / TABLE) is a LATERAL subquery whose query, once the call is resolved,
+ * is the body itself (attu_sql_function_rows), its columns renamed and
+ * cast as declared; STRICT filters its rows by the arguments.
+ *
  * Names. In an expression body a name that is a parameter's is the
  * parameter (nothing else can be named there); under FROM the query's
  * columns come first and a parameter's name is tried before the calling
  * query's columns, as PostgreSQL's SQL functions resolve them. An
- * argument itself binds in the call's scope (in a subquery body: from the
- * subquery, where the body's own columns could hide a caller's column of
- * the same name; docs/sql-reference.md says so).
+ * argument itself binds in the call's scope: at a subquery body's top
+ * level in a scope of no columns, so that it reads the calling query
+ * (correlated); in a subquery nested deeper in the body from where it
+ * stands, so there the body's own columns could hide a caller's column of
+ * the same name (docs/sql-reference.md says so).
  *
  * An aggregate in the body over a parameter (SELECT sum(x)) would, once
  * inlined, aggregate the calling query's rows: it is refused (0A000).
@@ -79,7 +87,7 @@ static void free_function(void *p) { attu_sql_function_free(p); }
 
 /* The k-th parameter's value where the body reads it (sc: the body's
  * scope there). */
-static attu_bexpr *bind_arg(bctx *c, const scope *sc, int k, int pos) {
+static attu_bexpr *bind_arg(bctx *c, const scope *sc, int k) {
     struct sql_fn_frame *fr = c->sql_fn;
     if (c->in_agg && !(c == fr->c && fr->agg_at_call)) {
         /* an aggregate of the body over a parameter: inlined, the
@@ -107,7 +115,6 @@ static attu_bexpr *bind_arg(bctx *c, const scope *sc, int k, int pos) {
     c->sql_fn = fr;
     c->sql = text;
     if (!r) fr->arg_failed = true;
-    (void)pos;
     return r;
 }
 
@@ -132,13 +139,13 @@ attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_exp
                 attu_error_set(c->err, "42P02", 0, "there is no parameter $%d", k + 1);
                 return NULL;
             }
-            return bind_arg(c, sc, k, e->position);
+            return bind_arg(c, sc, k);
         }
         if (e->kind != ATTU_EXPR_COLUMN || before_scope != fr->names_first) return NULL;
         int k = param_named(fr, e->u.column.qualifier, e->u.column.name);
         if (k < 0) return NULL;
         *handled = true;
-        return bind_arg(c, sc, k, e->position);
+        return bind_arg(c, sc, k);
     }
     /* CREATE FUNCTION's check of a body: the names stand for its $k
      * (attu_bind_params.param_names) */
