@@ -1,6 +1,7 @@
 /*
  * db_function.c - SQL functions: CREATE [OR REPLACE] FUNCTION, DROP
- * FUNCTION, ALTER FUNCTION ... RENAME TO, as PostgreSQL 15
+ * FUNCTION, ALTER FUNCTION (RENAME TO, OWNER TO, SET SCHEMA, options),
+ * as PostgreSQL 15
  * (engine/sql_function.h says how a function is kept,
  * planner/sql_function_bind.c how a call runs).
  *
@@ -410,13 +411,40 @@ static int drop_functions(attu_session *s, const attu_ast_stmt *st, const attu_e
     return 0;
 }
 
-static int rename_function(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+/* ALTER FUNCTION f OWNER TO / SET SCHEMA (attu's one role and schema:
+ * nothing changes, as ALTER DOMAIN's) and ALTER FUNCTION f option ...
+ * (what CREATE's options set, changed in place). */
+static int alter_function(attu_session *s, const attu_ast_stmt *st, attu_sql_function *f, bool *skipped,
+                          attu_error *err) {
+    const attu_ast_function *fn = st->u.type_stmt.fn;
+    const char *to = st->u.type_stmt.nbr;
+    if (st->u.type_stmt.sub == 'o' || st->u.type_stmt.sub == 's') {
+        *skipped = true;
+        const char *user = s->user[0] ? s->user : "attu";
+        if (st->u.type_stmt.sub == 'o')
+            return to && strcmp(to, user) ? attu_error_set(err, "42704", 0, "role \"%s\" does not exist", to) : 0;
+        if (!strcmp(to, "public")) return 0;
+        return attu_error_set(err, "3F000", 0, "schema \"%s\" does not exist", to);
+    }
+    if (fn->volatility) f->volatility = fn->volatility;
+    if (fn->strict >= 0) f->strict = fn->strict == 1;
+    if (fn->leakproof >= 0) f->leakproof = fn->leakproof == 1;
+    if (fn->parallel) f->parallel = fn->parallel;
+    return attu_sql_function_store(attu_catalog_comments(db_cat(s)), f) ? attu_error_oom(err) : 0;
+}
+
+static int rename_function(attu_session *s, const attu_ast_stmt *st, bool *skipped, attu_error *err) {
     const attu_ast_function *fn = st->u.type_stmt.fn;
     const char *to = st->u.type_stmt.nbr;
     bool missing;
     char sig[512];
     attu_sql_function *f = find_signature(s, fn, &missing, sig, sizeof sig, err);
     if (!f) return missing ? no_function(fn, sig, err) : -1;
+    if (st->u.type_stmt.sub) {
+        int rc = alter_function(s, st, f, skipped, err);
+        attu_sql_function_free(f);
+        return rc;
+    }
     attu_comments *cs = attu_catalog_comments(db_cat(s));
     attu_sql_function *clash = attu_sql_function_find(cs, to, f->nargs, f->arg_types);
     int rc = 0;
@@ -496,13 +524,14 @@ int db_exec_function(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     if (st->u.type_stmt.action == 'G' && st->u.type_stmt.cascade && cascade_views(s, st, cb, err)) return -1;
     db_write_lock(s);
     int rc;
+    bool skipped = false;
     const char *tag;
     switch (st->u.type_stmt.action) {
     case 'F': rc = create_function(s, sql, st->u.type_stmt.fn, err); tag = "CREATE FUNCTION"; break;
     case 'G': rc = drop_functions(s, st, cb, err); tag = "DROP FUNCTION"; break;
-    default: rc = rename_function(s, st, err); tag = "ALTER FUNCTION"; break;
+    default: rc = rename_function(s, st, &skipped, err); tag = "ALTER FUNCTION"; break;
     }
-    if (!rc && s->db->data_dir) rc = db_txn_touch_comments(s, err);
+    if (!rc && !skipped && s->db->data_dir) rc = db_txn_touch_comments(s, err);
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;
     return db_deliver_tag(cb, tag, err) ? -2 : 0;

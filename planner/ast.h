@@ -1107,7 +1107,8 @@ struct attu_ast_stmt {
             int                nchecks;
             /* SQL functions (db/db_function.c): 'F' CREATE [OR REPLACE]
              * FUNCTION fn, 'G' DROP FUNCTION fn (a list through next),
-             * 'H' ALTER FUNCTION fn RENAME TO nbr */
+             * 'H' ALTER FUNCTION fn: sub 0 RENAME TO nbr, 'o' OWNER TO
+             * nbr, 's' SET SCHEMA nbr, 'a' the options fn carries */
             struct attu_ast_function *fn;
         } type_stmt;
         struct {

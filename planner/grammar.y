@@ -5410,6 +5410,37 @@ type_stmt(A) ::= DROP(K) FUNCTION IF EXISTS func_sig_list(L) opt_drop_behavior(B
     A = ab_function_stmt(ctx, K.pos, 'G', L);
     if (A) { A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
 }
+/* ALTER FUNCTION ... OWNER TO / SET SCHEMA (pg_dump writes them: attu's
+ * one role and schema) and ... option ... [RESTRICT] (volatility,
+ * strictness, LEAKPROOF, PARALLEL, SECURITY, COST, ROWS) */
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) ID(O) TO role_spec(R).
+{
+    ab_word_expect(ctx, &O, "owner");
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
+    if (A) { A->u.type_stmt.sub = 'o'; A->u.type_stmt.nbr = (char *)R.name; }
+}
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) SET ID(W) colid(T).
+{
+    ab_word_expect(ctx, &W, "schema");
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
+    if (A) { A->u.type_stmt.sub = 's'; A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+}
+%type alter_fopts {ab_fopts}
+alter_fopts(A) ::= func_word(T).                    { memset(&A, 0, sizeof A); A = ab_fopts_push(ctx, A, T); }
+alter_fopts(A) ::= alter_fopts(L) func_word(T).     { A = ab_fopts_push(ctx, L, T); }
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) alter_fopts(O) opt_drop_behavior.
+{
+    attu_ast_function sig = S ? *S : (attu_ast_function){ 0 };
+    ab_fopts_apply(ctx, S, &O);
+    if (S) {
+        if (S->language)
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, S->language_position, "syntax error at or near \"LANGUAGE\"");
+        S->name = sig.name; S->name_position = sig.name_position;
+        S->has_args = sig.has_args; S->args = sig.args; S->nargs = sig.nargs;
+    }
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
+    if (A) A->u.type_stmt.sub = 'a';
+}
 type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) RENAME TO colid(T).
 {
     A = ab_function_stmt(ctx, K.pos, 'H', S);
