@@ -358,17 +358,50 @@ static bool word_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* Whether view v's query calls a function named name (read from its
- * text: a word name followed by '('). */
-static bool view_calls(const attu_view *v, const char *name) {
+/* Whether SQL text calls a function named name (a word name followed by
+ * '(': attu keeps views, DEFAULTs and CHECKs as text, not as trees). */
+static bool text_calls(const char *text, const char *name) {
     size_t n = strlen(name);
-    for (const char *p = v->sql; (p = strstr(p, name)); p += n) {
-        bool start = p == v->sql || !(word_char(p[-1]) || p[-1] == '.');
+    for (const char *p = text; (p = strstr(p, name)); p += n) {
+        bool start = p == text || !(word_char(p[-1]) || p[-1] == '.');
         const char *q = p + n;
         while (*q == ' ' || *q == '\n' || *q == '\t') q++;
         if (start && *q == '(') return true;
     }
     return false;
+}
+
+static bool view_calls(const attu_view *v, const char *name) { return text_calls(v->sql, name); }
+
+/* A table's column DEFAULT or CHECK that calls a function of f's name:
+ * 2BP01 with PostgreSQL's DETAIL (CASCADE, which would drop the DEFAULT
+ * or the constraint, is not done here: 0A000). 0 when none does. */
+static int table_users(attu_session *s, const attu_sql_function *f, const char *full, bool cascade, attu_error *err) {
+    attu_catalog *cat = db_cat(s);
+    for (size_t i = 0; i < attu_catalog_count(cat); i++) {
+        const attu_table *t = attu_catalog_at(cat, i);
+        char what[300] = "";
+        for (int k = 0; k < t->ncols && !what[0]; k++) {
+            const char *d = attu_catalog_default(cat, t->name, k);
+            if (d && text_calls(d, f->name))
+                snprintf(what, sizeof what, "default value for column %s of table %s", t->defs[k].name, t->name);
+        }
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(cat, t->name, &nc);
+        for (int k = 0; k < nc && !what[0]; k++)
+            if (cs[k].expr && text_calls(cs[k].expr, f->name))
+                snprintf(what, sizeof what, "constraint %s on table %s", cs[k].name, t->name);
+        if (!what[0]) continue;
+        if (cascade)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "DROP FUNCTION ... CASCADE of a function that a %s calls is not supported",
+                                  strncmp(what, "default", 7) ? "CHECK constraint" : "column DEFAULT");
+        attu_error_set(err, "2BP01", 0, "cannot drop function %s because other objects depend on it", full);
+        attu_error_set_detail(err, "%s depends on function %s", what, full);
+        attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        return -1;
+    }
+    return 0;
 }
 
 static int drop_functions(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
@@ -402,6 +435,10 @@ static int drop_functions(attu_session *s, const attu_ast_stmt *st, const attu_e
             attu_error_set_detail(err, "%s %s depends on function %s", v->kind == 'm' ? "materialized view" : "view",
                                   v->name, full);
             attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+            attu_sql_function_free(f);
+            return -1;
+        }
+        if (table_users(s, f, full, st->u.type_stmt.cascade, err)) {
             attu_sql_function_free(f);
             return -1;
         }
