@@ -229,7 +229,7 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
     f->strict = fn->strict == 1;
     f->parallel = fn->parallel ? fn->parallel : 'u';
     f->leakproof = fn->leakproof == 1;
-    f->sql_body = fn->body_std;
+    f->sql_body = fn->body_atomic ? 2 : fn->body_std ? 1 : 0;
     if (arg_types(fn, f->arg_types, err)) goto out;
     f->retset = fn->retset;
     if (fn->nout) {

@@ -5,7 +5,7 @@
  * A definition's text:
  *
  *     <id>\n
- *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <RETURN form 0/1> <set-returning 0/1>\n
+ *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <SQL-standard body: 0, 1 RETURN, 2 BEGIN ATOMIC> <set-returning 0/1>\n
  *     <result type id> <precision> <scale> <no_typmod>\n
  *     <type id> <precision> <scale> <no_typmod>\t<name in hex, or ->\t<DEFAULT in hex, or ->\n   (one per argument)
  *     o <type id> <precision> <scale> <no_typmod>\t<name in hex>\n   (one per RETURNS TABLE column)
@@ -101,7 +101,7 @@ static attu_sql_function *parse_def(const char *key, const char *text) {
     char vol = 'v', par = 'u';
     if (sscanf(text, "%d\n%c %d %c %d %d %d\n%n", &id, &vol, &strict, &par, &leak, &std, &set, &used) < 7 || !used)
         goto bad;
-    f->sql_body = std != 0;
+    f->sql_body = std;
     f->retset = set != 0;
     f->id = id;
     f->volatility = vol;
@@ -209,7 +209,7 @@ attu_sql_function *attu_sql_function_find(const attu_comments *cs, const char *n
 int attu_sql_function_store(attu_comments *cs, const attu_sql_function *f) {
     attu_strbuf b = { 0 }, k = { 0 };
     attu_strbuf_printf(&b, "%d\n%c %d %c %d %d %d\n", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
-                       f->leakproof ? 1 : 0, f->sql_body ? 1 : 0, f->retset ? 1 : 0);
+                       f->leakproof ? 1 : 0, f->sql_body, f->retset ? 1 : 0);
     put_type(&b, f->ret);
     attu_strbuf_putc(&b, '\n');
     for (int i = 0; i < f->nargs; i++) {

@@ -46,7 +46,9 @@ typedef struct attu_sql_function {
     char       parallel;     /* 's' SAFE, 'r' RESTRICTED, 'u' UNSAFE */
     bool       leakproof;
     char      *body;         /* the text after AS (prosrc), or SELECT expr */
-    bool       sql_body;     /* written RETURN expr (prosrc '', prosqlbody set) */
+    int        sql_body;     /* PostgreSQL 15's SQL-standard body (prosrc '',
+                                prosqlbody set): 1 RETURN expr (body is SELECT
+                                expr), 2 BEGIN ATOMIC ... END (body its text) */
     bool       retset;       /* RETURNS SETOF ret / RETURNS TABLE: its rows, in FROM */
     int        nout;         /* RETURNS TABLE's columns (0: SETOF ret, one column) */
     attu_type *out_types;    /* nout */

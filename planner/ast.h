@@ -131,7 +131,9 @@ typedef struct attu_ast_function {
     size_t             body_offset;     /* the literal's byte offset in the statement */
     bool               body_link;  /* AS 'obj', 'link' (a C function's) */
     bool               body_std;   /* RETURN expr (body is "SELECT expr"; body_position
-                                      the statement's character of its 1st) */
+                                      the statement's character of its 1st) or
+                                      BEGIN ATOMIC ... END (body_atomic: the text) */
+    bool               body_atomic;
     bool               retset;     /* RETURNS SETOF ret, or RETURNS TABLE (outs) */
     attu_ast_func_arg *outs;       /* RETURNS TABLE's columns (nout; NULL for SETOF) */
     int                nout;

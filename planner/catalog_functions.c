@@ -479,7 +479,8 @@ static void function_arm(void *ctx, const attu_sql_function *f) {
         /* pg_get_function_sqlbody: a RETURN body's text (its "SELECT"
          * read back as RETURN); NULL for a body given AS '...' */
         if (!f->sql_body) return;
-        attu_strbuf_printf(&t, "RETURN%s", f->body + 6);
+        if (f->sql_body == 2) attu_strbuf_printf(&t, "BEGIN ATOMIC\n %s;\nEND", f->body);
+        else attu_strbuf_printf(&t, "RETURN%s", f->body + 6);
     } else if (a->what == 'r' && f->nout) {
         attu_strbuf_printf(&t, "TABLE(");
         for (int i = 0; i < f->nout; i++) {

@@ -474,6 +474,9 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token FUNCTION.
 /* SETOF: a token only right after CREATE FUNCTION's RETURNS (parser.c) */
 %token SETOF.
+/* BEGIN ATOMIC ... END: ATOMIC a token only after BEGIN in CREATE FUNCTION;
+ * ATOMIC_BODY the body's text, one token (parser.c) */
+%token ATOMIC ATOMIC_BODY.
 /* CONSTRAINTS: a token only as SET's second word (parser.c) */
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
@@ -5399,6 +5402,35 @@ type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L)
     memset(&none, 0, sizeof none);
     none.position = B.pos;
     A = ab_function_set(ctx, K.pos, &N, L, none, &C, &O, true);
+}
+%include {
+/* CREATE FUNCTION ... BEGIN ATOMIC statements END: the statements' text
+ * (parser.c's ATOMIC_BODY token) is the body, placed for error positions */
+static attu_ast_stmt *ab_function_atomic(attu_parse_ctx *ctx, int pos, const ab_qname *n, ab_fargs l,
+                                         attu_ast_typename ret, const ab_fopts *o, const attu_token *b, bool replace) {
+    attu_ast_function *f = ab_function(ctx, n, true, l);
+    ab_fopts_apply(ctx, f, o);
+    if (!f) return NULL;
+    if (o->body_seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, b->pos, "duplicate function body specified");
+    f->ret = ret;
+    f->or_replace = replace;
+    f->body = ab_strndup(ctx, b->str ? b->str : "", b->slen);
+    f->body_std = true;
+    f->body_atomic = true;
+    f->body_position = b->pos;
+    if (!f->language) f->language = "sql";
+    return ab_function_stmt(ctx, pos, 'F', f);
+}
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) BEGIN ATOMIC ATOMIC_BODY(B) END.
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_atomic(ctx, K.pos, &N, L, T, &O, &B, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) BEGIN ATOMIC ATOMIC_BODY(B) END.
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_atomic(ctx, K.pos, &N, L, T, &O, &B, true);
 }
 type_stmt(A) ::= DROP(K) FUNCTION func_sig_list(L) opt_drop_behavior(B).
 {
