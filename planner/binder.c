@@ -2055,6 +2055,9 @@ static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
 }
 
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
+    /* a set-returning SQL function in the select list: a LATERAL join
+     * (sql_function_bind.c) */
+    if (!(q = attu_sql_function_select_srf(c, q))) return NULL;
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
     c->npending = 0;

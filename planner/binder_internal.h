@@ -594,6 +594,14 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
  * (functions.c): a SQL function of the name is taken only for exact
  * argument types */
 bool attu_builtin_function_name(const char *name);
+/* whether e holds an aggregate or window call of its own level (not
+ * looking into subqueries; functions.c) */
+bool attu_aggregate_in(const struct attu_ast_expr *e);
+/* A SELECT whose select list calls a set-returning SQL function, as the
+ * LATERAL join PostgreSQL's expansion of it amounts to (sql_function_bind.c):
+ * SELECT a, f(x) FROM t is SELECT a, s FROM t, f(x) AS s; q itself when
+ * it calls none, or cannot be so written. NULL only when out of memory. */
+const struct attu_ast_query *attu_sql_function_select_srf(bctx *c, const struct attu_ast_query *q);
 /* A FROM item that calls a SQL function, f(args) [AS alias [(col)]], as
  * the LATERAL subquery (SELECT f(args) AS col) AS alias that PostgreSQL's
  * one row of a scalar function in FROM is; any other item itself. NULL

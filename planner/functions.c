@@ -1039,6 +1039,33 @@ static attu_bexpr *mix_typmod(attu_bexpr *r, attu_type t) {
     return r;
 }
 
+bool attu_aggregate_in(const attu_ast_expr *e) {
+    if (!e) return false;
+    switch (e->kind) {
+    case ATTU_EXPR_FUNC:
+        if (e->u.func.over || e->u.func.within_group || (!e->u.func.schema && find_agg(e->u.func.name))) return true;
+        for (int i = 0; i < e->u.func.args.n; i++) if (attu_aggregate_in(e->u.func.args.items[i])) return true;
+        return false;
+    case ATTU_EXPR_BINARY: return attu_aggregate_in(e->u.binary.left) || attu_aggregate_in(e->u.binary.right);
+    case ATTU_EXPR_UNARY: return attu_aggregate_in(e->u.unary.arg);
+    case ATTU_EXPR_CAST: return attu_aggregate_in(e->u.cast.arg);
+    case ATTU_EXPR_IS: return attu_aggregate_in(e->u.is.arg);
+    case ATTU_EXPR_BETWEEN:
+        return attu_aggregate_in(e->u.between.arg) || attu_aggregate_in(e->u.between.low) || attu_aggregate_in(e->u.between.high);
+    case ATTU_EXPR_IN_LIST:
+        if (attu_aggregate_in(e->u.in_list.arg)) return true;
+        for (int i = 0; i < e->u.in_list.list.n; i++) if (attu_aggregate_in(e->u.in_list.list.items[i])) return true;
+        return false;
+    case ATTU_EXPR_LIKE: return attu_aggregate_in(e->u.like.arg) || attu_aggregate_in(e->u.like.pattern);
+    case ATTU_EXPR_CASE:
+        if (attu_aggregate_in(e->u.case_.operand) || attu_aggregate_in(e->u.case_.else_)) return true;
+        for (int i = 0; i < e->u.case_.nwhens; i++)
+            if (attu_aggregate_in(e->u.case_.whens[i].when) || attu_aggregate_in(e->u.case_.whens[i].then)) return true;
+        return false;
+    default: return false;
+    }
+}
+
 bool attu_builtin_function_name(const char *name) {
     if (find_agg(name) || attu_json_function_name(name) || attu_array_function_name(name) ||
         attu_sequence_function_name(name) || attu_session_function_name(name) || !strcmp(name, "generate_series") ||

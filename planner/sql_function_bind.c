@@ -29,7 +29,10 @@
  * subquery (SELECT f(args) AS alias). A set-returning one's (RETURNS SETOF
  * / TABLE) is a LATERAL subquery whose query, once the call is resolved,
  * is the body itself (attu_sql_function_rows), its columns renamed and
- * cast as declared; STRICT filters its rows by the arguments.
+ * cast as declared; STRICT filters its rows by the arguments. In the
+ * select list, a whole item calling one is that LATERAL join
+ * (attu_sql_function_select_srf), which is PostgreSQL's expansion where
+ * nothing aggregates, orders by or lockstep-expands beside it.
  *
  * Names. In an expression body a name that is a parameter's is the
  * parameter (nothing else can be named there); under FROM the query's
@@ -438,7 +441,7 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
     }
     if (f->retset) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "set-returning SQL function %s is supported in FROM only", name);
+                       "set-returning SQL function %s is supported in FROM and as a whole select-list item only", name);
         return NULL;
     }
     return inline_call(c, sc, e, f, slot);
@@ -647,4 +650,75 @@ attu_lplan *attu_sql_function_rows(bctx *c, const attu_ast_query *q, bool *handl
         p->names[i] = (char *)(f->nout ? f->out_names[i] : item->alias ? item->alias : name);
     }
     return p;
+}
+
+/* Whether call e names a set-returning SQL function (some function of its
+ * name is one). */
+static bool names_set_function(bctx *c, const attu_ast_expr *e) {
+    if (!e || e->kind != ATTU_EXPR_FUNC || (e->u.func.schema && strcmp(e->u.func.schema, "public")) || e->u.func.star ||
+        e->u.func.distinct || e->u.func.over || e->u.func.filter || e->u.func.order_by.n || e->u.func.within_group)
+        return false;
+    const attu_comments *cs = attu_catalog_comments(c->cat);
+    if (!attu_sql_function_exists(cs, e->u.func.name)) return false;
+    int nf = 0;
+    bool set = false;
+    attu_sql_function **fs = attu_sql_functions_named(cs, e->u.func.name, &nf);
+    for (int i = 0; i < nf; i++) { set |= fs[i]->retset; attu_sql_function_free(fs[i]); }
+    free(fs);
+    return set;
+}
+
+const attu_ast_query *attu_sql_function_select_srf(bctx *c, const attu_ast_query *q) {
+    if (!c->cat || q->kind != ATTU_QUERY_SELECT) return q;
+    const typeof(q->u.select) *s = &q->u.select;
+    int at = -1;
+    for (int i = 0; i < s->nitems; i++)
+        if (names_set_function(c, s->items[i].expr)) {
+            if (at >= 0) return q;   /* two: PostgreSQL runs them in lockstep (left to the usual error) */
+            at = i;
+        }
+    if (at < 0) return q;
+    /* only where the rows of the function are all the expansion does: no
+     * aggregation, DISTINCT or window after it, no * that would take its
+     * column, no ORDER BY of the call itself */
+    if (s->group_by.n || s->group_empty || s->having || s->distinct || s->distinct_on.n || s->nwindows) return q;
+    for (int i = 0; i < s->nitems; i++) {
+        const attu_ast_expr *x = s->items[i].expr;
+        if ((x->kind == ATTU_EXPR_STAR && !x->u.star.qualifier) || attu_aggregate_in(x)) return q;
+    }
+    for (int i = 0; i < q->order_by.n; i++) {
+        const attu_ast_expr *o = q->order_by.items[i].expr;
+        if (o->kind == ATTU_EXPR_FUNC && !strcmp(o->u.func.name, s->items[at].expr->u.func.name)) return q;
+    }
+    static const char alias[] = "\001srf";
+    attu_ast_query *nq = attu_palloc(c->pa, sizeof *nq);
+    attu_ast_select_item *items = attu_palloc(c->pa, sizeof *items * (size_t)s->nitems);
+    attu_ast_from **from = attu_palloc(c->pa, sizeof *from * (size_t)(s->from.n + 1));
+    attu_ast_from *fi = attu_palloc(c->pa, sizeof *fi);
+    attu_ast_expr *col = attu_palloc(c->pa, sizeof *col);
+    if (!nq || !items || !from || !fi || !col) { attu_error_oom(c->err); return NULL; }
+    const attu_ast_expr *call = s->items[at].expr;
+    *nq = *q;
+    memcpy(items, s->items, sizeof *items * (size_t)s->nitems);
+    if (s->from.n) memcpy(from, s->from.items, sizeof *from * (size_t)s->from.n);
+    fi->kind = ATTU_FROM_FUNCTION;
+    fi->position = call->position;
+    fi->depth = call->depth + 1;
+    fi->alias = (char *)alias;
+    fi->u.function.call = (attu_ast_expr *)call;
+    fi->u.function.lateral = true;
+    from[s->from.n] = fi;
+    col->kind = ATTU_EXPR_COLUMN;
+    col->position = call->position;
+    col->depth = 1;
+    col->u.column.qualifier = (char *)alias;
+    col->u.column.name = (char *)alias;
+    items[at].expr = col;
+    /* (the column PostgreSQL names after the function) */
+    if (!items[at].alias) items[at].alias = call->u.func.name;
+    nq->u.select.items = items;
+    nq->u.select.from.items = from;
+    nq->u.select.from.n = s->from.n + 1;
+    nq->depth = (q->depth > fi->depth ? q->depth : fi->depth) + 1;
+    return nq;
 }
