@@ -93,7 +93,7 @@ static void put_key(attu_strbuf *b, const char *name, int nargs, const attu_type
 /* Parses a definition (key's name, text); NULL when damaged or out of
  * memory. */
 static attu_sql_function *parse_def(const char *key, const char *text) {
-    const char *paren = strchr(key + 1, '(');
+    const char *paren = strrchr(key + 1, '(');   /* (the last: a quoted name may hold one) */
     if (!paren) return NULL;
     attu_sql_function *f = calloc(1, sizeof *f);
     if (!f || !(f->name = strndup(key + 1, (size_t)(paren - key - 1)))) { free(f); return NULL; }
