@@ -58,6 +58,10 @@ typedef struct {
     int in_quote;        /* '\'' or '"' inside a quoted literal/identifier,
                             'e' inside an E'...' escape string */
     int block_depth;     /* nesting of slash-star comments */
+    int atomic_depth;    /* inside CREATE FUNCTION's BEGIN ATOMIC ... END
+                            (1, plus each CASE's END it waits for): its
+                            ';'s end no statement, as in psql */
+    bool after_begin;    /* the word before was BEGIN */
     char *dollar_tag;    /* non-NULL inside $tag$ ... $tag$ */
 } shell_splitter_t;
 

@@ -5,8 +5,8 @@
  * Input is read a line at a time: from a terminal through libedit (line
  * editing, and a history file, ~/.attu_history or $ATTU_HISTORY), from a
  * file (-f, or a pipe on stdin), or from a -c string. Lines accumulate in a
- * splitter until a ';' outside quotes, comments and dollar-quoted bodies
- * ends a statement, so a statement may span many lines and a line may hold
+ * splitter until a ';' outside quotes, comments, dollar-quoted bodies and
+ * a CREATE FUNCTION's BEGIN ATOMIC ... END ends a statement, so a statement may span many lines and a line may hold
  * many statements. A line that starts with '\' while no statement is
  * pending is a meta command (shell_meta.c).
  */
@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- the splitter ------------------------------------------------------ */
@@ -93,7 +94,26 @@ int shell_splitter_feed(shell_splitter_t *sp, const char *line,
             size_t n = dollar_tag_len(b + i);
             sp->dollar_tag = strndup(b + i, n);
             i += n;
+        } else if ((isalpha((unsigned char)c) || c == '_') &&
+                   (i == 0 || !(isalnum((unsigned char)b[i - 1]) || b[i - 1] == '_' || b[i - 1] == '$'))) {
+            /* a word: BEGIN ATOMIC opens a body whose ';'s stay in it
+             * until its END (a CASE's END nests) */
+            size_t j = i;
+            while (j < sp->len && (isalnum((unsigned char)b[j]) || b[j] == '_' || b[j] == '$')) j++;
+            size_t n = j - i;
+            bool begin = n == 5 && !strncasecmp(b + i, "begin", 5);
+            if (sp->atomic_depth) {
+                if (n == 4 && !strncasecmp(b + i, "case", 4)) sp->atomic_depth++;
+                else if (n == 3 && !strncasecmp(b + i, "end", 3)) sp->atomic_depth--;
+            } else if (sp->after_begin && n == 6 && !strncasecmp(b + i, "atomic", 6)) {
+                sp->atomic_depth = 1;
+            }
+            sp->after_begin = begin;
+            i = j;
+        } else if (c == ';' && sp->atomic_depth) {
+            i++;
         } else if (c == ';') {
+            sp->after_begin = false;
             char *stmt = strndup(b, i);
             memmove(b, b + i + 1, sp->len - i); /* keeps the NUL */
             sp->len -= i + 1;
@@ -110,7 +130,7 @@ int shell_splitter_feed(shell_splitter_t *sp, const char *line,
 }
 
 bool shell_splitter_empty(const shell_splitter_t *sp) {
-    if (sp->in_quote || sp->block_depth || sp->dollar_tag) return false;
+    if (sp->in_quote || sp->block_depth || sp->dollar_tag || sp->atomic_depth) return false;
     const char *p = sp->buf ? sp->buf : "";
     while (*p) {
         if (p[0] == '-' && p[1] == '-') {
@@ -132,7 +152,8 @@ char *shell_splitter_take(shell_splitter_t *sp) {
     char *s = strdup(sp->buf ? sp->buf : "");
     sp->len = sp->pos = 0;
     if (sp->buf) sp->buf[0] = 0;
-    sp->in_quote = sp->block_depth = 0;
+    sp->in_quote = sp->block_depth = sp->atomic_depth = 0;
+    sp->after_begin = false;
     free(sp->dollar_tag);
     sp->dollar_tag = NULL;
     return s;

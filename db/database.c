@@ -800,6 +800,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
     case ATTU_STMT_TYPE:
         /* (the upper-case actions are domains': planner/ast.h) */
+        if (st->u.type_stmt.fn) return db_exec_function(s, sql, st, cb, err);   /* (actions 'F', 'G', 'H') */
         if (st->u.type_stmt.action >= 'A' && st->u.type_stmt.action <= 'Z') return db_exec_domain(s, sql, st, cb, err);
         return db_exec_type(s, st, cb, err);
     }

@@ -282,6 +282,13 @@ static void default_mismatch_message(attu_error *err) {
     }
 }
 
+char *db_deparse_default(const attu_ast_expr *e, attu_error *err) {
+    dbuf b = { 0 };
+    if (deparse_default(e, &b, err)) { free(b.p); return NULL; }
+    if (b.oom || !b.p) { free(b.p); attu_error_oom(err); return NULL; }
+    return b.p;
+}
+
 char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
                        attu_error *err) {
     dbuf b = { 0 };

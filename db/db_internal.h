@@ -314,6 +314,9 @@ struct attu_enum_source db_enum_source(attu_session *s);
 /* CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db_type.c). */
 int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN (db_domain.c). */
+/* CREATE / DROP / ALTER FUNCTION (db_function.c) */
+int db_exec_function(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                     attu_error *err);
 int db_exec_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                    attu_error *err);
 int db_txn_touch_indexes(attu_session *s, attu_error *err);   /* (attu.indexes: db_index.c) */
@@ -498,6 +501,9 @@ int db_eval_default(attu_session *s, const char *dflt, const attu_column_def *de
  * the SQL text to keep (malloc'd), or NULL with err. */
 char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
                        attu_error *err);
+/* e as the SQL text a DEFAULT keeps (malloc'd; NULL with err for what a
+ * DEFAULT may not hold: a column, a subquery, a parameter) */
+char *db_deparse_default(const attu_ast_expr *e, attu_error *err);
 /* The column type a type name written in CREATE / ALTER TABLE means
  * (interval qualifiers kept): 42704 and the like at tn's position. */
 int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err);

@@ -100,6 +100,46 @@ typedef struct attu_ast_typename {
                           when none is written */
 } attu_ast_typename;
 
+/* ---- CREATE FUNCTION ------------------------------------------------------ */
+
+/* One argument of a function's signature: [name] type [DEFAULT expr]. */
+typedef struct attu_ast_func_arg {
+    char              *name;       /* NULL when unnamed */
+    attu_ast_typename  type;
+    struct attu_ast_expr *dflt;    /* DEFAULT / = expr, NULL when none */
+    int                position;
+} attu_ast_func_arg;
+
+/* A function as CREATE FUNCTION writes it, or a signature DROP / ALTER
+ * FUNCTION names (has_args false: the name alone, no parentheses). */
+typedef struct attu_ast_function {
+    char              *name;
+    int                name_position;
+    bool               or_replace;
+    bool               has_args;
+    int                nargs;
+    attu_ast_func_arg *args;
+    attu_ast_typename  ret;        /* RETURNS type (ret.name NULL: none) */
+    char              *language;   /* LANGUAGE name, NULL when not written */
+    int                language_position;
+    char               volatility; /* 'i', 's', 'v'; 0 when not written */
+    int                strict;     /* 1 STRICT, 0 CALLED ON NULL INPUT, -1 not written */
+    char               parallel;   /* 's', 'r', 'u'; 0 when not written */
+    int                leakproof;  /* 1, 0, -1 not written */
+    char              *body;       /* AS 'text' (decoded), NULL when none */
+    int                body_position;   /* the literal's, as its token's pos */
+    size_t             body_offset;     /* the literal's byte offset in the statement */
+    bool               body_link;  /* AS 'obj', 'link' (a C function's) */
+    bool               body_std;   /* RETURN expr (body is "SELECT expr"; body_position
+                                      the statement's character of its 1st) or
+                                      BEGIN ATOMIC ... END (body_atomic: the text) */
+    bool               body_atomic;
+    bool               retset;     /* RETURNS SETOF ret, or RETURNS TABLE (outs) */
+    attu_ast_func_arg *outs;       /* RETURNS TABLE's columns (nout; NULL for SETOF) */
+    int                nout;
+    struct attu_ast_function *next;   /* DROP FUNCTION's next name */
+} attu_ast_function;
+
 /* ---- ORDER BY items ------------------------------------------------------ */
 
 typedef enum attu_ast_nulls_order {
@@ -1071,6 +1111,11 @@ struct attu_ast_stmt {
             bool               not_null, null_seen;
             struct attu_ast_unique_def *checks;   /* CHECK (expr) entries, check_text set */
             int                nchecks;
+            /* SQL functions (db/db_function.c): 'F' CREATE [OR REPLACE]
+             * FUNCTION fn, 'G' DROP FUNCTION fn (a list through next),
+             * 'H' ALTER FUNCTION fn: sub 0 RENAME TO nbr, 'o' OWNER TO
+             * nbr, 's' SET SCHEMA nbr, 'a' the options fn carries */
+            struct attu_ast_function *fn;
         } type_stmt;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN

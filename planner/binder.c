@@ -857,6 +857,18 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
+        /* a SQL function on the right: the join over LATERAL (SELECT f(...)) */
+        const attu_ast_from *rf = attu_sql_function_from(c, f->u.join.right);
+        if (!rf) return NULL;
+        if (rf != f->u.join.right) {
+            attu_ast_from *nj = attu_palloc(c->pa, sizeof *nj);
+            if (!nj) OOM_NULL(c);
+            *nj = *f;
+            nj->u.join.right = (attu_ast_from *)rf;
+            return bind_join(c, nj, sc);
+        }
+    }
+    if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
         const char *qual, **names = NULL;
         int nnew = 0;
         bool scalar;
@@ -1151,6 +1163,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
 }
 
 static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
+    if (!(f = attu_sql_function_from(c, f))) return NULL;   /* (a SQL function in FROM) */
     switch (f->kind) {
     case ATTU_FROM_TABLE: return bind_table_ref(c, f, sc);
     case ATTU_FROM_JOIN: return bind_join(c, f, sc);
@@ -2115,6 +2128,9 @@ static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
 }
 
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
+    /* a set-returning SQL function in the select list: a LATERAL join
+     * (sql_function_bind.c) */
+    if (!(q = attu_sql_function_select_srf(c, q))) return NULL;
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
     c->npending = 0;
@@ -2123,14 +2139,17 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     c->clause = "FROM";
     for (int i = 0; i < s->from.n; i++) {
         scope one = { 0, NULL, 0 };
-        if (p && s->from.items[i]->kind == ATTU_FROM_FUNCTION) {
+        /* a SQL function in FROM: LATERAL (SELECT f(...)) (sql_function_bind.c) */
+        const attu_ast_from *fi = attu_sql_function_from(c, s->from.items[i]);
+        if (!fi) return NULL;
+        if (p && fi->kind == ATTU_FROM_FUNCTION) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
             bool lateral;
             const char *qual, **names = NULL;
             int nnew = 0;
             bool scalar;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &names, &nnew, &scalar);
+            attu_lplan *f = attu_bind_from_function(c, fi, &sc, p, &lateral, &qual, &names, &nnew, &scalar);
             if (!f) return NULL;
             int src = c->next_source++;
             for (int k = 0; k < nnew; k++) {
@@ -2151,10 +2170,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (!(p = attu_make_join(c, p, f, JK_CROSS, NULL))) return NULL;
             continue;
         }
-        if (p && s->from.items[i]->kind == ATTU_FROM_SUBQUERY && s->from.items[i]->u.subquery.lateral) {
+        if (p && fi->kind == ATTU_FROM_SUBQUERY && fi->u.subquery.lateral) {
             /* LATERAL (SELECT ...) reading the items before it: p ++ its rows */
             bool lateral;
-            attu_lplan *f = bind_lateral(c, s->from.items[i], &sc, p, &one, &lateral);
+            attu_lplan *f = bind_lateral(c, fi, &sc, p, &one, &lateral);
             if (!f) return NULL;
             int star_base = scope_star_end(&sc);
             for (int k = 0; k < one.n; k++)
@@ -2162,7 +2181,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (!(p = lateral ? f : attu_make_join(c, p, f, JK_CROSS, NULL))) return NULL;
             continue;
         }
-        attu_lplan *f = bind_from(c, s->from.items[i], &one);
+        attu_lplan *f = bind_from(c, fi, &one);
         if (!f) return NULL;
         /* names visible twice under one qualifier are fine until used */
         int star_base = scope_star_end(&sc);
@@ -3218,6 +3237,12 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
 }
 
 static attu_lplan *bind_query_body(bctx *c, const attu_ast_query *q) {
+    if (c->sql_fn_from) {
+        /* a set-returning SQL function in FROM (sql_function_bind.c) */
+        bool fn_rows;
+        attu_lplan *r = attu_sql_function_rows(c, q, &fn_rows);
+        if (fn_rows) return r;
+    }
     cte_def *save = c->ctes;
     for (int i = 0; i < q->with.n; i++) {
         for (cte_def *d = c->ctes; d != save; d = d->next)

@@ -231,6 +231,12 @@ typedef struct attu_bind_params {
      * main query share one snapshot). NULL: the catalog's. */
     attu_table        *(*read_version)(void *ctx, attu_table *t, bool top);
     void               *read_ctx;
+    /* CREATE FUNCTION's check of a SQL function's body (db/db_function.c):
+     * the parameters' names (n entries, each NULL when unnamed), which
+     * stand for $k where no column of the name is, qualified or not by
+     * function_name. NULL otherwise. */
+    const char *const  *param_names;
+    const char         *function_name;
 } attu_bind_params;
 
 

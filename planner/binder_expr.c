@@ -709,6 +709,13 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         attu_bexpr *w = attu_bind_whole_row(c, sc, name, e->position, 0, &rel);
         if (rel) return w;
     }
+    if (found < 0 && !internal && (c->sql_fn || (c->params && c->params->param_names))) {
+        /* a SQL function's parameter, after the body's own columns and
+         * before the calling query's (planner/sql_function_bind.c) */
+        bool handled;
+        attu_bexpr *a = attu_sql_function_param(c, sc, e, false, &handled);
+        if (handled) return a;
+    }
     if (found < 0 && c->outer && c->outer != sc) {
         /* a correlated reference to the enclosing query */
         const scope *save = c->outer;
@@ -1584,6 +1591,11 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (c->macro && e->kind == ATTU_EXPR_COLUMN) {
         bool handled;
         attu_bexpr *a = attu_syscat_macro_arg(c, e, &handled);
+        if (handled) return a;
+    }
+    if (c->sql_fn && (e->kind == ATTU_EXPR_PARAM || e->kind == ATTU_EXPR_COLUMN)) {
+        bool handled;
+        attu_bexpr *a = attu_sql_function_param(c, sc, e, true, &handled);
         if (handled) return a;
     }
     if (c->err->set) return NULL;

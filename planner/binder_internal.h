@@ -204,6 +204,12 @@ typedef struct bctx {
     /* the catalog function being bound (planner/catalog_functions.c):
      * where its body's argument names stand, and what they stand for */
     struct syscat_macro *macro;
+    /* the SQL function call being inlined (planner/sql_function_bind.c):
+     * what its parameters stand for */
+    struct sql_fn_frame *sql_fn;
+    /* the set-returning SQL functions' FROM items of the query (their
+     * stand-in queries; sql_function_bind.c) */
+    const struct sql_fn_from *sql_fn_from;
     /* the row values bound so far and their items (planner/row_value.c),
      * for an ORDER BY that orders by a row item by item */
     struct row_fields *row_fields;
@@ -591,5 +597,32 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
 attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
 /* An argument name of a catalog function's body, bound as its argument. */
 attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled);
+/* SQL functions (planner/sql_function_bind.c): a call of one (*handled
+ * false: no such function fits, the built-ins' turn), and a parameter of
+ * the body being bound, $k or a name (before_scope: the check before the
+ * scope's columns, else the one after them) */
+attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+/* whether name is one of attu's built-in functions or aggregates
+ * (functions.c): a SQL function of the name is taken only for exact
+ * argument types */
+bool attu_builtin_function_name(const char *name);
+/* whether e holds an aggregate or window call of its own level (not
+ * looking into subqueries; functions.c) */
+bool attu_aggregate_in(const struct attu_ast_expr *e);
+/* A SELECT whose select list calls a set-returning SQL function, as the
+ * LATERAL join PostgreSQL's expansion of it amounts to (sql_function_bind.c):
+ * SELECT a, f(x) FROM t is SELECT a, s FROM t, f(x) AS s; q itself when
+ * it calls none, or cannot be so written. NULL only when out of memory. */
+const struct attu_ast_query *attu_sql_function_select_srf(bctx *c, const struct attu_ast_query *q);
+/* A FROM item that calls a SQL function, f(args) [AS alias [(col)]], as
+ * the LATERAL subquery (SELECT f(args) AS col) AS alias that PostgreSQL's
+ * one row of a scalar function in FROM is; any other item itself. NULL
+ * only when out of memory. */
+const struct attu_ast_from *attu_sql_function_from(bctx *c, const struct attu_ast_from *f);
+/* A set-returning SQL function's rows: q is the stand-in query of its
+ * FROM item (*handled false: q is any other query) */
+attu_lplan *attu_sql_function_rows(bctx *c, const struct attu_ast_query *q, bool *handled);
+attu_bexpr *attu_sql_function_param(bctx *c, const scope *sc, const attu_ast_expr *e, bool before_scope,
+                                    bool *handled);
 
 #endif

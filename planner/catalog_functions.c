@@ -25,6 +25,7 @@
 #include "engine/enum_type.h"
 
 #include "engine/sequence.h"
+#include "engine/sql_function.h"
 
 /* The WHEN arms naming a user-defined type and its array type by their
  * OIDs. */
@@ -463,6 +464,62 @@ static bool m_col_description(bctx *c, sbuf *b, int n) {
     return syscat_description_body(c, b, n, true);
 }
 
+/* pg_get_function_result / _arguments / _identity_arguments / _sqlbody: a CASE over
+ * the SQL functions' OIDs (engine/sql_function.h), each arm the text
+ * PostgreSQL's format_type and the parameters' names (and DEFAULTs) make;
+ * NULL for any other OID (attu's built-in functions are no catalog
+ * rows). */
+typedef struct fn_arms { sbuf *b; char what; } fn_arms;
+
+static void function_arm(void *ctx, const attu_sql_function *f) {
+    fn_arms *a = ctx;
+    attu_strbuf t = { 0 };
+    char buf[96];
+    if (a->what == 's') {
+        /* pg_get_function_sqlbody: a RETURN body's text (its "SELECT"
+         * read back as RETURN); NULL for a body given AS '...' */
+        if (!f->sql_body) return;
+        if (f->sql_body == 2) attu_strbuf_printf(&t, "BEGIN ATOMIC\n %s;\nEND", f->body);
+        else attu_strbuf_printf(&t, "RETURN%s", f->body + 6);
+    } else if (a->what == 'r' && f->nout) {
+        attu_strbuf_printf(&t, "TABLE(");
+        for (int i = 0; i < f->nout; i++) {
+            attu_type ot = f->out_types[i];
+            attu_strbuf_printf(&t, "%s%s %s", i ? ", " : "", f->out_names[i],
+                               ot.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(ot, buf, sizeof buf));
+        }
+        attu_strbuf_printf(&t, ")");
+    } else if (a->what == 'r') {
+        attu_strbuf_printf(&t, "%s%s", f->retset ? "SETOF " : "",
+                           f->ret.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(f->ret, buf, sizeof buf));
+    } else {
+        for (int i = 0; i < f->nargs; i++) {
+            if (i) attu_strbuf_printf(&t, ", ");
+            if (f->arg_names[i]) attu_strbuf_printf(&t, "%s ", f->arg_names[i]);
+            attu_type at = f->arg_types[i];
+            attu_strbuf_printf(&t, "%s", at.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(at, buf, sizeof buf));
+            if (a->what == 'a' && f->arg_defaults[i]) attu_strbuf_printf(&t, " DEFAULT %s", f->arg_defaults[i]);
+        }
+    }
+    syscat_sb_printf(a->b, " WHEN $1 = %u THEN ", attu_function_oid(f->id));
+    syscat_sb_quote(a->b, t.p ? t.p : "");
+    if (t.oom) a->b->oom = true;
+    free(t.p);
+}
+
+static bool function_text(bctx *c, sbuf *b, int n, char what) {
+    if (n != 1) return false;
+    fn_arms a = { b, what };
+    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::text");
+    attu_sql_function_each(attu_catalog_comments(c->cat), function_arm, &a);
+    syscat_sb_puts(b, " ELSE NULL::text END");
+    return true;
+}
+static bool m_function_result(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 'r'); }
+static bool m_function_arguments(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 'a'); }
+static bool m_function_identity(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 'i'); }
+static bool m_function_sqlbody(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 's'); }
+
 /* A catalog function: its body built by `body`, or (body NULL) the fixed
  * SQL text `text` for nmin..nmax arguments. */
 typedef struct catalog_fn {
@@ -526,9 +583,10 @@ static const catalog_fn catalog_fns[] = {
     { "pg_ts_dict_is_visible", VISIBLE },
     { "pg_ts_parser_is_visible", VISIBLE },
     { "pg_ts_template_is_visible", VISIBLE },
-    { "pg_get_function_result", NULL_TEXT_1 },
-    { "pg_get_function_arguments", NULL_TEXT_1 },
-    { "pg_get_function_identity_arguments", NULL_TEXT_1 },
+    { "pg_get_function_result", BODY(m_function_result) },
+    { "pg_get_function_arguments", BODY(m_function_arguments) },
+    { "pg_get_function_identity_arguments", BODY(m_function_identity) },
+    { "pg_get_function_sqlbody", BODY(m_function_sqlbody) },
     { "pg_get_indexdef", BODY(m_get_indexdef) },
     { "pg_get_constraintdef", BODY(m_get_constraintdef) },
     { "pg_get_viewdef", BODY(m_get_viewdef) },

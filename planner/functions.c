@@ -1069,6 +1069,44 @@ static attu_bexpr *mix_typmod(attu_bexpr *r, attu_type t) {
     return r;
 }
 
+bool attu_aggregate_in(const attu_ast_expr *e) {
+    if (!e) return false;
+    switch (e->kind) {
+    case ATTU_EXPR_FUNC:
+        if (e->u.func.over || e->u.func.within_group || (!e->u.func.schema && find_agg(e->u.func.name))) return true;
+        for (int i = 0; i < e->u.func.args.n; i++) if (attu_aggregate_in(e->u.func.args.items[i])) return true;
+        return false;
+    case ATTU_EXPR_BINARY: return attu_aggregate_in(e->u.binary.left) || attu_aggregate_in(e->u.binary.right);
+    case ATTU_EXPR_UNARY: return attu_aggregate_in(e->u.unary.arg);
+    case ATTU_EXPR_CAST: return attu_aggregate_in(e->u.cast.arg);
+    case ATTU_EXPR_IS: return attu_aggregate_in(e->u.is.arg);
+    case ATTU_EXPR_BETWEEN:
+        return attu_aggregate_in(e->u.between.arg) || attu_aggregate_in(e->u.between.low) || attu_aggregate_in(e->u.between.high);
+    case ATTU_EXPR_IN_LIST:
+        if (attu_aggregate_in(e->u.in_list.arg)) return true;
+        for (int i = 0; i < e->u.in_list.list.n; i++) if (attu_aggregate_in(e->u.in_list.list.items[i])) return true;
+        return false;
+    case ATTU_EXPR_LIKE: return attu_aggregate_in(e->u.like.arg) || attu_aggregate_in(e->u.like.pattern);
+    case ATTU_EXPR_CASE:
+        if (attu_aggregate_in(e->u.case_.operand) || attu_aggregate_in(e->u.case_.else_)) return true;
+        for (int i = 0; i < e->u.case_.nwhens; i++)
+            if (attu_aggregate_in(e->u.case_.whens[i].when) || attu_aggregate_in(e->u.case_.whens[i].then)) return true;
+        return false;
+    default: return false;
+    }
+}
+
+bool attu_builtin_function_name(const char *name) {
+    if (find_agg(name) || attu_json_function_name(name) || attu_array_function_name(name) ||
+        attu_sequence_function_name(name) || attu_session_function_name(name) || !strcmp(name, "generate_series") ||
+        !strcmp(name, "unnest") || !strcmp(name, "generate_subscripts") || !strcmp(name, "pg_typeof") ||
+        !strcmp(name, "current_setting") || !strcmp(name, "set_config") || !strcmp(name, "grouping") ||
+        !strncmp(name, "enum_", 5))
+        return true;
+    for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) if (!strcmp(scalars[i].name, name)) return true;
+    return false;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *r = bind_function_value(c, sc, e);
     const char *name = e->u.func.name;
@@ -1082,6 +1120,9 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
     if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
+    bool user_fn;
+    attu_bexpr *uf = attu_bind_sql_function(c, sc, e, &user_fn);   /* planner/sql_function_bind.c */
+    if (user_fn) return uf;
     bool catalog_fn;
     attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
     if (catalog_fn) return cf;

@@ -466,6 +466,17 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
  * parser.c only in WHERE CURRENT OF and a locking clause (FOR UPDATE /
  * NO KEY UPDATE / SHARE / KEY SHARE [OF ...], outside parentheses). */
 %token OF KEY SHARE.
+/* RETURN: a token only in CREATE FUNCTION, outside parentheses (parser.c):
+ * the SQL-standard body RETURN expr */
+%token RETURN.
+/* FUNCTION: a token only right after CREATE [OR REPLACE], DROP or ALTER
+ * (parser.c), so that CREATE t (...) stays a syntax error at t */
+%token FUNCTION.
+/* SETOF: a token only right after CREATE FUNCTION's RETURNS (parser.c) */
+%token SETOF.
+/* BEGIN ATOMIC ... END: ATOMIC a token only after BEGIN in CREATE FUNCTION;
+ * ATOMIC_BODY the body's text, one token (parser.c) */
+%token ATOMIC ATOMIC_BODY.
 /* CONSTRAINTS: a token only as SET's second word (parser.c) */
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
@@ -5093,5 +5104,390 @@ type_stmt(A) ::= ALTER(K) TYPE qualified_name(N) SET ID(S) colid(T).
 {
     ab_word_expect(ctx, &S, "schema");
     A = ab_type_stmt(ctx, K.pos, 's', &N);
+    if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
+/* ======================================================================== */
+/* SQL functions: CREATE [OR REPLACE] FUNCTION, DROP FUNCTION, ALTER        */
+/* FUNCTION ... RENAME TO (db/db_function.c). FUNCTION and RETURN are      */
+/* tokens only where parser.c makes them; RETURNS and the options' words  */
+/* are identifiers (ab_word_expect, ab_fopts_apply). The statements ride  */
+/* on the type statement, as the domains do (actions 'F', 'G', 'H').      */
+
+%include {
+typedef struct ab_fargs { attu_ast_func_arg *v; int n, cap; } ab_fargs;
+static ab_fargs ab_fargs_push(attu_parse_ctx *ctx, ab_fargs l, attu_ast_func_arg a) {
+    if (l.n == l.cap) {
+        int cap = l.cap ? l.cap * 2 : 4;
+        attu_ast_func_arg *nv = ab_alloc(ctx, (size_t)cap * sizeof *nv);
+        if (!nv) return l;
+        if (l.n) memcpy(nv, l.v, (size_t)l.n * sizeof *nv);
+        l.v = nv;
+        l.cap = cap;
+    }
+    l.v[l.n++] = a;
+    return l;
+}
+static attu_ast_func_arg ab_farg(const attu_token *name, attu_ast_typename t, attu_ast_expr *dflt, int pos) {
+    attu_ast_func_arg a;
+    memset(&a, 0, sizeof a);
+    a.name = name ? (char *)ab_tokstr(name) : NULL;
+    a.type = t;
+    a.dflt = dflt;
+    a.position = pos;
+    return a;
+}
+static attu_ast_function *ab_function(attu_parse_ctx *ctx, const ab_qname *n, bool has_args, ab_fargs a) {
+    attu_ast_function *f = ab_alloc(ctx, sizeof *f);
+    if (!f) return NULL;
+    memset(f, 0, sizeof *f);
+    if (n->schema && strcmp(n->schema, "public") && strcmp(n->schema, "pg_catalog"))
+        ab_defer_error(ctx, "3F000", n->pos, "schema \"%s\" does not exist", n->schema);
+    f->name = (char *)n->name;
+    f->name_position = n->pos;
+    f->has_args = has_args;
+    f->args = a.v;
+    f->nargs = a.n;
+    f->strict = -1;
+    f->leakproof = -1;
+    return f;
+}
+/* An option written twice (or two that contradict): 42601. */
+static void ab_fopt_once(attu_parse_ctx *ctx, bool seen, int pos) {
+    if (seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "conflicting or redundant options");
+}
+/* CREATE FUNCTION's options as written: their words (read by
+ * ab_fopts_apply: one grammar rule per option would make LANGUAGE sql's
+ * name an option of its own), and the AS literal. */
+/* k: 'i' a word, 'n' NOT, 'u' NULL, 'o' ON, 'r' ROWS, 'c' a number, 's' a string */
+typedef struct ab_fword { attu_token t; char k; } ab_fword;
+typedef struct ab_fopts {
+    ab_fword   *w;
+    int         n, cap;
+    bool        body_seen, link;
+    attu_token  body;
+} ab_fopts;
+static ab_fopts ab_fopts_push(attu_parse_ctx *ctx, ab_fopts l, ab_fword t) {
+    if (l.n == l.cap) {
+        int cap = l.cap ? l.cap * 2 : 8;
+        ab_fword *nv = ab_alloc(ctx, (size_t)cap * sizeof *nv);
+        if (!nv) return l;
+        if (l.n) memcpy(nv, l.w, (size_t)l.n * sizeof *nv);
+        l.w = nv;
+        l.cap = cap;
+    }
+    l.w[l.n++] = t;
+    return l;
+}
+static bool ab_fw(const ab_fword *t, const char *word) {
+    return t->k == 'i' && t->t.str && !strcmp(t->t.str, word);
+}
+/* Reads the options' words into f: IMMUTABLE | STABLE | VOLATILE,
+ * STRICT | CALLED ON NULL INPUT | RETURNS NULL ON NULL INPUT, [NOT]
+ * LEAKPROOF, LANGUAGE name, PARALLEL SAFE | RESTRICTED | UNSAFE,
+ * SECURITY INVOKER | DEFINER, COST n, ROWS n. */
+static void ab_fopts_apply(attu_parse_ctx *ctx, attu_ast_function *f, const ab_fopts *o) {
+    if (!f) return;
+    f->strict = -1;
+    f->leakproof = -1;
+    if (o->body_seen) {
+        f->body = ab_strndup(ctx, o->body.str, o->body.slen);
+        f->body_position = o->body.pos;
+        f->body_offset = o->body.off;
+        f->body_link = o->link;
+    }
+    const ab_fword *w = o->w;
+    for (int i = 0; i < o->n; i++) {
+        const ab_fword *t = &w[i];
+        int left = o->n - i - 1;
+        if (ab_fw(t, "immutable") || ab_fw(t, "stable") || ab_fw(t, "volatile")) {
+            ab_fopt_once(ctx, f->volatility, t->t.pos);
+            f->volatility = t->t.str[0];
+        } else if (ab_fw(t, "strict")) {
+            ab_fopt_once(ctx, f->strict >= 0, t->t.pos);
+            f->strict = 1;
+        } else if (ab_fw(t, "leakproof")) {
+            ab_fopt_once(ctx, f->leakproof >= 0, t->t.pos);
+            f->leakproof = 1;
+        } else if (t->k == 'n' && left >= 1 && ab_fw(&w[i + 1], "leakproof")) {
+            ab_fopt_once(ctx, f->leakproof >= 0, t->t.pos);
+            f->leakproof = 0;
+            i++;
+        } else if (ab_fw(t, "called") && left >= 3 && w[i + 1].k == 'o' && w[i + 2].k == 'u' &&
+                   ab_fw(&w[i + 3], "input")) {
+            ab_fopt_once(ctx, f->strict >= 0, t->t.pos);
+            f->strict = 0;
+            i += 3;
+        } else if (ab_fw(t, "returns") && left >= 4 && w[i + 1].k == 'u' && w[i + 2].k == 'o' &&
+                   w[i + 3].k == 'u' && ab_fw(&w[i + 4], "input")) {
+            ab_fopt_once(ctx, f->strict >= 0, t->t.pos);
+            f->strict = 1;
+            i += 4;
+        } else if (ab_fw(t, "language") && left >= 1 && (w[i + 1].k == 'i' || w[i + 1].k == 's')) {
+            ab_fopt_once(ctx, f->language != NULL, t->t.pos);
+            f->language = ab_strndup(ctx, w[i + 1].t.str, w[i + 1].k == 's' ? w[i + 1].t.slen : strlen(w[i + 1].t.str));
+            f->language_position = t->t.pos;
+            i++;
+        } else if (ab_fw(t, "parallel") && left >= 1 && w[i + 1].k == 'i') {
+            ab_fopt_once(ctx, f->parallel, t->t.pos);
+            const char *v = w[i + 1].t.str;
+            if (!strcmp(v, "safe") || !strcmp(v, "restricted") || !strcmp(v, "unsafe")) f->parallel = v[0];
+            else ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, w[i + 1].t.pos, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE");
+            i++;
+        } else if (ab_fw(t, "security") && left >= 1 && (ab_fw(&w[i + 1], "invoker") || ab_fw(&w[i + 1], "definer"))) {
+            i++;
+        } else if ((ab_fw(t, "cost") || t->k == 'r') && left >= 1 &&
+                   w[i + 1].k == 'c') {
+            i++;
+        } else if (ab_fw(t, "window")) {
+            ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, t->t.pos, "window functions are not supported");
+        } else {
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, t->t.pos, "syntax error at or near \"%.*s\"", (int)t->t.len, ctx->sql + t->t.off);
+            return;
+        }
+    }
+}
+static attu_ast_stmt *ab_function_stmt(attu_parse_ctx *ctx, int pos, char action, attu_ast_function *f) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_TYPE, pos);
+    if (!st) return NULL;
+    st->u.type_stmt.action = action;
+    st->u.type_stmt.fn = f;
+    if (f) { st->u.type_stmt.name = f->name; st->u.type_stmt.name_position = f->name_position; }
+    return st;
+}
+}
+%type func_args {ab_fargs}
+%type func_arg_items {ab_fargs}
+%type func_arg {attu_ast_func_arg}
+%type func_sig {attu_ast_function *}
+%type func_sig_list {attu_ast_function *}
+%type func_opts {ab_fopts}
+%type func_word {ab_fword}
+
+/* (PostgreSQL's param_name: no column-name keyword, which would read
+ * as a type) */
+%type func_param_name {attu_token}
+func_param_name(A) ::= ID(T).                       { A = T; }
+func_param_name(A) ::= unreserved_keyword(T).       { A = T; }
+func_args(A) ::= .                                  { memset(&A, 0, sizeof A); }
+func_args(A) ::= func_arg_items(L).                 { A = L; }
+func_arg_items(A) ::= func_arg(X).                  { memset(&A, 0, sizeof A); A = ab_fargs_push(ctx, A, X); }
+func_arg_items(A) ::= func_arg_items(L) COMMA func_arg(X). { A = ab_fargs_push(ctx, L, X); }
+func_arg(A) ::= typename(T).                        { A = ab_farg(NULL, T, NULL, T.position); }
+func_arg(A) ::= func_param_name(N) typename(T).               { A = ab_farg(&N, T, NULL, N.pos); }
+func_arg(A) ::= IN(K) typename(T).                  { A = ab_farg(NULL, T, NULL, K.pos); }
+func_arg(A) ::= IN(K) func_param_name(N) typename(T).         { A = ab_farg(&N, T, NULL, K.pos); }
+func_arg(A) ::= typename(T) DEFAULT a_expr(E).      { A = ab_farg(NULL, T, E, T.position); }
+func_arg(A) ::= func_param_name(N) typename(T) DEFAULT a_expr(E).    { A = ab_farg(&N, T, E, N.pos); }
+func_arg(A) ::= typename(T) EQ a_expr(E).           { A = ab_farg(NULL, T, E, T.position); }
+func_arg(A) ::= func_param_name(N) typename(T) EQ a_expr(E).  { A = ab_farg(&N, T, E, N.pos); }
+
+func_sig(A) ::= qualified_name(N).                  { ab_fargs z; memset(&z, 0, sizeof z); A = ab_function(ctx, &N, false, z); }
+func_sig(A) ::= qualified_name(N) LP func_args(L) RP.   { A = ab_function(ctx, &N, true, L); }
+func_sig_list(A) ::= func_sig(F).                   { A = F; }
+func_sig_list(A) ::= func_sig_list(L) COMMA func_sig(F).
+{
+    A = L;
+    attu_ast_function *t = L;
+    while (t && t->next) t = t->next;
+    if (t) t->next = F;
+}
+
+func_opts(A) ::= .                                  { memset(&A, 0, sizeof A); }
+func_opts(A) ::= func_opts(L) func_word(T).         { A = ab_fopts_push(ctx, L, T); }
+func_opts(A) ::= func_opts(L) AS SCONST(B).
+{
+    A = L;
+    ab_fopt_once(ctx, A.body_seen, B.pos);
+    A.body_seen = true; A.body = B;
+}
+func_opts(A) ::= func_opts(L) AS SCONST(B) COMMA SCONST.
+{
+    A = L;
+    ab_fopt_once(ctx, A.body_seen, B.pos);
+    A.body_seen = true; A.body = B; A.link = true;
+}
+func_word(A) ::= ID(T).       { A.t = T; A.k = 'i'; }
+func_word(A) ::= NOT(T).      { A.t = T; A.k = 'n'; }
+func_word(A) ::= NULL(T).     { A.t = T; A.k = 'u'; }
+func_word(A) ::= ON(T).       { A.t = T; A.k = 'o'; }
+func_word(A) ::= ROWS(T).     { A.t = T; A.k = 'r'; }
+func_word(A) ::= ICONST(T).   { A.t = T; A.k = 'c'; }
+func_word(A) ::= FCONST(T).   { A.t = T; A.k = 'c'; }
+func_word(A) ::= SCONST(T).   { A.t = T; A.k = 's'; }
+
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    attu_ast_function *f = ab_function(ctx, &N, true, L);
+    ab_fopts_apply(ctx, f, &O);
+    if (f) f->ret = T;
+    A = ab_function_stmt(ctx, K.pos, 'F', f);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    attu_ast_function *f = ab_function(ctx, &N, true, L);
+    ab_fopts_apply(ctx, f, &O);
+    if (f) { f->ret = T; f->or_replace = true; }
+    A = ab_function_stmt(ctx, K.pos, 'F', f);
+}
+%include {
+/* CREATE FUNCTION ... RETURN expr: the body is SELECT expr, its text the
+ * statement's from RETURN's end to the expression's (ctx->prev_end: the
+ * last token read), placed for error positions so that its k-th
+ * character past "SELECT" is the statement's character after RETURN. */
+static attu_ast_stmt *ab_function_return(attu_parse_ctx *ctx, int pos, const ab_qname *n, ab_fargs l,
+                                         attu_ast_typename ret, const ab_fopts *o, const attu_token *r, bool replace) {
+    attu_ast_function *f = ab_function(ctx, n, true, l);
+    ab_fopts_apply(ctx, f, o);
+    if (!f) return NULL;
+    if (o->body_seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, r->pos, "duplicate function body specified");
+    f->ret = ret;
+    f->or_replace = replace;
+    size_t from = r->off + r->len, to = ctx->prev_end > from ? ctx->prev_end : from;
+    char *b = ab_alloc(ctx, to - from + 7);
+    if (b) {
+        memcpy(b, "SELECT", 6);
+        memcpy(b + 6, ctx->sql + from, to - from);
+        b[6 + to - from] = 0;
+    }
+    f->body = b;
+    f->body_std = true;
+    f->body_position = r->pos + (int)r->len - 6;
+    if (!f->language) f->language = "sql";
+    return ab_function_stmt(ctx, pos, 'F', f);
+}
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) RETURN(E) a_expr.
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_return(ctx, K.pos, &N, L, T, &O, &E, true);
+}
+%include {
+/* RETURNS SETOF type / RETURNS TABLE (name type, ...): a set-returning
+ * function (outs NULL for SETOF: its one column is ret) */
+static attu_ast_stmt *ab_function_set(attu_parse_ctx *ctx, int pos, const ab_qname *n, ab_fargs l,
+                                      attu_ast_typename ret, const ab_fargs *outs, const ab_fopts *o, bool replace) {
+    attu_ast_function *f = ab_function(ctx, n, true, l);
+    ab_fopts_apply(ctx, f, o);
+    if (!f) return NULL;
+    f->ret = ret;
+    f->or_replace = replace;
+    f->retset = true;
+    if (outs) {
+        for (int i = 0; i < outs->n; i++)
+            if (!outs->v[i].name || outs->v[i].dflt)
+                ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, outs->v[i].position, "syntax error at or near \"%s\"",
+                               outs->v[i].dflt ? "DEFAULT" : ")");
+        f->outs = outs->v;
+        f->nout = outs->n;
+    }
+    return ab_function_stmt(ctx, pos, 'F', f);
+}
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) SETOF typename(T) func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_set(ctx, K.pos, &N, L, T, NULL, &O, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) SETOF typename(T) func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_set(ctx, K.pos, &N, L, T, NULL, &O, true);
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) TABLE(B) LP func_arg_items(C) RP func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    attu_ast_typename none;
+    memset(&none, 0, sizeof none);
+    none.position = B.pos;
+    A = ab_function_set(ctx, K.pos, &N, L, none, &C, &O, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) TABLE(B) LP func_arg_items(C) RP func_opts(O).
+{
+    ab_word_expect(ctx, &R, "returns");
+    attu_ast_typename none;
+    memset(&none, 0, sizeof none);
+    none.position = B.pos;
+    A = ab_function_set(ctx, K.pos, &N, L, none, &C, &O, true);
+}
+%include {
+/* CREATE FUNCTION ... BEGIN ATOMIC statements END: the statements' text
+ * (parser.c's ATOMIC_BODY token) is the body, placed for error positions */
+static attu_ast_stmt *ab_function_atomic(attu_parse_ctx *ctx, int pos, const ab_qname *n, ab_fargs l,
+                                         attu_ast_typename ret, const ab_fopts *o, const attu_token *b, bool replace) {
+    attu_ast_function *f = ab_function(ctx, n, true, l);
+    ab_fopts_apply(ctx, f, o);
+    if (!f) return NULL;
+    if (o->body_seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, b->pos, "duplicate function body specified");
+    f->ret = ret;
+    f->or_replace = replace;
+    f->body = ab_strndup(ctx, b->str ? b->str : "", b->slen);
+    f->body_std = true;
+    f->body_atomic = true;
+    f->body_position = b->pos;
+    if (!f->language) f->language = "sql";
+    return ab_function_stmt(ctx, pos, 'F', f);
+}
+}
+type_stmt(A) ::= CREATE(K) FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) BEGIN ATOMIC ATOMIC_BODY(B) END.
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_atomic(ctx, K.pos, &N, L, T, &O, &B, false);
+}
+type_stmt(A) ::= CREATE(K) OR REPLACE FUNCTION qualified_name(N) LP func_args(L) RP ID(R) typename(T) func_opts(O) BEGIN ATOMIC ATOMIC_BODY(B) END.
+{
+    ab_word_expect(ctx, &R, "returns");
+    A = ab_function_atomic(ctx, K.pos, &N, L, T, &O, &B, true);
+}
+type_stmt(A) ::= DROP(K) FUNCTION func_sig_list(L) opt_drop_behavior(B).
+{
+    A = ab_function_stmt(ctx, K.pos, 'G', L);
+    if (A) A->u.type_stmt.cascade = B;
+}
+type_stmt(A) ::= DROP(K) FUNCTION IF EXISTS func_sig_list(L) opt_drop_behavior(B).
+{
+    A = ab_function_stmt(ctx, K.pos, 'G', L);
+    if (A) { A->u.type_stmt.cascade = B; A->u.type_stmt.if_exists = true; }
+}
+/* ALTER FUNCTION ... OWNER TO / SET SCHEMA (pg_dump writes them: attu's
+ * one role and schema) and ... option ... [RESTRICT] (volatility,
+ * strictness, LEAKPROOF, PARALLEL, SECURITY, COST, ROWS) */
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) ID(O) TO role_spec(R).
+{
+    ab_word_expect(ctx, &O, "owner");
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
+    if (A) { A->u.type_stmt.sub = 'o'; A->u.type_stmt.nbr = (char *)R.name; }
+}
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) SET ID(W) colid(T).
+{
+    ab_word_expect(ctx, &W, "schema");
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
+    if (A) { A->u.type_stmt.sub = 's'; A->u.type_stmt.nbr = (char *)ab_tokstr(&T); }
+}
+%type alter_fopts {ab_fopts}
+alter_fopts(A) ::= func_word(T).                    { memset(&A, 0, sizeof A); A = ab_fopts_push(ctx, A, T); }
+alter_fopts(A) ::= alter_fopts(L) func_word(T).     { A = ab_fopts_push(ctx, L, T); }
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) alter_fopts(O) opt_drop_behavior.
+{
+    attu_ast_function sig = S ? *S : (attu_ast_function){ 0 };
+    ab_fopts_apply(ctx, S, &O);
+    if (S) {
+        if (S->language)
+            ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, S->language_position, "syntax error at or near \"LANGUAGE\"");
+        S->name = sig.name; S->name_position = sig.name_position;
+        S->has_args = sig.has_args; S->args = sig.args; S->nargs = sig.nargs;
+    }
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
+    if (A) A->u.type_stmt.sub = 'a';
+}
+type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) RENAME TO colid(T).
+{
+    A = ab_function_stmt(ctx, K.pos, 'H', S);
     if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
 }

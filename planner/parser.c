@@ -100,6 +100,18 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * FOR; a FETCH or MOVE direction (PRIOR, ABSOLUTE, RELATIVE, FORWARD,
      * BACKWARD) right after FETCH or MOVE. */
     bool declare_for = false;
+    /* CREATE [OR REPLACE] FUNCTION: FUNCTION is a keyword there (and
+     * after DROP and ALTER), RETURN (the SQL-standard body) outside
+     * parentheses */
+    bool fn_stmt = false;
+    bool after_returns = false;   /* the token before is its RETURNS (SETOF follows) */
+    /* BEGIN ATOMIC ... END (its SQL-standard body): the statements between
+     * are not parsed here but handed on as one ATOMIC_BODY token, their
+     * text, up to the END that closes it (a CASE's END nests) */
+    bool after_begin = false;
+    int atomic = 0;            /* 1: in the body; its CASE depth + 1 */
+    size_t atomic_from = 0;    /* where the body's text starts */
+    attu_token atomic_first;   /* its first token (the body's position) */
     int parens = 0;   /* ( not yet closed in the statement */
     while (!ctx.failed) {
         if (have_next) {
@@ -112,6 +124,33 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
         if (cur.type == 0) {
             attu_grammar(parser, 0, cur, &ctx);
             break;
+        }
+        if (atomic) {
+            /* inside BEGIN ATOMIC: collect until its END */
+            if (atomic == 1 && atomic_from == (size_t)-1) { atomic_first = cur; atomic_from = cur.off; }
+            if (cur.type == TK_CASE) atomic++;
+            else if (cur.type == TK_END && atomic > 1) atomic--;
+            else if (cur.type == TK_END) {
+                attu_token b = atomic_first;
+                size_t from = atomic_from == (size_t)-1 ? cur.off : atomic_from, to = cur.off;
+                /* the text, without the last statement's ';' and blanks */
+                while (to > from && (ctx.sql[to - 1] == ' ' || ctx.sql[to - 1] == '\n' || ctx.sql[to - 1] == '\t' ||
+                                     ctx.sql[to - 1] == '\r' || ctx.sql[to - 1] == ';'))
+                    to--;
+                if (atomic_from == (size_t)-1) { b = cur; }
+                b.type = TK_ATOMIC_BODY;
+                b.off = from;
+                b.len = to - from;
+                b.str = ab_strndup(&ctx, ctx.sql + from, to - from);
+                b.slen = to - from;
+                atomic = 0;
+                attu_grammar(parser, b.type, b, &ctx);
+                ctx.prev_end = to;
+                attu_grammar(parser, cur.type, cur, &ctx);
+                ctx.prev_end = cur.off + cur.len;
+                prev2 = prev1; prev1 = cur.type; stmt_tok++;
+            }
+            continue;
         }
         if (cur.type == TK_NOT || cur.type == TK_WITH || cur.type == TK_NULLS) {
             if (attu_lexer_next(&lx, &next, &local) != 0) {
@@ -158,6 +197,18 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if (parens == 0 && !strcmp(cur.str, "share") && (prev1 == TK_FOR || (prev1 == TK_KEY && prev2 == TK_FOR)))
                 cur.type = TK_SHARE;
             else if (stmt_tok == 1 && prev1 == TK_SET && !strcmp(cur.str, "constraints")) cur.type = TK_CONSTRAINTS;
+            else if (fn_stmt && parens == 0 && !strcmp(cur.str, "return")) cur.type = TK_RETURN;
+            else if (fn_stmt && parens == 0 && after_begin && !strcmp(cur.str, "atomic")) {
+                cur.type = TK_ATOMIC;
+                atomic = 1;
+                atomic_from = (size_t)-1;
+            }
+            else if (!strcmp(cur.str, "function") &&
+                     ((stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_DROP || prev1 == TK_ALTER)) ||
+                      (stmt_tok == 3 && prev1 == TK_REPLACE && first_type == TK_CREATE))) {
+                cur.type = TK_FUNCTION;   /* (CREATE / DROP / ALTER FUNCTION) */
+                fn_stmt = first_type == TK_CREATE;
+            }
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "lock")) cur.type = TK_LOCK;
             else if (first_type == TK_COPY && parens == 0 && stmt_tok >= 3 && prev1 != TK_QUOTE && prev1 != TK_NULL &&
@@ -180,12 +231,18 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                 else if (!strcmp(cur.str, "backward")) cur.type = TK_BACKWARD;
             }
         }
+        /* (setof is a column-name keyword of the lexer's) */
+        if (fn_stmt && after_returns && cur.str && !(cur.len && ctx.sql[cur.off] == '"') && !strcmp(cur.str, "setof"))
+            cur.type = TK_SETOF;
+        after_begin = fn_stmt && parens == 0 && cur.type == TK_BEGIN;
+        after_returns = fn_stmt && parens == 0 && cur.str && cur.type != TK_SCONST && !strcmp(cur.str, "returns");
         if (first_type == TK_DECLARE && cur.type == TK_FOR) declare_for = true;
         if (cur.type == TK_LP) parens++;
         else if (cur.type == TK_RP && parens > 0) parens--;
         if (cur.type == TK_SEMI) {
             stmt_tok = first_type = prev1 = prev2 = 0;
             declare_for = false;
+            fn_stmt = false;
             parens = 0;
         } else {
             if (!stmt_tok) first_type = cur.type;

@@ -561,6 +561,15 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
     bool rec = attu_json_record_name(name); /* json_to_record ... */
     if ((strcmp(name, "generate_series") && !unnest && !subs && !json && !rec) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
+        if (!attu_builtin_function_name(name) && call->u.func.args.n <= 100) {
+            /* no function of the name at all: PostgreSQL's 42883, naming
+             * the arguments' types */
+            attu_bexpr *args[100];
+            int n = call->u.func.args.n;
+            for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, call->u.func.args.items[i]))) return false;
+            attu_no_function(c, call, args, n);
+            return false;
+        }
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, call->position,
                        "function %s in FROM is not supported (attu has generate_series, generate_subscripts, unnest "
                        "and the json functions only)", name);

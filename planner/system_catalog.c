@@ -52,6 +52,7 @@
 #include "engine/enum_type.h"
 
 #include "engine/sequence.h"
+#include "engine/sql_function.h"
 #include "engine/setting_catalog.h"
 #include "planner/lexer.h"
 
@@ -816,6 +817,86 @@ static void rows_pg_type(rel_text *r, const syscat_env *env) {
     attu_domain_each(attu_catalog_comments(env->cat), domain_type_rows, pair);
 }
 
+/* pg_proc: the SQL functions (engine/sql_function.h); the built-in ones
+ * are no rows (attu's are no catalog objects) */
+static void proc_row(void *ctx, const attu_sql_function *f) {
+    rel_text *r = ctx;
+    v_int(r, attu_function_oid(f->id)); v_text(r, f->name); v_int(r, OID_PUBLIC); v_int(r, OID_USER);
+    v_int(r, 14);   /* prolang: sql's pg_language OID */
+    v_real(r, 100); v_real(r, 0); v_int(r, 0); v_text(r, "-"); v_char(r, 'f'); v_bool(r, false);
+    v_bool(r, f->leakproof); v_bool(r, f->strict); v_bool(r, f->retset); v_char(r, f->volatility);
+    v_char(r, f->parallel); v_int(r, f->nargs); v_int(r, attu_sql_function_ndefaults(f));
+    v_int(r, attu_type_pg_oid(f->ret));
+    sbuf b = {0}, names = {0};
+    bool named = false;
+    syscat_sb_puts(&b, "{");
+    syscat_sb_puts(&names, "{");
+    for (int i = 0; i < f->nargs; i++) {
+        syscat_sb_printf(&b, "%s%u", i ? "," : "", attu_type_pg_oid(f->arg_types[i]));
+        const char *n = f->arg_names[i] ? f->arg_names[i] : "";
+        named |= *n != 0;
+        syscat_sb_puts(&names, i ? ",\"" : "\"");
+        for (const char *p = n; *p; p++) {
+            if (*p == '"' || *p == '\\') syscat_sb_puts(&names, "\\");
+            syscat_sb_add(&names, p, 1);
+        }
+        syscat_sb_puts(&names, "\"");
+    }
+    syscat_sb_puts(&b, "}");
+    /* RETURNS TABLE: its columns are OUT-like arguments of mode t, in
+     * proallargtypes, proargmodes and proargnames after the inputs */
+    sbuf all = {0}, modes = {0};
+    if (f->nout) {
+        syscat_sb_puts(&all, "{");
+        syscat_sb_puts(&modes, "{");
+        for (int i = 0; i < f->nargs + f->nout; i++) {
+            attu_type t = i < f->nargs ? f->arg_types[i] : f->out_types[i - f->nargs];
+            syscat_sb_printf(&all, "%s%u", i ? "," : "", attu_type_pg_oid(t));
+            syscat_sb_printf(&modes, "%s%c", i ? "," : "", i < f->nargs ? 'i' : 't');
+        }
+        for (int i = 0; i < f->nout; i++) {
+            syscat_sb_puts(&names, (f->nargs || i) ? ",\"" : "\"");
+            syscat_sb_puts(&names, f->out_names[i]);
+            syscat_sb_puts(&names, "\"");
+        }
+        named = true;
+        syscat_sb_puts(&all, "}");
+        syscat_sb_puts(&modes, "}");
+    }
+    syscat_sb_puts(&names, "}");
+    v_text(r, b.oom ? NULL : b.p);
+    v_text(r, f->nout && !all.oom ? all.p : NULL);
+    v_text(r, f->nout && !modes.oom ? modes.p : NULL);
+    free(all.p);
+    free(modes.p);
+    v_text(r, named && !names.oom ? names.p : NULL);
+    v_null(r); v_null(r);
+    /* a RETURN body is no source text: prosrc '' and the body in
+     * prosqlbody (PostgreSQL's is its node tree; attu's the SQL) */
+    v_text(r, f->sql_body ? "" : f->body);
+    v_null(r);
+    v_text(r, f->sql_body ? f->body : NULL);
+    v_nulls(r, 2);
+    free(b.p);
+    free(names.p);
+}
+
+/* the languages PostgreSQL has built in (a SQL function's prolang is 14) */
+static void rows_pg_language(rel_text *r, const syscat_env *env) {
+    (void)env;
+    static const struct { int oid; const char *name; bool trusted; int validator; } langs[] = {
+        { 12, "internal", false, 2246 }, { 13, "c", false, 2247 }, { 14, "sql", true, 2248 },
+    };
+    for (size_t i = 0; i < sizeof langs / sizeof *langs; i++) {
+        v_int(r, langs[i].oid); v_text(r, langs[i].name); v_int(r, OID_USER); v_bool(r, false);
+        v_bool(r, langs[i].trusted); v_int(r, 0); v_int(r, 0); v_int(r, langs[i].validator); v_null(r);
+    }
+}
+
+static void rows_pg_proc(rel_text *r, const syscat_env *env) {
+    attu_sql_function_each(attu_catalog_comments(env->cat), proc_row, r);
+}
+
 static void rows_pg_database(rel_text *r, const syscat_env *env) {
     v_int(r, OID_DATABASE); v_text(r, env->database); v_int(r, OID_USER); v_int(r, 6); v_char(r, 'c');
     v_bool(r, false); v_bool(r, true); v_int(r, -1); v_int(r, 0); v_int(r, 1); v_int(r, 1663);
@@ -1366,6 +1447,29 @@ static void rows_is_views(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* information_schema.routines: the SQL functions (its columns that
+ * describe them; PostgreSQL has more, for other kinds of routine) */
+static const char *is_data_type(attu_type t, char *buf, size_t cap);
+typedef struct routine_ctx { rel_text *r; const syscat_env *env; } routine_ctx;
+static void routine_row(void *ctx, const attu_sql_function *f) {
+    routine_ctx *x = ctx;
+    rel_text *r = x->r;
+    char specific[ATTU_NAME_MAX + 16], buf[96];
+    snprintf(specific, sizeof specific, "%s_%u", f->name, attu_function_oid(f->id));
+    const pg_type_row *pt = pg_type_by_oid((int)attu_type_pg_oid(f->ret));
+    v_text(r, x->env->database); v_text(r, "public"); v_text(r, specific);
+    v_text(r, x->env->database); v_text(r, "public"); v_text(r, f->name); v_text(r, "FUNCTION");
+    v_text(r, is_data_type(f->ret, buf, sizeof buf)); v_text(r, x->env->database); v_text(r, "pg_catalog");
+    v_text(r, pt ? pt->typname : NULL); v_text(r, "SQL"); v_text(r, f->sql_body ? NULL : f->body);
+    v_text(r, "SQL"); v_null(r); v_text(r, f->volatility == 'i' ? "YES" : "NO"); v_text(r, "MODIFIES");
+    v_text(r, f->strict ? "YES" : "NO"); v_text(r, "INVOKER");
+}
+
+static void rows_is_routines(rel_text *r, const syscat_env *env) {
+    routine_ctx x = { r, env };
+    attu_sql_function_each(attu_catalog_comments(env->cat), routine_row, &x);
+}
+
 static void rows_pg_matviews(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
@@ -1789,7 +1893,7 @@ static const sys_relation sys_relations[] = {
       "proisstrict boolean, proretset boolean, provolatile text, proparallel text, pronargs smallint, "
       "pronargdefaults smallint, prorettype bigint, proargtypes bigint[], proallargtypes bigint[], "
       "proargmodes text[], proargnames text[], proargdefaults text, protrftypes bigint[], prosrc text, "
-      "probin text, prosqlbody text, proconfig text[], proacl text[]", NULL },
+      "probin text, prosqlbody text, proconfig text[], proacl text[]", rows_pg_proc },
     { "pg_catalog", "pg_extension",
       "oid bigint, extname text, extowner bigint, extnamespace bigint, extrelocatable boolean, extversion text, "
       "extconfig bigint[], extcondition text[]", NULL },
@@ -1863,7 +1967,7 @@ static const sys_relation sys_relations[] = {
       "oid bigint, lomowner bigint, lomacl text[]", NULL },
     { "pg_catalog", "pg_language",
       "oid bigint, lanname text, lanowner bigint, lanispl boolean, lanpltrusted boolean, lanplcallfoid bigint, "
-      "laninline bigint, lanvalidator bigint, lanacl text[]", NULL },
+      "laninline bigint, lanvalidator bigint, lanacl text[]", rows_pg_language },
     { "pg_catalog", "pg_operator",
       "oid bigint, oprname text, oprnamespace bigint, oprowner bigint, oprkind text, oprcanmerge boolean, "
       "oprcanhash boolean, oprleft bigint, oprright bigint, oprresult bigint, oprcom bigint, oprnegate bigint, "
@@ -1964,6 +2068,12 @@ static const sys_relation sys_relations[] = {
       "table_catalog text, table_schema text, table_name text, view_definition text, check_option text, "
       "is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, "
       "is_trigger_insertable_into text", rows_is_views },
+    { "information_schema", "routines",
+      "specific_catalog text, specific_schema text, specific_name text, routine_catalog text, routine_schema text, "
+      "routine_name text, routine_type text, data_type text, type_udt_catalog text, type_udt_schema text, "
+      "type_udt_name text, routine_body text, routine_definition text, external_language text, "
+      "parameter_style text, is_deterministic text, sql_data_access text, is_null_call text, "
+      "security_type text", rows_is_routines },
     { "information_schema", "sequences",
       "sequence_catalog text, sequence_schema text, sequence_name text, data_type text, numeric_precision integer, "
       "numeric_precision_radix integer, numeric_scale integer, start_value text, minimum_value text, "

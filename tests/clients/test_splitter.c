@@ -1,7 +1,8 @@
 /*
  * test_splitter: how the attu shell cuts input into statements. A ';' ends a
  * statement except inside '...' literals ('' escapes), "..." identifiers,
- * -- and nested slash-star comments, and $tag$ dollar-quoted bodies; text
+ * -- and nested slash-star comments, $tag$ dollar-quoted bodies and a
+ * CREATE FUNCTION's BEGIN ATOMIC ... END; text
  * after the last ';' stays buffered across lines.
  */
 #include <criterion/criterion.h>
@@ -128,6 +129,26 @@ Test(splitter, escape_strings) {
     cr_assert_str_eq(g.stmts[0], "SELECT E'it\\'s; fine', 'C:\\'");
     cr_assert_str_eq(g.stmts[1], " SELECT e'\\\\'");
     cr_assert(shell_splitter_empty(&sp));
+    free_got(&g);
+    shell_splitter_free(&sp);
+}
+
+Test(splitter, begin_atomic_body) {
+    /* CREATE FUNCTION's BEGIN ATOMIC ... END keeps its ';'s (a CASE's END
+     * nests); a transaction's BEGIN; does not open one */
+    shell_splitter_t sp = {0};
+    got_t g = {0};
+    const char *lines[] = {
+        "CREATE FUNCTION f(a int) RETURNS text begin Atomic",
+        "  SELECT CASE WHEN a > 0 THEN 'p;' END;",
+        "END; BEGIN; SELECT 1;",
+        NULL};
+    feed_all(&sp, &g, lines);
+    cr_assert_eq(g.n, 3);
+    cr_assert_str_eq(g.stmts[0], "CREATE FUNCTION f(a int) RETURNS text begin Atomic\n"
+                                 "  SELECT CASE WHEN a > 0 THEN 'p;' END;\nEND");
+    cr_assert_str_eq(g.stmts[1], " BEGIN");
+    cr_assert_str_eq(g.stmts[2], " SELECT 1");
     free_got(&g);
     shell_splitter_free(&sp);
 }
