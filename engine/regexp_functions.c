@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/array.h"
 #include "engine/similar.h"
 #include "engine/utf8.h"
 
@@ -61,8 +62,11 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
     int mode;
     bool g;
     if (attu_regex_parse_flags(b->v.s, flen, &mode, &g, err)) return -1;
-    if (g && !glob)
-        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s does not support the \"global\" option", fname);
+    if (g && !glob) {
+        attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s does not support the \"global\" option", fname);
+        if (!strcmp(fname, "regexp_match()")) attu_error_set_hint(err, "Use the regexp_matches function instead.");
+        return -1;
+    }
     if (glob) *glob = g;
     if (attu_regex_prepare_opts(sim, z + 1, b->len - flen - 1, mode | (positions ? ATTU_RE_SUBMATCH : 0), err)) return -1;
     /* ARE takes the shortest match when the pattern is non-greedy (its
@@ -173,15 +177,73 @@ static bool nth_match(attu_similar *sim, const char *str, size_t len, size_t fro
     return false;
 }
 
-static const char *fname_of(int op) {
+static const char *fname_of(int op, int aux) {
     switch (op) {
     case ATTU_OP_REGEXP_REPLACE: return "regexp_replace()";
     case ATTU_OP_REGEXP_COUNT: return "regexp_count()";
     case ATTU_OP_REGEXP_INSTR: return "regexp_instr()";
     case ATTU_OP_REGEXP_LIKE: return "regexp_like()";
     case ATTU_OP_REGEXP_SUBSTR: return "regexp_substr()";
+    case ATTU_OP_REGEXP_MATCH: return aux ? "regexp_matches()" : "regexp_match()";
+    case ATTU_OP_REGEXP_SPLIT: return aux ? "regexp_split_to_table()" : "regexp_split_to_array()";
     default: return "substring()";
     }
+}
+
+/* ab's bytes (a text[] made by attu_array_put: text elements have no
+ * show bytes, so the segments are already its canonical form) as o; ab is
+ * freed. */
+static int emit_array(attu_abuf *ab, int rc, attu_slot *o, attu_regexp_alloc alloc, void *ctx, attu_error *err) {
+    char *m = rc ? NULL : alloc(ctx, ab->len + 1);
+    if (m) {
+        if (ab->len) memcpy(m, ab->p, ab->len);
+        m[ab->len] = 0;
+        o->v.s = m;
+        o->len = (uint32_t)ab->len;
+    }
+    attu_abuf_free(ab);
+    return m ? 0 : attu_error_oom(err);
+}
+
+static int put_text(attu_abuf *ab, const char *s, long so, long eo) {
+    attu_slot v = { .v.s = so < 0 ? "" : s + so, .len = so < 0 ? 0 : (uint32_t)(eo - so), .null = so < 0 };
+    return attu_array_put(ab, attu_type_make(ATTU_TYPE_TEXT), &v);
+}
+
+/* The match in sim->span as regexp_match's text[]: the text of each
+ * capturing group (NULL for one the match left out), or the whole match
+ * for a pattern without groups. */
+static int match_array(const attu_similar *sim, const char *str, attu_slot *o, attu_regexp_alloc alloc, void *ctx,
+                       attu_error *err) {
+    attu_abuf ab = { NULL, 0, 0 };
+    int rc = 0;
+    if (!sim->nsub) rc = put_text(&ab, str, sim->span[0].so, sim->span[0].eo);
+    for (int k = 1; k <= sim->nsub && !rc; k++) rc = put_text(&ab, str, sim->span[k].so, sim->span[k].eo);
+    return emit_array(&ab, rc, o, alloc, ctx, err);
+}
+
+/* regexp_split_to_array of str by the prepared pattern: the text between
+ * the matches, as PostgreSQL 15 splits: every match is searched for (the
+ * stepping of next_search), but one that ends where the last one ended
+ * (an empty match at the start or right after another match) or starts at
+ * the end of the string separates nothing; the pieces are the text before
+ * the first separating match, between two, and after the last. */
+static int split_array(attu_similar *sim, const char *str, size_t len, attu_slot *o, attu_regexp_alloc alloc,
+                       void *ctx, attu_error *err) {
+    attu_abuf ab = { NULL, 0, 0 };
+    size_t search = 0, prev_end = 0, piece = 0;
+    int rc = 0;
+    while (!rc && search <= len && attu_regex_find(sim, str, len, search)) {
+        long so = sim->span[0].so, eo = sim->span[0].eo;
+        if ((size_t)so < len && (size_t)eo > prev_end) {
+            rc = put_text(&ab, str, (long)piece, so);
+            piece = (size_t)eo;
+        }
+        prev_end = (size_t)eo;
+        search = next_search(str, len, so, eo);
+    }
+    if (!rc) rc = put_text(&ab, str, (long)piece, (long)len);
+    return emit_array(&ab, rc, o, alloc, ctx, err);
 }
 
 /* One row: its result into *o (o->null preset to 0). The string is
@@ -191,7 +253,7 @@ static const char *fname_of(int op) {
 static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const attu_slot *b, const attu_slot *c,
                    const attu_slot *d, attu_slot *o, outbuf *ob, outbuf *zb, attu_regexp_alloc alloc, void *ctx,
                    attu_error *err) {
-    const char *fname = fname_of(op);
+    const char *fname = fname_of(op, aux);
     size_t len = a->len, from = 0;
     zb->n = 0;
     if (!out_put(zb, a->v.s, len) || !out_put(zb, "", 1)) return attu_error_oom(err);
@@ -270,6 +332,29 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         else { o->v.s = a->v.s + so; o->len = (uint32_t)(eo - so); }
         return 0;
     }
+    case ATTU_OP_REGEXP_MATCH: {
+        /* regexp_match (aux 0), regexp_matches's row count (1) and its
+         * c-th row (2): without g one row at most */
+        bool glob = false;
+        if (prepare(sim, b, fname, aux ? &glob : NULL, true, err)) return -1;
+        for (int k = 1; k <= sim->nsub; k++)
+            if (group_ok(sim, k, fname, err)) return -1;
+        if (aux == 1) {
+            int64_t k = 0;
+            for (size_t search = 0; search <= len && attu_regex_find(sim, str, len, search); k++) {
+                if (!glob) { k++; break; }
+                search = next_search(str, len, sim->span[0].so, sim->span[0].eo);
+            }
+            o->v.i = k;
+            return 0;
+        }
+        nth = aux == 2 ? c->v.i : 1;
+        if (nth < 1 || !nth_match(sim, str, len, 0, nth)) { o->null = 1; o->v.i = 0; return 0; }
+        return match_array(sim, str, o, alloc, ctx, err);
+    }
+    case ATTU_OP_REGEXP_SPLIT:
+        if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        return split_array(sim, str, len, o, alloc, ctx, err);
     case ATTU_OP_REGEXP_LIKE:
         if (prepare(sim, b, fname, NULL, false, err)) return -1;
         o->v.i = attu_similar_match(sim, str, len);

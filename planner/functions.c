@@ -818,6 +818,8 @@ static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
                    mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, a, NULL, NULL, NULL), NULL);
 }
 
+attu_bexpr *attu_output_text_arg(bctx *c, attu_bexpr *a, int pos) { return concat_arg(c, a, pos); }
+
 /* How many digits before the point a numeric argument can have: counted
  * for a constant, from the type otherwise (smallint, integer and bigint
  * as numeric(5), numeric(10) and numeric(18)). Sizes the result scale of
@@ -1064,6 +1066,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (!strcmp(name, "unnest")) return attu_bind_unnest(c, sc, e);                     /* planner/array_bind.c */
+    if (attu_regexp_srf_name(name)) return attu_bind_regexp_srf(c, sc, e);   /* planner/regexp_setof_bind.c */
     if (!strcmp(name, "generate_subscripts")) return attu_bind_generate_subscripts(c, sc, e, false);
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
@@ -1138,6 +1141,8 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
     }
+    if (!strcmp(name, "regexp_match") || !strcmp(name, "regexp_split_to_array")) return attu_bind_regexp_array(c, e, args, n);
+    if (!strcmp(name, "format")) return attu_bind_format(c, e, args, n);   /* planner/format_bind.c */
     if (fn && strcmp(name, "coalesce") && strcmp(name, "nullif") && strcmp(name, "greatest") && strcmp(name, "least"))
         for (int i = 0; i < n; i++)   /* no function of attu's takes an array otherwise */
             if (attu_type_is_array(args[i]->type)) return attu_no_function(c, e, args, n);
