@@ -1,7 +1,9 @@
 /*
  * regexp_functions.c - regexp_replace, regexp_count, regexp_instr,
- * regexp_like, regexp_substr and substring(s FROM pattern) as PostgreSQL
- * 15 computes them (see regexp_functions.h).
+ * regexp_like, regexp_substr, substring(s FROM pattern), regexp_match,
+ * regexp_matches (its row count and its k-th row) and
+ * regexp_split_to_array as PostgreSQL 15 computes them (see
+ * regexp_functions.h).
  *
  * PostgreSQL steps through a string's matches the same way in all of them:
  * a search starts where the last match ended, one character further after
