@@ -1083,7 +1083,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             continue;
         }
         if (op == ATTU_OP_FORMAT) {
-            if (attu_format_run(A, B, G, D, n, regexp_alloc, it, err)) return -1;
+            if (attu_format_run(A, B, p->reg_types[in->b], G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         if (op == ATTU_OP_UUID) {

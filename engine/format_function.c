@@ -49,14 +49,15 @@ static void args_clear(fmt_args *a) {
     a->n = 0;
 }
 
-/* The elements of the text[] b into a (copies: the iterator's values last
- * only until its next step). */
-static int args_load(fmt_args *a, const attu_slot *b, attu_error *err) {
+/* The elements of the array b (of elem) into a as their output texts
+ * (copies: the iterator's values last only until its next step). */
+static int args_load(fmt_args *a, const attu_slot *b, attu_type elem, attu_error *err) {
     args_clear(a);
     if (!b || b->null) return 0;
     attu_array_iter it;
     attu_slot v;
-    attu_array_iter_init(&it, attu_type_make(ATTU_TYPE_TEXT), b->v.s, b->len);
+    char buf[512];
+    attu_array_iter_init(&it, elem, b->v.s, b->len);
     int rc = 0;
     while (!rc && attu_array_next(&it, &v) == 1) {
         if (a->n == a->cap) {
@@ -67,11 +68,17 @@ static int args_load(fmt_args *a, const attu_slot *b, attu_error *err) {
             a->cap = cap;
         }
         fmt_arg *x = &a->v[a->n];
+        const char *t = "";
         x->null = v.null;
-        x->len = v.null ? 0 : v.len;
+        x->len = 0;
+        if (!v.null) {
+            const char *lp;
+            x->len = attu_array_elem_text(elem, &v, buf, sizeof buf, &lp);
+            t = lp ? lp : buf;
+        }
         x->s = malloc(x->len + 1);
         if (!x->s) { rc = attu_error_oom(err); break; }
-        if (x->len) memcpy(x->s, v.v.s, x->len);
+        if (x->len) memcpy(x->s, t, x->len);
         x->s[x->len] = '\0';
         a->n++;
     }
@@ -277,8 +284,9 @@ static int format_row(const char *f, size_t flen, const fmt_args *a, attu_strbuf
     return 0;
 }
 
-int attu_format_run(const attu_slot *A, const attu_slot *B, const attu_slot *G, attu_slot *D, size_t n,
+int attu_format_run(const attu_slot *A, const attu_slot *B, attu_type bt, const attu_slot *G, attu_slot *D, size_t n,
                     char *(*alloc)(void *ctx, size_t n), void *ctx, attu_error *err) {
+    attu_type elem = attu_type_array_elem(bt);
     fmt_args args = { NULL, 0, 0 };
     attu_strbuf out = { 0 }, q = { 0 };
     int rc = 0;
@@ -289,7 +297,7 @@ int attu_format_run(const attu_slot *A, const attu_slot *B, const attu_slot *G, 
         o->null = (G && (G[r].null || !G[r].v.i)) || A[r].null;
         if (o->null) continue;
         out.n = 0;
-        if ((rc = args_load(&args, B ? &B[r] : NULL, err))) break;
+        if ((rc = args_load(&args, B ? &B[r] : NULL, elem, err))) break;
         if ((rc = format_row(A[r].v.s, A[r].len, &args, &out, &q, err))) break;
         if (out.n > 0x3fffffffu) { rc = attu_error_set(err, "54000", 0, "the result of format() would exceed 1 GB"); break; }
         char *m = alloc(ctx, out.n + 1);

@@ -24,11 +24,13 @@
 void attu_format_set_keyword_test(bool (*needs_quotes)(const char *word));
 
 /* Runs ATTU_OP_FORMAT over rows [0, n) into D: A the format string, B the
- * text[] of the arguments' output texts (NULL elements for NULL
- * arguments; a NULL B: no arguments, as for VARIADIC NULL). A NULL A, or
- * a row whose guard G is not TRUE, gives NULL. Results come from
- * alloc(ctx, size). Returns 0 or -1 with err set. */
-int attu_format_run(const attu_slot *A, const attu_slot *B, const attu_slot *G, attu_slot *D, size_t n,
+ * array of the arguments, of type bt (the planner's text[] of their output
+ * texts, or the array of format(f, VARIADIC arr), whose elements print
+ * with their type's output function); NULL elements are NULL arguments, a
+ * NULL B none (VARIADIC NULL). A NULL A, or a row whose guard G is not
+ * TRUE, gives NULL. Results come from alloc(ctx, size). Returns 0 or -1
+ * with err set. */
+int attu_format_run(const attu_slot *A, const attu_slot *B, attu_type bt, const attu_slot *G, attu_slot *D, size_t n,
                     char *(*alloc)(void *ctx, size_t n), void *ctx, attu_error *err);
 
 #endif

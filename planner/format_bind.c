@@ -22,6 +22,14 @@ attu_bexpr *attu_bind_format(bctx *c, const attu_ast_expr *e, attu_bexpr **args,
         return attu_no_function(c, e, args, n);
     attu_bexpr *fmt = coerce(c, args[0], txt, false, pos);
     if (!fmt) return NULL;
+    if (e->u.func.variadic) {
+        /* format(f, VARIADIC arr): arr's elements are the arguments (every
+         * dimension's, in storage order), printed by the engine with their
+         * type's output function; a NULL arr is none */
+        if (n != 2) return attu_no_function(c, e, args, n);
+        attu_format_set_keyword_test(attu_keyword_needs_quotes);
+        return mk_call(c, ATTU_OP_FORMAT, txt, pos, 2, fmt, args[1], NULL, NULL);
+    }
     /* %I's keyword test is the lexer's table (format_function.h) */
     attu_format_set_keyword_test(attu_keyword_needs_quotes);
     attu_bexpr *acc = attu_bx_new(c->pa, BX_CONST, ta, pos);

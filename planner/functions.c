@@ -11,6 +11,7 @@
  * Ties rank in input order.
  */
 #include "planner/binder_internal.h"
+#include "engine/array.h"
 #include "engine/domain_type.h"
 #include "engine/numeric.h"
 #include "engine/numeric_format.h"
@@ -1053,6 +1054,12 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
 static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
+    if (e->u.func.variadic && strcmp(name, "format") && strcmp(name, "concat") && strcmp(name, "concat_ws")) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "VARIADIC is not supported in a call of %s (attu takes it in format, concat and concat_ws only)",
+                       name);
+        return NULL;
+    }
     if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
     bool catalog_fn;
     attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
@@ -1140,6 +1147,26 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
          * whatever the argument's value, NULL included. */
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
+    }
+    if (e->u.func.variadic && !attu_type_is_array(args[n - 1]->type)) {
+        /* f(..., VARIADIC arr): arr must be an array, as PostgreSQL checks first */
+        attu_error_set(c->err, "42804", e->u.func.args.items[n - 1]->position, "VARIADIC argument must be an array");
+        return NULL;
+    }
+    if (e->u.func.variadic && !strcmp(name, "format")) return attu_bind_format(c, e, args, n);
+    if (e->u.func.variadic) {
+        /* concat(VARIADIC arr), concat_ws(sep, VARIADIC arr): the elements
+         * as their output texts, NULLs skipped; NULL for a NULL arr */
+        attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+        bool ws = !strcmp(name, "concat_ws");
+        if (n != (ws ? 2 : 1) || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
+        attu_bexpr *sep = ws ? resolve_unknown(c, args[0]) : attu_bx_new(c->pa, BX_CONST, txt, e->position);
+        if (!sep) { attu_error_oom(c->err); return NULL; }
+        if (ws && !(sep = concat_arg(c, sep, e->position))) return NULL;
+        if (!ws) { sep->s = ""; sep->slen = 0; }
+        attu_bexpr *x = mk_call(c, ATTU_OP_ARRAY, txt, e->position, 2, args[n - 1], sep, NULL, NULL);
+        if (x) x->aux = ATTU_ARR_TO_STRING;
+        return x;
     }
     if (!strcmp(name, "regexp_match") || !strcmp(name, "regexp_split_to_array")) return attu_bind_regexp_array(c, e, args, n);
     if (!strcmp(name, "format")) return attu_bind_format(c, e, args, n);   /* planner/format_bind.c */

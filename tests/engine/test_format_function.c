@@ -41,7 +41,7 @@ static int fmt(const char *f, const char *const *args, int n, char *out, size_t 
     attu_slot A = text_slot(f), B = text_array(args, n), D;
     attu_error err;
     attu_error_clear(&err);
-    int rc = attu_format_run(&A, &B, NULL, &D, 1, test_alloc, NULL, &err);
+    int rc = attu_format_run(&A, &B, attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT)), NULL, &D, 1, test_alloc, NULL, &err);
     if (rc) snprintf(out, cap, "%s", err.sqlstate);
     else if (D.null) snprintf(out, cap, "<null>");
     else snprintf(out, cap, "%.*s", (int)D.len, D.v.s);
@@ -90,7 +90,7 @@ Test(format_function, null_format_is_null) {
     attu_slot A = text_slot(NULL), B = text_array(NULL, 0), D;
     attu_error err;
     attu_error_clear(&err);
-    cr_assert_eq(attu_format_run(&A, &B, NULL, &D, 1, test_alloc, NULL, &err), 0);
+    cr_assert_eq(attu_format_run(&A, &B, attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT)), NULL, &D, 1, test_alloc, NULL, &err), 0);
     cr_assert(D.null);
 }
 
