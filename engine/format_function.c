@@ -209,21 +209,49 @@ static int quote_value(attu_strbuf *q, char ty, const char *s, size_t len) {
     return attu_strbuf_putc(q, mark);
 }
 
+/* PostgreSQL's result buffer holds less than 1 GB (MaxAllocSize): adding
+ * n bytes to out past that is its 54000, checked before anything is
+ * allocated (a width of 2^31 - 1 asks for 2 GB of blanks). */
+static int room_for(const attu_strbuf *out, size_t n, attu_error *err) {
+    const size_t max_alloc = 0x3fffffff;
+    if (n < max_alloc - out->n) return 0;
+    attu_error_set(err, "54000", 0, "out of memory");
+    attu_error_set_detail(err, "Cannot enlarge string buffer containing %zu bytes by %zu more bytes.", out->n, n);
+    return -1;
+}
+
+static int put_text(attu_strbuf *out, const char *s, size_t len, attu_error *err) {
+    if (room_for(out, len, err)) return -1;
+    return attu_strbuf_add(out, s, len) ? attu_error_oom(err) : 0;
+}
+
+static int put_blanks(attu_strbuf *out, size_t n, attu_error *err) {
+    if (!n) return 0;
+    if (room_for(out, n, err)) return -1;
+    size_t at = out->n;
+    char blanks[256];
+    memset(blanks, ' ', sizeof blanks);
+    while (out->n - at < n) {
+        size_t k = n - (out->n - at) < sizeof blanks ? n - (out->n - at) : sizeof blanks;
+        if (attu_strbuf_add(out, blanks, k)) return attu_error_oom(err);
+    }
+    return 0;
+}
+
 /* s padded with blanks to width characters: on the left, or on the right
  * with the - flag or a negative width. */
 static int put_padded(attu_strbuf *out, const char *s, size_t len, int width, bool minus, attu_error *err) {
-    if (width == 0) return attu_strbuf_add(out, s, len) ? attu_error_oom(err) : 0;
+    if (width == 0) return put_text(out, s, len, err);
     bool left = minus;
     if (width < 0) {
-        if (width == INT_MIN) return attu_error_set(err, "54000", 0, "number is out of range");
+        if (width == INT_MIN) return attu_error_set(err, "22003", 0, "number is out of range");
         left = true;
         width = -width;
     }
     int64_t chars = attu_utf8_count(s, len), pad = width > chars ? width - chars : 0;
-    if (left && attu_strbuf_add(out, s, len)) return attu_error_oom(err);
-    for (int64_t i = 0; i < pad; i++)
-        if (attu_strbuf_putc(out, ' ')) return attu_error_oom(err);
-    if (!left && attu_strbuf_add(out, s, len)) return attu_error_oom(err);
+    if (left && put_text(out, s, len, err)) return -1;
+    if (put_blanks(out, (size_t)pad, err)) return -1;
+    if (!left && put_text(out, s, len, err)) return -1;
     return 0;
 }
 
@@ -240,13 +268,13 @@ static int format_row(const char *f, size_t flen, const fmt_args *a, attu_strbuf
         if (*cp != '%') {
             const char *pct = memchr(cp, '%', (size_t)(end - cp));
             size_t plain = pct ? (size_t)(pct - cp) : (size_t)(end - cp);
-            if (attu_strbuf_add(out, cp, plain)) return attu_error_oom(err);
+            if (put_text(out, cp, plain, err)) return -1;
             cp += plain - 1;
             continue;
         }
         if (advance(&cp, end, err)) return -1;
         if (*cp == '%') {
-            if (attu_strbuf_putc(out, '%')) return attu_error_oom(err);
+            if (put_text(out, "%", 1, err)) return -1;
             continue;
         }
         conversion cv;
@@ -299,7 +327,6 @@ int attu_format_run(const attu_slot *A, const attu_slot *B, attu_type bt, const 
         out.n = 0;
         if ((rc = args_load(&args, B ? &B[r] : NULL, elem, err))) break;
         if ((rc = format_row(A[r].v.s, A[r].len, &args, &out, &q, err))) break;
-        if (out.n > 0x3fffffffu) { rc = attu_error_set(err, "54000", 0, "the result of format() would exceed 1 GB"); break; }
         char *m = alloc(ctx, out.n + 1);
         if (!m) { rc = attu_error_oom(err); break; }
         if (out.n) memcpy(m, out.p, out.n);
