@@ -193,8 +193,9 @@ typedef enum attu_opcode {
     ATTU_OP_REGEXP_MATCH,     /* regexp_match(a, b) -> text[], NULL without a match;
                                  aux 1: how many rows regexp_matches(a, b) gives
                                  (integer), aux 2: its c-th row (text[]) */
-    ATTU_OP_REGEXP_SPLIT,     /* regexp_split_to_array(a, b) -> text[]; aux 1: for
-                                 regexp_split_to_table (the name its errors give) */
+    ATTU_OP_REGEXP_SPLIT,     /* regexp_split_to_array(a, b) -> text[]; aux 3: how
+                                 many rows regexp_split_to_table(a, b) gives
+                                 (integer), aux 2: its c-th row (text) */
     ATTU_OP_SIMILAR_SUBSTRING, /* substring(a SIMILAR b ESCAPE c): b a SIMILAR TO pattern (no flags) */
     ATTU_OP_DIV_TRUNC_N,  /* div(a, b) of two NUMERIC: the quotient truncated toward
                              zero, dscale 0; 22012. Host only, as every NUMERIC op */

@@ -8,8 +8,10 @@
  * number of rows, and each row's value computed from k. regexp_matches
  * counts its matches (ATTU_OP_REGEXP_MATCH aux 1: every one with the flag
  * g, else the first) and row k is the k-th match (aux 2);
- * regexp_split_to_table is unnest(regexp_split_to_array(...)), which has
- * its rows (a NULL argument none). In the select list the series becomes
+ * regexp_split_to_table counts its pieces (ATTU_OP_REGEXP_SPLIT aux 3) and
+ * row k is the k-th piece (aux 2); a NULL argument gives no rows. The
+ * engine goes on from row k's place for row k + 1 (engine/
+ * regexp_functions.c), so a string's rows cost one walk over it. In the select list the series becomes
  * PostgreSQL's ProjectSet, in FROM a function scan (planner/srf.c), which
  * takes WITH ORDINALITY, LATERAL and ROWS FROM as for the other set
  * functions. The run-time work is engine/regexp_functions.c's, host only.
@@ -48,33 +50,27 @@ static attu_bexpr *pattern_operand(bctx *c, const attu_ast_expr *e, attu_bexpr *
 
 static attu_type text_array(void) { return attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT)); }
 
-/* regexp_split_to_array(s, p [, f]); for_table: as regexp_split_to_table's
- * (its name in the errors). */
-static attu_bexpr *split_array(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, bool for_table) {
+/* regexp_split_to_array(s, p [, f]) */
+static attu_bexpr *split_array(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
     attu_bexpr *str, *pat = pattern_operand(c, e, args, n, &str);
-    attu_bexpr *x = pat ? mk_call(c, ATTU_OP_REGEXP_SPLIT, text_array(), e->position, 2, str, pat, NULL, NULL) : NULL;
-    if (x) x->aux = for_table;
-    return x;
+    return pat ? mk_call(c, ATTU_OP_REGEXP_SPLIT, text_array(), e->position, 2, str, pat, NULL, NULL) : NULL;
 }
 
 attu_bexpr *attu_bind_regexp_array(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
-    if (!strcmp(e->u.func.name, "regexp_split_to_array")) return split_array(c, e, args, n, false);
+    if (!strcmp(e->u.func.name, "regexp_split_to_array")) return split_array(c, e, args, n);
     attu_bexpr *str, *pat = pattern_operand(c, e, args, n, &str);
     return pat ? mk_call(c, ATTU_OP_REGEXP_MATCH, text_array(), e->position, 2, str, pat, NULL, NULL) : NULL;
 }
 
 attu_bexpr *attu_regexp_srf_series(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, attu_bexpr **src) {
     int pos = e->position;
-    if (srf_kind(e->u.func.name) == 2) {
-        attu_bexpr *a = split_array(c, e, args, n, true);
-        *src = a;
-        return a ? attu_unnest_series(c, a, pos) : NULL;
-    }
+    bool split = srf_kind(e->u.func.name) == 2;
     attu_bexpr *str, *pat = pattern_operand(c, e, args, n, &str);
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
-    attu_bexpr *count = pat ? mk_call(c, ATTU_OP_REGEXP_MATCH, i4, pos, 2, str, pat, NULL, NULL) : NULL;
+    attu_bexpr *count = pat ? mk_call(c, split ? ATTU_OP_REGEXP_SPLIT : ATTU_OP_REGEXP_MATCH, i4, pos, 2, str, pat,
+                                      NULL, NULL) : NULL;
     if (!count) return NULL;
-    count->aux = 1;
+    count->aux = split ? 3 : 1;
     *src = count;
     /* generate_series(1, count): no rows for a NULL count (a NULL argument) */
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
@@ -87,9 +83,9 @@ attu_bexpr *attu_regexp_srf_series(bctx *c, const attu_ast_expr *e, attu_bexpr *
 }
 
 attu_bexpr *attu_regexp_srf_element(bctx *c, attu_bexpr *src, attu_bexpr *k, int pos) {
-    if (src->op == ATTU_OP_REGEXP_SPLIT) return attu_unnest_element(c, src, k, pos);
-    /* the k-th match of the count's string and pattern */
-    attu_bexpr *x = mk_call(c, ATTU_OP_REGEXP_MATCH, text_array(), pos, 3, src->args[0], src->args[1], k, NULL);
+    /* item k of the count's string and pattern */
+    attu_type t = src->op == ATTU_OP_REGEXP_SPLIT ? attu_type_make(ATTU_TYPE_TEXT) : text_array();
+    attu_bexpr *x = mk_call(c, src->op, t, pos, 3, src->args[0], src->args[1], k, NULL);
     if (x) x->aux = 2;
     return x;
 }

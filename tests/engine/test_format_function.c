@@ -110,7 +110,8 @@ static int rx(int op, int aux, const char *s, const char *pat, const char *flags
         return -1;
     }
     if (D.null) { snprintf(out, cap, "<null>"); return 0; }
-    if (aux == 1) { snprintf(out, cap, "%lld", (long long)D.v.i); return 0; }
+    if (aux == 1 || aux == 3) { snprintf(out, cap, "%lld", (long long)D.v.i); return 0; }
+    if (op == ATTU_OP_REGEXP_SPLIT && aux == 2) { snprintf(out, cap, "%.*s", (int)D.len, D.v.s); return 0; }
     attu_abuf t = { NULL, 0, 0 };
     cr_assert_eq(attu_array_to_text(attu_type_make(ATTU_TYPE_TEXT), D.v.s, D.len, &t), 0);
     snprintf(out, cap, "%.*s", (int)t.len, t.p ? t.p : "");
@@ -142,6 +143,51 @@ Test(regexp_arrays, split) {
     cr_assert_str_eq(out, "{\"\",a,\"\",\"\"}");
     cr_assert_eq(rx(ATTU_OP_REGEXP_SPLIT, 0, "", "x", "", 0, out, sizeof out), 0);
     cr_assert_str_eq(out, "{\"\"}");
-    cr_assert_eq(rx(ATTU_OP_REGEXP_SPLIT, 1, "abc", "b", "g", 0, out, sizeof out), -1);
+    cr_assert_eq(rx(ATTU_OP_REGEXP_SPLIT, 3, "abc", "b", "g", 0, out, sizeof out), -1);
     cr_assert_str_eq(out, "22023");
+    cr_assert_eq(rx(ATTU_OP_REGEXP_SPLIT, 3, "a1b22c", "\\d*", "", 0, out, sizeof out), 0);
+    cr_assert_str_eq(out, "3");
+    cr_assert_eq(rx(ATTU_OP_REGEXP_SPLIT, 2, "a1b22c", "\\d*", "", 3, out, sizeof out), 0);
+    cr_assert_str_eq(out, "c");
+    cr_assert_eq(rx(ATTU_OP_REGEXP_SPLIT, 2, "a1b22c", "\\d*", "", 4, out, sizeof out), 0);
+    cr_assert_str_eq(out, "<null>");
+}
+
+/* Rows k = 1, 2, ... of one string in one batch go on from the row before
+ * (the walk); a repeated k, another string or a row past the last item
+ * still gets its own answer. */
+Test(regexp_arrays, walk_over_rows) {
+    const char *strs[] = { "a1b22c333", "a1b22c333", "a1b22c333", "a1b22c333", "x9", "x9", "a1b22c333" };
+    int64_t ks[] = { 1, 2, 3, 4, 1, 1, 2 };
+    const char *want[] = { "{1}", "{22}", "{333}", "<null>", "{9}", "{9}", "{22}" };
+    const char *wantp[] = { "a", "b", "c", "", "x", "x", "b" };
+    char pf[] = "g\0\\d+", pp[] = "\0\\d+";
+    attu_slot A[7], C[7], D[7], B[7], P[7];
+    for (int i = 0; i < 7; i++) {
+        A[i] = text_slot(strs[i]);
+        C[i] = (attu_slot){ .v.i = ks[i] };
+        B[i] = (attu_slot){ .v.s = pf, .len = sizeof pf - 1 };
+        P[i] = (attu_slot){ .v.s = pp, .len = sizeof pp - 1 };
+    }
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regexp_run(ATTU_OP_REGEXP_MATCH, 2, A, B, C, NULL, NULL, D, 7, test_alloc, NULL, &err), 0);
+    for (int i = 0; i < 7; i++) {
+        char out[64];
+        if (D[i].null) snprintf(out, sizeof out, "<null>");
+        else {
+            attu_abuf t = { NULL, 0, 0 };
+            cr_assert_eq(attu_array_to_text(attu_type_make(ATTU_TYPE_TEXT), D[i].v.s, D[i].len, &t), 0);
+            snprintf(out, sizeof out, "%.*s", (int)t.len, t.p);
+            attu_abuf_free(&t);
+        }
+        cr_assert_str_eq(out, want[i], "row %d", i);
+    }
+    cr_assert_eq(attu_regexp_run(ATTU_OP_REGEXP_SPLIT, 2, A, P, C, NULL, NULL, D, 7, test_alloc, NULL, &err), 0);
+    for (int i = 0; i < 7; i++) {
+        char out[64];
+        snprintf(out, sizeof out, "%.*s", (int)D[i].len, D[i].null ? "" : D[i].v.s);
+        cr_assert_str_eq(out, wantp[i], "row %d", i);
+        cr_assert(!D[i].null, "row %d", i);   /* row 3: the empty piece after 333 */
+    }
 }
