@@ -567,6 +567,10 @@ static size_t elem_format(attu_type e, const attu_slot *v, char *buf, size_t cap
     return attu_value_format(e, &slot, buf, cap);
 }
 
+size_t attu_array_elem_text(attu_type elem, const attu_slot *v, char *buf, size_t cap, const char **longp) {
+    return elem_format(elem, v, buf, cap, longp);
+}
+
 /* A json, jsonb, uuid, bytea or enum element's text made the held form
  * of its type (engine/types.h: json as written once valid, jsonb's and
  * uuid's canonical text, bytea's hex form, an enum label's image), into

@@ -194,6 +194,11 @@ void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_
  * a text array of its elements' jsonb keys (engine/json.h). */
 int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out);
 
+/* One element v of an array of elem as its type's output function writes
+ * it: into buf (cap bytes, enough for any non-string value), or *longp
+ * set to the text (a string element's own bytes). Returns its length. */
+size_t attu_array_elem_text(attu_type elem, const attu_slot *v, char *buf, size_t cap, const char **longp);
+
 /* Number of elements. */
 size_t attu_array_count(attu_type elem, const char *s, size_t len);
 

@@ -20,6 +20,7 @@
 #include "engine/md5.h"
 #include "engine/numeric.h"
 #include "engine/formatting_functions.h"
+#include "engine/format_function.h"
 #include "engine/random.h"
 #include "engine/regexp_functions.h"
 #include "engine/similar.h"
@@ -191,6 +192,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TIMETZ_SUB_IV] = "timetz_sub_iv", [ATTU_OP_DATE_TIMETZ] = "date_timetz",
     [ATTU_OP_TIMETZ_AT_ZONE] = "timetz_at_zone",
     [ATTU_OP_ARRAY] = "array", [ATTU_OP_JSON] = "json", [ATTU_OP_UUID] = "uuid", [ATTU_OP_BYTEA] = "bytea",
+    [ATTU_OP_FORMAT] = "format",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -207,7 +209,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_REGEXP_FLAGS] = "regexp_flags", [ATTU_OP_REGEXP_REPLACE] = "regexp_replace",
     [ATTU_OP_REGEXP_COUNT] = "regexp_count", [ATTU_OP_REGEXP_INSTR] = "regexp_instr",
     [ATTU_OP_REGEXP_LIKE] = "regexp_like", [ATTU_OP_REGEXP_SUBSTR] = "regexp_substr",
-    [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
+    [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring", [ATTU_OP_REGEXP_MATCH] = "regexp_match",
+    [ATTU_OP_REGEXP_SPLIT] = "regexp_split", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
@@ -1098,6 +1101,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         }
         if (op == ATTU_OP_ARRAY) {
             if (attu_array_run(p, in, A, B, C, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op == ATTU_OP_FORMAT) {
+            if (attu_format_run(A, B, p->reg_types[in->b], G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         if (op == ATTU_OP_UUID) {

@@ -190,6 +190,12 @@ typedef enum attu_opcode {
     ATTU_OP_REGEXP_LIKE,    /* regexp_like(a, b) */
     ATTU_OP_REGEXP_SUBSTR,  /* regexp_substr(a, b, c start / N, d subexpr) */
     ATTU_OP_REGEXP_SUBSTRING, /* substring(a FROM b): the first group's text, or the match's */
+    ATTU_OP_REGEXP_MATCH,     /* regexp_match(a, b) -> text[], NULL without a match;
+                                 aux 1: how many rows regexp_matches(a, b) gives
+                                 (integer), aux 2: its c-th row (text[]) */
+    ATTU_OP_REGEXP_SPLIT,     /* regexp_split_to_array(a, b) -> text[]; aux 3: how
+                                 many rows regexp_split_to_table(a, b) gives
+                                 (integer), aux 2: its c-th row (text) */
     ATTU_OP_SIMILAR_SUBSTRING, /* substring(a SIMILAR b ESCAPE c): b a SIMILAR TO pattern (no flags) */
     ATTU_OP_DIV_TRUNC_N,  /* div(a, b) of two NUMERIC: the quotient truncated toward
                              zero, dscale 0; 22012. Host only, as every NUMERIC op */
@@ -285,6 +291,9 @@ typedef enum attu_opcode {
      * canonical text */
     ATTU_OP_UUID,
     ATTU_OP_BYTEA,
+    ATTU_OP_FORMAT,      /* format(a, VARIADIC b): b the text[] of the arguments'
+                            output texts, NULL for none (engine/format_function.h);
+                            host only */
     ATTU_OP_SUBQUERY_ERROR, /* the error of a subquery that failed where its
                                value was computed ahead of need (an
                                uncorrelated one run at plan time): a, a TEXT

@@ -1,7 +1,9 @@
 /*
  * regexp_functions.c - regexp_replace, regexp_count, regexp_instr,
- * regexp_like, regexp_substr and substring(s FROM pattern) as PostgreSQL
- * 15 computes them (see regexp_functions.h).
+ * regexp_like, regexp_substr, substring(s FROM pattern), regexp_match,
+ * regexp_matches (its row count and its k-th row) and
+ * regexp_split_to_array as PostgreSQL 15 computes them (see
+ * regexp_functions.h).
  *
  * PostgreSQL steps through a string's matches the same way in all of them:
  * a search starts where the last match ended, one character further after
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/array.h"
 #include "engine/similar.h"
 #include "engine/utf8.h"
 
@@ -61,8 +64,11 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
     int mode;
     bool g;
     if (attu_regex_parse_flags(b->v.s, flen, &mode, &g, err)) return -1;
-    if (g && !glob)
-        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s does not support the \"global\" option", fname);
+    if (g && !glob) {
+        attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s does not support the \"global\" option", fname);
+        if (!strcmp(fname, "regexp_match()")) attu_error_set_hint(err, "Use the regexp_matches function instead.");
+        return -1;
+    }
     if (glob) *glob = g;
     if (attu_regex_prepare_opts(sim, z + 1, b->len - flen - 1, mode | (positions ? ATTU_RE_SUBMATCH : 0), err)) return -1;
     /* ARE takes the shortest match when the pattern is non-greedy (its
@@ -173,15 +179,156 @@ static bool nth_match(attu_similar *sim, const char *str, size_t len, size_t fro
     return false;
 }
 
-static const char *fname_of(int op) {
+static const char *fname_of(int op, int aux) {
     switch (op) {
     case ATTU_OP_REGEXP_REPLACE: return "regexp_replace()";
     case ATTU_OP_REGEXP_COUNT: return "regexp_count()";
     case ATTU_OP_REGEXP_INSTR: return "regexp_instr()";
     case ATTU_OP_REGEXP_LIKE: return "regexp_like()";
     case ATTU_OP_REGEXP_SUBSTR: return "regexp_substr()";
+    case ATTU_OP_REGEXP_MATCH: return aux ? "regexp_matches()" : "regexp_match()";
+    case ATTU_OP_REGEXP_SPLIT: return aux ? "regexp_split_to_table()" : "regexp_split_to_array()";
     default: return "substring()";
     }
+}
+
+/* ab's bytes (a text[] made by attu_array_put: text elements have no
+ * show bytes, so the segments are already its canonical form) as o; ab is
+ * freed. */
+static int emit_array(attu_abuf *ab, int rc, attu_slot *o, attu_regexp_alloc alloc, void *ctx, attu_error *err) {
+    char *m = rc ? NULL : alloc(ctx, ab->len + 1);
+    if (m) {
+        if (ab->len) memcpy(m, ab->p, ab->len);
+        m[ab->len] = 0;
+        o->v.s = m;
+        o->len = (uint32_t)ab->len;
+    }
+    attu_abuf_free(ab);
+    return m ? 0 : attu_error_oom(err);
+}
+
+static int put_text(attu_abuf *ab, const char *s, long so, long eo) {
+    attu_slot v = { .v.s = so < 0 ? "" : s + so, .len = so < 0 ? 0 : (uint32_t)(eo - so), .null = so < 0 };
+    return attu_array_put(ab, attu_type_make(ATTU_TYPE_TEXT), &v);
+}
+
+/* The match in sim->span as regexp_match's text[]: the text of each
+ * capturing group (NULL for one the match left out), or the whole match
+ * for a pattern without groups. */
+static int match_array(const attu_similar *sim, const char *str, attu_slot *o, attu_regexp_alloc alloc, void *ctx,
+                       attu_error *err) {
+    attu_abuf ab = { NULL, 0, 0 };
+    int rc = 0;
+    if (!sim->nsub) rc = put_text(&ab, str, sim->span[0].so, sim->span[0].eo);
+    for (int k = 1; k <= sim->nsub && !rc; k++) rc = put_text(&ab, str, sim->span[k].so, sim->span[k].eo);
+    return emit_array(&ab, rc, o, alloc, ctx, err);
+}
+
+/* Where one row's walk over its matches or split pieces stands, kept from
+ * row to row: regexp_matches and regexp_split_to_table give row k of a
+ * string as the k-th item (ATTU_OP_REGEXP_MATCH / _SPLIT aux 2), and the
+ * rows of one string come one after another, k = 1, 2, ... (the series of
+ * planner/regexp_setof_bind.c), so row k + 1 goes on from row k's place
+ * instead of walking the string again from its start, which made a string
+ * of n matches cost n^2 / 2 searches. */
+typedef struct walk {
+    bool    valid;
+    int     op;
+    char   *pat;                       /* the pattern operand it walks with */
+    size_t  plen;
+    int64_t k;                         /* items given so far */
+    size_t  search, prev_end, piece;   /* the next search; the last match's end;
+                                          the next piece's start (split) */
+    bool    done;                      /* no item after the k-th */
+    const char *src;                   /* the bytes of the last row's string */
+} walk;
+
+/* Starts w over op's items with the pattern operand b; false when out of
+ * memory. */
+static bool walk_start(walk *w, int op, const attu_slot *b) {
+    if (!w->pat || w->plen != b->len || memcmp(w->pat, b->v.s, b->len)) {
+        char *p = realloc(w->pat, b->len + 1);
+        if (!p) { w->valid = false; return false; }
+        memcpy(p, b->v.s, b->len);
+        w->pat = p;
+        w->plen = b->len;
+    }
+    w->valid = true;
+    w->op = op;
+    w->k = 0;
+    w->search = w->prev_end = w->piece = 0;
+    w->done = false;
+    return true;
+}
+
+/* Whether w can give item k of op's walk with b: it stands right before
+ * it, or past the last item (k is then none). */
+static bool walk_continues(const walk *w, int op, const attu_slot *b, int64_t k) {
+    return w->valid && w->op == op && (w->k == k - 1 || (w->done && k > w->k)) && w->plen == b->len &&
+           !memcmp(w->pat, b->v.s, b->len);
+}
+
+/* The next match (in sim->span), PostgreSQL's stepping. */
+static bool walk_next_match(walk *w, attu_similar *sim, const char *str, size_t len) {
+    if (w->done || w->search > len || !attu_regex_find(sim, str, len, w->search)) { w->done = true; return false; }
+    w->search = next_search(str, len, sim->span[0].so, sim->span[0].eo);
+    w->k++;
+    return true;
+}
+
+/* The next piece [*from, *to) of regexp_split_to_array's split, as
+ * PostgreSQL 15 splits: every match is searched for (the stepping of
+ * next_search), but one that ends where the last one ended (an empty match
+ * at the start or right after another match) or starts at the end of the
+ * string separates nothing; the pieces are the text before the first
+ * separating match, between two, and after the last. */
+static bool walk_next_piece(walk *w, attu_similar *sim, const char *str, size_t len, size_t *from, size_t *to) {
+    if (w->done) return false;
+    while (w->search <= len && attu_regex_find(sim, str, len, w->search)) {
+        long so = sim->span[0].so, eo = sim->span[0].eo;
+        bool separates = (size_t)so < len && (size_t)eo > w->prev_end;
+        w->prev_end = (size_t)eo;
+        w->search = next_search(str, len, so, eo);
+        if (separates) {
+            *from = w->piece;
+            *to = (size_t)so;
+            w->piece = (size_t)eo;
+            w->k++;
+            return true;
+        }
+    }
+    w->done = true;
+    *from = w->piece;
+    *to = len;
+    w->k++;
+    return true;
+}
+
+/* regexp_split_to_array of str (aux 0), regexp_split_to_table's number
+ * of rows (3) or its c-th row (2), into o. */
+static int split_row(int aux, walk *w, attu_similar *sim, const attu_slot *a, const attu_slot *b, int64_t k,
+                     const char *str, size_t len, attu_slot *o, attu_regexp_alloc alloc, void *ctx, attu_error *err) {
+    size_t from, to;
+    if (aux == 2) {
+        if (!walk_continues(w, ATTU_OP_REGEXP_SPLIT, b, k)) {
+            if (!walk_start(w, ATTU_OP_REGEXP_SPLIT, b)) return attu_error_oom(err);
+            while (w->k < k - 1 && walk_next_piece(w, sim, str, len, &from, &to)) {}
+        }
+        if (k < 1 || w->k != k - 1 || !walk_next_piece(w, sim, str, len, &from, &to)) {
+            o->null = 1;   /* past the last piece (a padded row of a lockstep) */
+            return 0;
+        }
+        o->v.s = a->v.s + from;
+        o->len = (uint32_t)(to - from);
+        return 0;
+    }
+    walk all = { 0 };
+    attu_abuf ab = { NULL, 0, 0 };
+    int rc = 0;
+    while (!rc && walk_next_piece(&all, sim, str, len, &from, &to))
+        if (aux != 3) rc = put_text(&ab, str, (long)from, (long)to);
+    if (aux == 3) { o->v.i = all.k; return 0; }
+    return emit_array(&ab, rc, o, alloc, ctx, err);
 }
 
 /* One row: its result into *o (o->null preset to 0). The string is
@@ -189,12 +336,20 @@ static const char *fname_of(int op) {
  * interceptors among them, may read up to the NUL); results that are
  * parts of it point into a's own bytes. */
 static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const attu_slot *b, const attu_slot *c,
-                   const attu_slot *d, attu_slot *o, outbuf *ob, outbuf *zb, attu_regexp_alloc alloc, void *ctx,
-                   attu_error *err) {
-    const char *fname = fname_of(op);
+                   const attu_slot *d, attu_slot *o, outbuf *ob, outbuf *zb, walk *w, attu_regexp_alloc alloc,
+                   void *ctx, attu_error *err) {
+    const char *fname = fname_of(op, aux);
     size_t len = a->len, from = 0;
-    zb->n = 0;
-    if (!out_put(zb, a->v.s, len) || !out_put(zb, "", 1)) return attu_error_oom(err);
+    /* the walk goes on only over the string it was made for (zb holds the
+     * last row's copy; within one batch the same bytes are the same value,
+     * and the rows of one string usually share them) */
+    bool same = zb->n == len + 1 && (a->v.s == w->src || !len || !memcmp(zb->s, a->v.s, len));
+    w->src = a->v.s;
+    if (!same) {
+        w->valid = false;
+        zb->n = 0;
+        if (!out_put(zb, a->v.s, len) || !out_put(zb, "", 1)) return attu_error_oom(err);
+    }
     const char *str = zb->s;
     int64_t start = 1, nth = 1;
     switch (op) {
@@ -270,6 +425,36 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         else { o->v.s = a->v.s + so; o->len = (uint32_t)(eo - so); }
         return 0;
     }
+    case ATTU_OP_REGEXP_MATCH: {
+        /* regexp_match (aux 0), regexp_matches's row count (1) and its
+         * c-th row (2): without g one row at most */
+        bool glob = false;
+        if (prepare(sim, b, fname, aux ? &glob : NULL, true, err)) return -1;
+        for (int k = 1; k <= sim->nsub; k++)
+            if (group_ok(sim, k, fname, err)) return -1;
+        if (aux == 1) {
+            walk all = { 0 };
+            while ((glob || all.k == 0) && walk_next_match(&all, sim, str, len)) {}
+            o->v.i = all.k;
+            return 0;
+        }
+        nth = aux == 2 ? c->v.i : 1;
+        if (aux == 2 && !walk_continues(w, op, b, nth)) {
+            if (!walk_start(w, op, b)) return attu_error_oom(err);
+            while (w->k < nth - 1 && walk_next_match(w, sim, str, len)) {}
+        }
+        walk one = { 0 };
+        walk *at = aux == 2 ? w : &one;
+        if (nth < 1 || at->k != nth - 1 || !walk_next_match(at, sim, str, len)) {
+            o->null = 1;   /* no match; past the last (a padded row of a lockstep) */
+            o->v.i = 0;
+            return 0;
+        }
+        return match_array(sim, str, o, alloc, ctx, err);
+    }
+    case ATTU_OP_REGEXP_SPLIT:
+        if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        return split_row(aux, w, sim, a, b, aux == 2 ? c->v.i : 0, str, len, o, alloc, ctx, err);
     case ATTU_OP_REGEXP_LIKE:
         if (prepare(sim, b, fname, NULL, false, err)) return -1;
         o->v.i = attu_similar_match(sim, str, len);
@@ -406,6 +591,7 @@ int attu_regexp_run(int op, int aux, const attu_slot *A, const attu_slot *B, con
     attu_similar sim;
     memset(&sim, 0, sizeof sim);
     outbuf ob = { NULL, 0, 0, false }, zb = { NULL, 0, 0, false };
+    walk w = { 0 };
     int rc = 0;
     for (size_t r = 0; r < n && !rc; r++) {
         attu_slot *o = &D[r];
@@ -416,9 +602,11 @@ int attu_regexp_run(int op, int aux, const attu_slot *A, const attu_slot *B, con
             continue;
         }
         o->null = 0;
-        rc = run_row(op, aux, &sim, &A[r], &B[r], C ? &C[r] : NULL, Dd ? &Dd[r] : NULL, o, &ob, &zb, alloc, ctx, err);
+        rc = run_row(op, aux, &sim, &A[r], &B[r], C ? &C[r] : NULL, Dd ? &Dd[r] : NULL, o, &ob, &zb, &w, alloc, ctx,
+                     err);
     }
     attu_similar_free(&sim);
+    free(w.pat);
     free(ob.s);
     free(zb.s);
     return rc;

@@ -1,7 +1,8 @@
 /*
  * regexp_functions.h - PostgreSQL 15's regular-expression functions over a
  * batch of rows: regexp_replace, regexp_count, regexp_instr, regexp_like,
- * regexp_substr and substring(s FROM pattern), on the AREs of
+ * regexp_substr, substring(s FROM pattern), regexp_match, the rows of
+ * regexp_matches and regexp_split_to_array (text[]), on the AREs of
  * engine/similar.h, and SQL's substring(s SIMILAR pattern ESCAPE e).
  * Positions and the start argument count characters (UTF-8), as
  * PostgreSQL's do; argument checks, flags and their errors come in
@@ -20,7 +21,8 @@
 typedef char *(*attu_regexp_alloc)(void *ctx, size_t n);
 
 /* Runs the regexp opcode op (ATTU_OP_REGEXP_REPLACE ...
- * ATTU_OP_SIMILAR_SUBSTRING, see expr_program.h for its operands) with aux
+ * ATTU_OP_SIMILAR_SUBSTRING, see expr_program.h for its operands; text[]
+ * results in engine/array.h's encoding) with aux
  * over rows [0, n) into D; a row whose guard G is not TRUE, or with a NULL
  * operand, gives NULL. B holds the pattern with its flags, as
  * ATTU_OP_REGEXP_FLAGS makes it (ATTU_OP_SIMILAR_SUBSTRING: the SIMILAR

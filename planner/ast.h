@@ -388,6 +388,8 @@ struct attu_ast_expr {
             attu_ast_expr_list args;
             bool               star;       /* COUNT(*): args.n == 0 */
             bool               distinct;   /* COUNT(DISTINCT x) */
+            bool               variadic;   /* f(a, VARIADIC b): the last argument is
+                                              the array of the variadic ones */
             attu_ast_order_list order_by;  /* agg(x ORDER BY y); rarely used */
             attu_ast_expr     *filter;     /* agg(x) FILTER (WHERE c); NULL */
             attu_ast_window   *over;       /* NULL unless OVER (...) */

@@ -285,6 +285,7 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         put_name(o, e->u.func.name);
         if (e->u.func.star) puts_(o, " *");
         if (e->u.func.distinct) puts_(o, " distinct");
+        if (e->u.func.variadic) puts_(o, " variadic");
         if (e->u.func.args.n) { puts_(o, " "); pr_list(o, e->u.func.args); }
         if (e->u.func.order_by.n) {
             puts_(o, e->u.func.within_group ? " (within group " : " ");

@@ -284,6 +284,21 @@ attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a, bool nested);
 attu_bexpr *attu_array_order_code(bctx *c, attu_bexpr *a);
 attu_bexpr *attu_array_order_decode(bctx *c, attu_bexpr *d, attu_type t);
 attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* regexp_match, regexp_split_to_array, regexp_matches and
+ * regexp_split_to_table (planner/regexp_setof_bind.c): the scalar ones
+ * over their bound arguments; the set-returning ones in the select list,
+ * and in FROM as a series (a BX_SRF) with the value each row is read from
+ * (*src) and that row's value. */
+attu_bexpr *attu_bind_regexp_array(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);
+bool attu_regexp_srf_name(const char *name);
+attu_bexpr *attu_bind_regexp_srf(bctx *c, const scope *sc, const attu_ast_expr *e);
+attu_bexpr *attu_regexp_srf_series(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, attu_bexpr **src);
+attu_bexpr *attu_regexp_srf_element(bctx *c, attu_bexpr *src, attu_bexpr *k, int pos);
+/* format(formatstr, VARIADIC "any") over its bound arguments (planner/format_bind.c) */
+attu_bexpr *attu_bind_format(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);
+/* An "any" argument as the text its type's output function prints
+ * (concat's, format's arguments; planner/functions.c) */
+attu_bexpr *attu_output_text_arg(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);
 attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);

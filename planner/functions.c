@@ -11,6 +11,7 @@
  * Ties rank in input order.
  */
 #include "planner/binder_internal.h"
+#include "engine/array.h"
 #include "engine/domain_type.h"
 #include "engine/numeric.h"
 #include "engine/numeric_format.h"
@@ -848,6 +849,8 @@ static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
                    mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, a, NULL, NULL, NULL), NULL);
 }
 
+attu_bexpr *attu_output_text_arg(bctx *c, attu_bexpr *a, int pos) { return concat_arg(c, a, pos); }
+
 /* How many digits before the point a numeric argument can have: counted
  * for a constant, from the type otherwise (smallint, integer and bigint
  * as numeric(5), numeric(10) and numeric(18)). Sizes the result scale of
@@ -1119,6 +1122,12 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
 static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
+    if (e->u.func.variadic && strcmp(name, "format") && strcmp(name, "concat") && strcmp(name, "concat_ws")) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "VARIADIC is not supported in a call of %s (attu takes it in format, concat and concat_ws only)",
+                       name);
+        return NULL;
+    }
     if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
     bool user_fn;
     attu_bexpr *uf = attu_bind_sql_function(c, sc, e, &user_fn);   /* planner/sql_function_bind.c */
@@ -1135,6 +1144,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (!strcmp(name, "unnest")) return attu_bind_unnest(c, sc, e);                     /* planner/array_bind.c */
+    if (attu_regexp_srf_name(name)) return attu_bind_regexp_srf(c, sc, e);   /* planner/regexp_setof_bind.c */
     if (!strcmp(name, "generate_subscripts")) return attu_bind_generate_subscripts(c, sc, e, false);
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
@@ -1209,6 +1219,28 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
     }
+    if (e->u.func.variadic && !attu_type_is_array(args[n - 1]->type)) {
+        /* f(..., VARIADIC arr): arr must be an array, as PostgreSQL checks first */
+        attu_error_set(c->err, "42804", e->u.func.args.items[n - 1]->position, "VARIADIC argument must be an array");
+        return NULL;
+    }
+    if (e->u.func.variadic && !strcmp(name, "format")) return attu_bind_format(c, e, args, n);
+    if (e->u.func.variadic) {
+        /* concat(VARIADIC arr), concat_ws(sep, VARIADIC arr): the elements
+         * as their output texts, NULLs skipped; NULL for a NULL arr */
+        attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+        bool ws = !strcmp(name, "concat_ws");
+        if (n != (ws ? 2 : 1) || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
+        attu_bexpr *sep = ws ? resolve_unknown(c, args[0]) : attu_bx_new(c->pa, BX_CONST, txt, e->position);
+        if (!sep) { attu_error_oom(c->err); return NULL; }
+        if (ws && !(sep = concat_arg(c, sep, e->position))) return NULL;
+        if (!ws) { sep->s = ""; sep->slen = 0; }
+        attu_bexpr *x = mk_call(c, ATTU_OP_ARRAY, txt, e->position, 2, args[n - 1], sep, NULL, NULL);
+        if (x) x->aux = ATTU_ARR_TO_STRING;
+        return x;
+    }
+    if (!strcmp(name, "regexp_match") || !strcmp(name, "regexp_split_to_array")) return attu_bind_regexp_array(c, e, args, n);
+    if (!strcmp(name, "format")) return attu_bind_format(c, e, args, n);   /* planner/format_bind.c */
     if (fn && strcmp(name, "coalesce") && strcmp(name, "nullif") && strcmp(name, "greatest") && strcmp(name, "least"))
         for (int i = 0; i < n; i++)   /* no function of attu's takes an array otherwise */
             if (attu_type_is_array(args[i]->type)) return attu_no_function(c, e, args, n);

@@ -485,6 +485,9 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
  * parentheses (parser.c): the old spelling's FORCE QUOTE / FORCE NOT
  * NULL / FORCE NULL */
 %token FORCE.
+/* VARIADIC: f(..., VARIADIC array), a reserved word PostgreSQL also takes
+ * as a bare label */
+%token VARIADIC.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -1544,6 +1547,20 @@ func_application(A) ::= func_name(N) LP DISTINCT func_arg_list(L) opt_sort_claus
     A->u.func.distinct = true;
     A->u.func.order_by = ab_order_list(O);
 }
+/* f([a, ...,] VARIADIC arr): arr is the array of the variadic parameter's
+ * arguments (the last one; the binder takes it for format only) */
+func_application(A) ::= func_name(N) LP VARIADIC func_arg_expr(E) opt_sort_clause(O) RP.
+{
+    A = ab_func(ctx, N.schema, N.name, vec_push_ptr(ctx, NULL, E), N.pos);
+    A->u.func.order_by = ab_order_list(O);
+    A->u.func.variadic = true;
+}
+func_application(A) ::= func_name(N) LP func_arg_list(L) COMMA VARIADIC func_arg_expr(E) opt_sort_clause(O) RP.
+{
+    A = ab_func(ctx, N.schema, N.name, vec_push_ptr(ctx, L, E), N.pos);
+    A->u.func.order_by = ab_order_list(O);
+    A->u.func.variadic = true;
+}
 func_application(A) ::= func_name(N) LP STAR RP.
     { A = ab_func(ctx, N.schema, N.name, NULL, N.pos); A->u.func.star = true; }
 
@@ -1943,6 +1960,7 @@ bare_label(A) ::= DEFAULT(T).               { A = T; }
 bare_label(A) ::= DEFERRABLE(T).            { A = T; }
 bare_label(A) ::= DESC(T).                  { A = T; }
 bare_label(A) ::= DISTINCT(T).              { A = T; }
+bare_label(A) ::= VARIADIC(T).              { A = T; }
 bare_label(A) ::= ELSE(T).                  { A = T; }
 bare_label(A) ::= END(T).                   { A = T; }
 bare_label(A) ::= FALSE(T).                 { A = T; }
@@ -2145,6 +2163,7 @@ reserved_keyword(A) ::= DEFAULT(T).               { A = T; }
 reserved_keyword(A) ::= DEFERRABLE(T).            { A = T; }
 reserved_keyword(A) ::= DESC(T).                  { A = T; }
 reserved_keyword(A) ::= DISTINCT(T).              { A = T; }
+reserved_keyword(A) ::= VARIADIC(T).              { A = T; }
 reserved_keyword(A) ::= ELSE(T).                  { A = T; }
 reserved_keyword(A) ::= END(T).                   { A = T; }
 reserved_keyword(A) ::= FALSE(T).                 { A = T; }

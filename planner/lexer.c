@@ -266,7 +266,7 @@ static const kw keywords[] = {
     {"using", TK_USING},
     {"values", TK_VALUES},
     {"varchar", TK_VARCHAR},
-    {"variadic", TK_RESERVED_BARE},
+    {"variadic", TK_VARIADIC},
     {"varying", TK_VARYING},
     {"verbose", TK_VERBOSE},
     {"view", TK_VIEW},

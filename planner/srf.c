@@ -355,7 +355,7 @@ static bool reads_input(const attu_bexpr *e) {
  * several): the series it adds to the item's LP_SRF node, which runs them
  * all in lockstep (the shorter padded with NULLs), and how its columns are
  * read from them in the projection above. */
-typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD } fp_kind;
+typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD, FP_REGEXP } fp_kind;
 
 typedef struct from_part {
     fp_kind               kind;
@@ -363,7 +363,8 @@ typedef struct from_part {
     const char           *fname;
     int                   nser;      /* series (unnest: one an array) */
     attu_bexpr          **ser;
-    attu_bexpr          **args;      /* unnest: the arrays; json: [0] the json value */
+    attu_bexpr          **args;      /* unnest: the arrays; json: [0] the json value;
+                                        regexp: [0] what its rows are read from */
     int                   ncols;
     attu_type            *types;     /* records: the definition list's types */
     const char          **names;     /* records: its names (the json keys) */
@@ -559,7 +560,8 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
     bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
     bool json = attu_json_srf_name(name);   /* json_each ... (planner/json_bind.c) */
     bool rec = attu_json_record_name(name); /* json_to_record ... */
-    if ((strcmp(name, "generate_series") && !unnest && !subs && !json && !rec) ||
+    bool regexp = attu_regexp_srf_name(name);   /* regexp_matches, regexp_split_to_table */
+    if ((strcmp(name, "generate_series") && !unnest && !subs && !json && !rec && !regexp) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
         if (!attu_builtin_function_name(name) && call->u.func.args.n <= 100) {
             /* no function of the name at all: PostgreSQL's 42883, naming
@@ -571,8 +573,8 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
             return false;
         }
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, call->position,
-                       "function %s in FROM is not supported (attu has generate_series, generate_subscripts, unnest "
-                       "and the json functions only)", name);
+                       "function %s in FROM is not supported (attu has generate_series, generate_subscripts, unnest, "
+                       "regexp_matches, regexp_split_to_table and the json functions only)", name);
         return false;
     }
     p->fname = name;
@@ -588,6 +590,18 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         return false;
     }
     int n = call->u.func.args.n;
+    if (regexp) {
+        attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+        if (!args) { attu_error_oom(c->err); return false; }
+        for (int i = 0; i < n; i++)
+            if (!(args[i] = bind_expr(c, sc, call->u.func.args.items[i]))) return false;
+        attu_bexpr *x = attu_regexp_srf_series(c, call, args, n, &args[0]);
+        if (!x) return false;
+        p->kind = FP_REGEXP;
+        p->ncols = 1;
+        p->args = args;
+        return one_series(c, p, x);
+    }
     if (unnest || json || rec) {
         /* bind every argument first: 42883 lists their types */
         attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
@@ -688,6 +702,7 @@ static attu_bexpr *part_column(bctx *c, const from_part *p, attu_bexpr **k, int 
     case FP_SERIES: return k[0];
     case FP_UNNEST: return attu_unnest_element(c, p->args[j], k[j], pos);
     case FP_JSON: return attu_json_srf_column(c, p->fname, p->args[0], k[0], j, pos);
+    case FP_REGEXP: return attu_regexp_srf_element(c, p->args[0], k[0], pos);
     case FP_RECORD: {
         attu_bexpr *obj = attu_json_record_object(c, p->args[0], k[0], p->set, pos);
         if (obj && !p->set) {
@@ -816,7 +831,7 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         for (int j = 0; j < parts[i].ncols; j++, o++) names[o] = part_column_name(&parts[i], j);
     if (ord) names[ncols] = "ordinality";
     if (ncalls == 1 && ncols == 1 && f->alias &&
-        (parts[0].kind == FP_SERIES || parts[0].kind == FP_UNNEST ||
+        (parts[0].kind == FP_SERIES || parts[0].kind == FP_UNNEST || parts[0].kind == FP_REGEXP ||
          (parts[0].kind == FP_JSON && strstr(parts[0].fname, "object_keys"))))
         names[0] = f->alias;
     for (int i = 0; i < f->column_aliases.n; i++) names[i] = f->column_aliases.items[i];

@@ -77,6 +77,9 @@ CALLS = {
                   "regexp_instr('{s}', '{p}', 1, 2, 1)", "regexp_substr('{s}', '{p}', 1, 2)",
                   "regexp_replace('{s}', '{p}', '[\\&]', 2, 2, 'i')"],
     'match': ["'{s}' ~ '{p}'", "'{s}' ~* '{p}'", "regexp_like('{s}', '{p}', 'n')"],
+    'sets': ["regexp_match('{s}', '{p}')", "regexp_match('{s}', '{p}', 'i')", "regexp_split_to_array('{s}', '{p}')",
+             "(SELECT string_agg(m::text, ';' ORDER BY n) FROM regexp_matches('{s}', '{p}', 'g') WITH ORDINALITY AS t(m, n))",
+             "(SELECT string_agg(w, ';' ORDER BY n) FROM regexp_split_to_table('{s}', '{p}') WITH ORDINALITY AS t(w, n))"],
     'runs': ["regexp_replace('{s}', '{p}', '<\\&|\\1|\\2>')", "regexp_substr('{s}', '{p}', 1, 1, '', 1)",
              "regexp_instr('{s}', '{p}', 1, 1, 1, '', 2)"],
 }
