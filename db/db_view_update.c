@@ -805,7 +805,7 @@ int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const
     attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
     if (!old) { attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", t->name); goto out; }
     attu_catalog_replace(db_cat(s), g);
-    res = db_run_query(s, sql, q, NULL, err);
+    res = db_run_query(s, sql, q, &db_own_query_params, err);
     attu_catalog_replace(db_cat(s), old);
     if (!res) { err->position = 0; goto out; }
     int which = -1;
