@@ -417,6 +417,18 @@ static bool temp_named(attu_session *s, const char *name) {
     return temp_relation(s, name) || (top && attu_catalog_constraint_owner(top, name, NULL));
 }
 
+/* The name of the one relation st works on, or NULL */
+static const char *stmt_subject(const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_INSERT: return st->u.insert.table;
+    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE: return st->u.modify.table;
+    case ATTU_STMT_COPY: return st->u.copy.table;
+    case ATTU_STMT_CREATE_INDEX: return st->u.create_index.table;
+    case ATTU_STMT_COMMENT: return st->u.comment.rel;
+    default: return NULL;
+    }
+}
+
 /* The layer's mode for statement st whose relations are named as written
  * (ATTU_REL_*; CREATE's own cases aside): public.t works on the shared
  * catalog alone (BASE), pg_temp.t on the temporary one alone (TOP), so
@@ -429,7 +441,14 @@ static bool temp_named(attu_session *s, const char *name) {
  * works on one side or follows the search path. -1: refused. */
 int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     const attu_ast_name_list *l = stmt_list(st);
-    if (!l || !l->n) return side_mode(st->schema);
+    if (!l || !l->n) {
+        if (st->schema) return side_mode(st->schema);
+        /* (a bare name of a permanent table: the shared side too, so
+         * that what it implies by name, its foreign keys' tables, is not
+         * a temporary relation of that name either) */
+        const char *name = stmt_subject(st);
+        return name && s->temp && !temp_named(s, name) ? ATTU_LAYER_BASE : ATTU_LAYER_AUTO;
+    }
     int mode = -1;
     bool agree = true;   /* (each qualified name is what its bare name finds) */
     for (int i = 0; i < l->n; i++) {
@@ -439,9 +458,13 @@ int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st, attu_error *err)
         mode = mode < 0 || mode == want ? want : ATTU_LAYER_AUTO;
     }
     /* (all temporary: their side alone, so that what depends on them is
-     * the temporary views only; all shared as their bare names find
-     * them: the search path, whose views depend on them too) */
-    if (mode == ATTU_LAYER_TOP || (mode == ATTU_LAYER_BASE && !agree)) return mode;
+     * the temporary views only; all shared: that side too (an index's
+     * table, a truncated table's keys are looked for by name), but DROP
+     * TABLE / VIEW of names no temporary relation hides keep the search
+     * path, so that a temporary view reading one depends on it) */
+    if (mode == ATTU_LAYER_BASE && agree && (st->kind == ATTU_STMT_DROP_TABLE || st->kind == ATTU_STMT_DROP_VIEW))
+        return ATTU_LAYER_AUTO;
+    if (mode != ATTU_LAYER_AUTO) return mode;
     if (agree) return ATTU_LAYER_AUTO;
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, l->positions ? l->positions[0] : st->position,
                           "a list of relations that names both a temporary and a permanent relation of one name "
