@@ -229,8 +229,10 @@ bool db_temp_has(const attu_session *s, const char *name);
  * reads_temp): the view made is temporary (db_temp.c). */
 void db_temp_view_reads(attu_session *s, bool temp);
 /* The temporary catalog's layer mode for st (ATTU_LAYER_*, from how it
- * names its relations: public.t, pg_temp.t), -1 with err when refused. */
-int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st, attu_error *err);
+ * names its relations: public.t, pg_temp.t); DB_TEMP_SPLIT for a list
+ * whose names must be run a side at a time (db_temp_exec_stmt does). */
+#define DB_TEMP_SPLIT (-2)
+int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st);
 /* The parameters of the db layer's own queries about a statement's
  * relation (a CHECK's validation, a foreign key's probe, ...), whose bare
  * names follow the statement's public.t / pg_temp.t (binder.h,

@@ -349,6 +349,10 @@ static int check_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
         snprintf(msg, sizeof msg, "view \"%s\" will be a temporary view", name);
         cb->on_notice(cb->ctx, "00000", msg);
     }
+    /* (CREATE VIEW public.v: the schema says permanent; the statement
+     * undoes the view) */
+    if (st->schema == ATTU_REL_PUBLIC)
+        return attu_error_set(err, "42P16", 0, "cannot create temporary relation in non-temporary schema");
     return 0;
 }
 
@@ -417,6 +421,15 @@ static bool temp_named(attu_session *s, const char *name) {
     return temp_relation(s, name) || (top && attu_catalog_constraint_owner(top, name, NULL));
 }
 
+/* The side (ATTU_LAYER_TOP, _BASE) the i-th name of list l reaches: as
+ * written (public.x, pg_temp.x), or its bare name's (name_path) */
+static int name_path(attu_session *s, const attu_ast_name_list *l, int i) {
+    return s->temp && temp_named(s, l->items[i]) ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
+}
+static int name_side(attu_session *s, const attu_ast_name_list *l, int i) {
+    return l->schemas && l->schemas[i] ? side_mode(l->schemas[i]) : name_path(s, l, i);
+}
+
 /* The name of the one relation st works on, or NULL */
 static const char *stmt_subject(const attu_ast_stmt *st) {
     switch (st->kind) {
@@ -437,9 +450,9 @@ static const char *stmt_subject(const attu_ast_stmt *st) {
  * (engine/catalog.c, attu_catalog_lookup); a name written bare keeps the
  * search path (AUTO: the temporary relation first). A list whose names
  * reach both sides runs AUTO when each name written qualified is the one
- * its bare name would reach; else it is refused (0A000): one statement
- * works on one side or follows the search path. -1: refused. */
-int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+ * its bare name would reach; else it is DB_TEMP_SPLIT: db_temp_exec_stmt
+ * runs it a side at a time (exec_split). */
+int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st) {
     const attu_ast_name_list *l = stmt_list(st);
     if (!l || !l->n) {
         if (st->schema) return side_mode(st->schema);
@@ -452,8 +465,7 @@ int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st, attu_error *err)
     int mode = -1;
     bool agree = true;   /* (each qualified name is what its bare name finds) */
     for (int i = 0; i < l->n; i++) {
-        int path = s->temp && temp_named(s, l->items[i]) ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
-        int want = l->schemas && l->schemas[i] ? side_mode(l->schemas[i]) : path;
+        int path = name_path(s, l, i), want = name_side(s, l, i);
         if (want != path) agree = false;
         mode = mode < 0 || mode == want ? want : ATTU_LAYER_AUTO;
     }
@@ -465,10 +477,37 @@ int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st, attu_error *err)
     if (mode == ATTU_LAYER_BASE && agree && (st->kind == ATTU_STMT_DROP_TABLE || st->kind == ATTU_STMT_DROP_VIEW))
         return ATTU_LAYER_AUTO;
     if (mode != ATTU_LAYER_AUTO) return mode;
-    if (agree) return ATTU_LAYER_AUTO;
-    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, l->positions ? l->positions[0] : st->position,
-                          "a list of relations that names both a temporary and a permanent relation of one name "
-                          "is not supported");
+    return agree ? ATTU_LAYER_AUTO : DB_TEMP_SPLIT;
+}
+
+/* A list whose names reach both sides otherwise than their bare names
+ * would (TRUNCATE public.t, pg_temp.u where a temporary t exists): a
+ * statement per run of names of one side, each in that side's mode
+ * (their names marked as qualified: the side was decided before any ran),
+ * all in the statement's transaction, so that an error in any undoes
+ * them all; the command's tag comes once, from the last. */
+static int exec_split(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                      const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *l = stmt_list(st);
+    char *sides = malloc((size_t)l->n + 1);
+    if (!sides) return attu_error_oom(err);
+    for (int i = 0; i < l->n; i++) sides[i] = name_side(s, l, i) == ATTU_LAYER_TOP ? ATTU_REL_TEMP : ATTU_REL_PUBLIC;
+    attu_exec_callbacks quiet;
+    memset(&quiet, 0, sizeof quiet);
+    if (cb) { quiet = *cb; quiet.on_result = NULL; }
+    int rc = 0;
+    for (int i = 0, j; !rc && i < l->n; i = j) {
+        for (j = i + 1; j < l->n && sides[j] == sides[i]; j++) {}
+        attu_ast_stmt part = *st;
+        attu_ast_name_list *pl = (attu_ast_name_list *)stmt_list(&part);
+        pl->items = l->items + i;
+        pl->positions = l->positions ? l->positions + i : NULL;
+        pl->schemas = sides + i;
+        pl->n = j - i;
+        rc = db_temp_exec_stmt(s, sql, &part, params, j == l->n ? cb : &quiet, err);
+    }
+    free(sides);
+    return rc;
 }
 
 bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
@@ -489,7 +528,8 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     if (!s->temp && !temp && names_temp(st) && no_temp_schema(st, err)) return -1;
     db_temp *t = temp || names_temp(st) ? temp_state(s, err) : s->temp;
     if (!t) return -1;
-    int mode = db_temp_stmt_mode(s, st, err);
+    int mode = db_temp_stmt_mode(s, st);
+    if (mode == DB_TEMP_SPLIT) return exec_split(s, sql, st, params, cb, err);
     if (mode < 0) return -1;
     if (st->kind == ATTU_STMT_CREATE_TABLE || st->kind == ATTU_STMT_CREATE_TABLE_AS)
         mode = temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;

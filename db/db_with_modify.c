@@ -481,9 +481,7 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
         /* an INSERT's table: the version the statement read, and the
          * working one before it */
         /* (public.t, pg_temp.t: as the part will find it, db_temp.c) */
-        attu_error merr;
-        attu_error_clear(&merr);
-        int pmode = db_temp_stmt_mode(s, parts[i], &merr);
+        int pmode = db_temp_stmt_mode(s, parts[i]);
         int was = attu_catalog_layer_mode(s->temp_layer, pmode < 0 ? ATTU_LAYER_AUTO : pmode);
         const attu_table *before = parts[i]->kind == ATTU_STMT_INSERT ? working_version(s, parts[i]->u.insert.table) : NULL;
         attu_catalog_layer_mode(s->temp_layer, was);

@@ -3443,6 +3443,7 @@ refresh_stmt(A) ::= REFRESH(R) MATERIALIZED VIEW qualified_name(N) opt_with_data
 %include {
 static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, attu_ast_query *q, size_t end) {
     attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, h->pos);
+    st->schema = rel_schema(h->name.schema);   /* (public.v over a temporary relation: db/db_temp.c) */
     if (!st) return NULL;
     st->u.create_view.view = (char *)h->name.name;
     st->u.create_view.view_position = h->name.pos;
