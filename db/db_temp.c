@@ -60,6 +60,7 @@ struct db_temp {
     bool               scope_temp; /* (its statement works on temporary tables: db_temp_scope) */
     int                number;  /* N of pg_temp_N */
     bool               view_reads_temp;   /* (its CREATE VIEW's query reads a temporary relation) */
+    const attu_ast_stmt *running;  /* (the statement inside it) */
 };
 
 /* pg_temp_N: one N per session that makes a temporary table (PostgreSQL's
@@ -511,7 +512,13 @@ static int exec_split(attu_session *s, const char *sql, const attu_ast_stmt *st,
 }
 
 bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
-    if (s->temp) return !s->temp->busy;
+    /* (a change that another statement runs, EXECUTE's, EXPLAIN
+     * ANALYZE's, a view's rewritten onto its table, takes the side its
+     * own names say) */
+    if (s->temp)
+        return !s->temp->busy ||
+               (st != s->temp->running && (st->kind == ATTU_STMT_INSERT || st->kind == ATTU_STMT_UPDATE ||
+                                           st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_MERGE));
     return (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
            (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp) ||
            (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized) ||
@@ -550,7 +557,9 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
         db_temp_discard(s, err))
         return -1;
     int old = attu_catalog_layer_mode(s->temp_layer, mode);
+    db_temp outer = *t;   /* (a statement inside another: the outer's state back after it) */
     t->busy = true;
+    t->running = st;
     t->creating = temp;
     t->view_reads_temp = false;
     /* (a statement on a temporary table works on its sequences: the table
@@ -559,7 +568,13 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
                     (mode == ATTU_LAYER_AUTO && st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
                      db_temp_has(s, st->u.drop_table.tables.items[0]));
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
-    t->busy = t->creating = t->scope_temp = false;
+    t = s->temp;   /* (still the session's: only its end frees it) */
+    bool reads_temp = t->view_reads_temp;
+    t->busy = outer.busy;
+    t->running = outer.running;
+    t->creating = outer.creating;
+    t->scope_temp = outer.scope_temp;
+    t->view_reads_temp = outer.busy ? outer.view_reads_temp : reads_temp;
     attu_catalog_layer_mode(s->temp_layer, old);
     if (!rc && st->kind == ATTU_STMT_CREATE_VIEW) rc = check_view(s, st, cb, err);
     if (!rc && temp && on_commit && on_commit != 'p') {
