@@ -11,7 +11,12 @@
  * the session's temporary catalog first, then in the shared one: pg_temp
  * comes first in PostgreSQL's search path, so a temporary table shadows a
  * permanent one of its name for its session (SELECT, INSERT, DROP TABLE
- * and the rest reach the temporary one).
+ * and the rest reach the temporary one), but public.t is the permanent
+ * one and pg_temp.t the temporary one in every statement: the grammar
+ * keeps how a statement named its relations (ATTU_REL_*, planner/ast.h),
+ * db_temp_stmt_mode turns that into the layer's mode for the statement,
+ * and the layer's one lookup follows it (engine/catalog.c,
+ * attu_catalog_lookup, which states the rule).
  *
  * Transactions: like the shared catalog, the temporary one has a
  * committed version (cat) and, while a transaction writes, a working copy
@@ -537,7 +542,6 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     if (!t) return -1;
     int mode = db_temp_stmt_mode(s, st);
     if (mode == DB_TEMP_SPLIT) return exec_split(s, sql, st, params, cb, err);
-    if (mode < 0) return -1;
     if (st->kind == ATTU_STMT_CREATE_TABLE || st->kind == ATTU_STMT_CREATE_TABLE_AS)
         mode = temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
     else if (st->kind == ATTU_STMT_CREATE_VIEW && temp)

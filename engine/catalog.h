@@ -122,9 +122,10 @@ bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
  * transaction's working catalog, else its snapshot, else the committed
  * one; the top has two, base_second is the base's middle one), so the layer
  * follows the session's catalogs as transactions begin and end. Lookups
- * look in the top first; a call about one relation goes where the mode
- * says: ATTU_LAYER_AUTO where the top holds a table of that name (else
- * the base), TOP or BASE there (add goes to the base unless TOP; the
+ * follow the mode (AUTO: the top first, then the base; TOP or BASE: that
+ * side alone); a call about one relation goes where the mode says:
+ * ATTU_LAYER_AUTO where the top holds a table of that name (else the
+ * base), TOP or BASE there (add goes to the base unless TOP; the
  * constraint and index owners and relation_exists look in the mode's side
  * only unless AUTO). count / at list the base's tables, then the top's;
  * the views are a layer of the same kind (view.h, attu_views_layer_new:
