@@ -461,12 +461,17 @@ static const char *stmt_subject(const attu_ast_stmt *st) {
 int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st) {
     const attu_ast_name_list *l = stmt_list(st);
     if (!l || !l->n) {
-        if (st->schema) return side_mode(st->schema);
-        /* (a bare name of a permanent table: the shared side too, so
-         * that what it implies by name, its foreign keys' tables, is not
-         * a temporary relation of that name either) */
         const char *name = stmt_subject(st);
-        return name && s->temp && !temp_named(s, name) ? ATTU_LAYER_BASE : ATTU_LAYER_AUTO;
+        if (name) {
+            if (st->schema) return side_mode(st->schema);
+            /* (a bare name of a permanent table: the shared side too, so
+             * that what it implies by name, its foreign keys' tables, is
+             * not a temporary relation of that name either) */
+            return s->temp && !temp_named(s, name) ? ATTU_LAYER_BASE : ATTU_LAYER_AUTO;
+        }
+        /* (ALTER, REFRESH, CREATE VIEW: as written; ALTER of a bare name
+         * below) */
+        return side_mode(st->schema);
     }
     int mode = -1;
     bool agree = true;   /* (each qualified name is what its bare name finds) */
@@ -549,8 +554,9 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     else if (mode != ATTU_LAYER_AUTO)
         ;   /* (public.t, pg_temp.t) */
     else if (st->kind == ATTU_STMT_ALTER_TABLE)
-        /* (RENAME re-adds the table: it stays on its side, where alone
-         * its new name must be free) */
+        /* (RENAME re-adds the table: it stays on its side, where alone its
+         * new name must be free; a permanent table's foreign keys are to
+         * permanent tables) */
         mode = temp_relation(s, st->u.alter_table.table) ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
     if (check_fkeys(s, st, temp, err)) return -1;
     /* DISCARD TEMP, DISCARD ALL (outside a block: else its 25001 below)
