@@ -491,6 +491,30 @@ int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st) {
     return agree ? ATTU_LAYER_AUTO : DB_TEMP_SPLIT;
 }
 
+/* PostgreSQL names a missing relation as the statement wrote it
+ * (relation "public.t" does not exist): the db layer's message, which
+ * knows the name alone, takes the schema of st's relation of that name */
+static void name_as_written(const attu_ast_stmt *st, attu_error *err) {
+    if (strcmp(err->sqlstate, ATTU_SQLSTATE_UNDEFINED_TABLE) || strncmp(err->message, "relation \"", 10)) return;
+    const attu_ast_name_list *l = stmt_list(st);
+    const char *name = l ? NULL
+                     : st->kind == ATTU_STMT_ALTER_TABLE ? st->u.alter_table.table
+                     : st->kind == ATTU_STMT_REFRESH_MATVIEW && st->u.drop_table.tables.n ? st->u.drop_table.tables.items[0]
+                     : stmt_subject(st);
+    char schema = st->schema;
+    for (int i = 0; l && l->schemas && i < l->n && !name; i++) {
+        char want[ATTU_NAME_MAX + 40];
+        snprintf(want, sizeof want, "relation \"%s\" does not exist", l->items[i]);
+        if (l->schemas[i] && !strcmp(err->message, want)) { name = l->items[i]; schema = l->schemas[i]; }
+    }
+    if (!name || !schema) return;
+    char was[ATTU_NAME_MAX + 40];
+    snprintf(was, sizeof was, "relation \"%s\" does not exist", name);
+    if (strcmp(err->message, was)) return;
+    snprintf(err->message, sizeof err->message, "relation \"%s.%s\" does not exist",
+             schema == ATTU_REL_TEMP ? "pg_temp" : "public", name);
+}
+
 /* A list whose names reach both sides otherwise than their bare names
  * would (TRUNCATE public.t, pg_temp.u where a temporary t exists): a
  * statement per run of names of one side, each in that side's mode
@@ -578,6 +602,7 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
                     (mode == ATTU_LAYER_AUTO && st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
                      db_temp_has(s, st->u.drop_table.tables.items[0]));
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
+    if (rc == -1) name_as_written(st, err);
     t = s->temp;   /* (still the session's: only its end frees it) */
     bool reads_temp = t->view_reads_temp;
     t->busy = outer.busy;

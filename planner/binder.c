@@ -641,6 +641,9 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         if (attu_catalog_constraint_owner(c->cat, name, NULL))   /* PostgreSQL's index of the constraint */
             attu_error_set(c->err, "42809", f->position, "\"%s\" is an index", name);
+        else if (f->u.table.schema)   /* (named as written, as PostgreSQL does) */
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s.%s\" does not exist",
+                           f->u.table.schema, name);
         else
             attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s\" does not exist", name);
         return NULL;
