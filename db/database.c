@@ -334,6 +334,8 @@ static attu_result *run_query_once(attu_session *s, const char *sql, const attu_
  * that only some rows reach runs in its batch form, for every outer row;
  * when that fails, the query runs again with it per binding, where only
  * the rows that use its value raise its errors (PostgreSQL's result). */
+const attu_bind_params db_own_query_params = { .bare_names_by_mode = true };
+
 attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
                           const attu_bind_params *params, attu_error *err) {
     attu_bind_params bp;

@@ -518,6 +518,8 @@ static attu_column *convert(draft *d, int c, const attu_ast_alter_cmd *cmd, attu
     from.position = cmd->position;
     from.depth = 1;
     from.u.table.name = (char *)d->base->name;
+    /* (the table altered, not one of its name on the other side) */
+    if (attu_catalog_top(db_cat(d->s))) from.u.table.schema = attu_catalog_is_top(db_cat(d->s), d->base) ? "pg_temp" : "public";
     attu_ast_from *fromv[1] = { &from };
     attu_ast_select_item items[2] = { { &rowid, NULL, 0 }, { value, NULL, 0 } };
     attu_ast_query q;

@@ -99,7 +99,7 @@ attu_result *db_check_run_over(attu_session *s, attu_table *t, const char *sql, 
             attu_parse_free(pr);
             return NULL;
         } else added = true;
-        res = db_run_query(s, sql, st->u.select.query, NULL, err);
+        res = db_run_query(s, sql, st->u.select.query, &db_own_query_params, err);
         if (added) attu_catalog_remove(db_cat(s), t->name, true, NULL);
         else if (old != t) attu_catalog_replace(db_cat(s), old);
     }

@@ -557,7 +557,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             else used += (size_t)snprintf(q + used, sizeof q - used, "*");
             if (used < sizeof q) snprintf(q + used, sizeof q - used, " FROM \"%s\"", t->name);
             attu_parse_result *pr = attu_parse(q, err);
-            if (pr && pr->n == 1) res = db_run_query(s, q, pr->stmts[0].stmt->u.select.query, NULL, err);
+            if (pr && pr->n == 1) res = db_run_query(s, q, pr->stmts[0].stmt->u.select.query, &db_own_query_params, err);
             attu_parse_free(pr);
         }
     }

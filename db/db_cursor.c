@@ -216,10 +216,15 @@ static bool plan_keeps_rows(const attu_lplan *lp, const attu_table *t, bool for_
 static attu_table *current_of_table(attu_session *s, const attu_ast_query *q, const char **qual) {
     if (!q || q->kind != ATTU_QUERY_SELECT || q->u.select.from.n != 1) return NULL;
     const attu_ast_from *f = q->u.select.from.items[0];
-    if (f->kind != ATTU_FROM_TABLE || (f->u.table.schema && strcmp(f->u.table.schema, "public"))) return NULL;
-    for (int i = 0; i < q->with.n; i++) if (!strcmp(q->with.items[i].name, f->u.table.name)) return NULL;
+    if (f->kind != ATTU_FROM_TABLE) return NULL;
+    const char *sc = f->u.table.schema;
+    /* (the table as the cursor's query named it: public.t, pg_temp.t) */
+    int side = !sc ? ATTU_LAYER_AUTO : !strcmp(sc, "public") ? ATTU_LAYER_BASE
+             : !strcmp(sc, "pg_temp") || !strncmp(sc, "pg_temp_", 8) ? ATTU_LAYER_TOP : -1;
+    if (side < 0) return NULL;
+    for (int i = 0; !sc && i < q->with.n; i++) if (!strcmp(q->with.items[i].name, f->u.table.name)) return NULL;
     *qual = f->alias ? f->alias : f->u.table.name;
-    return attu_catalog_lookup(db_cat(s), f->u.table.name);
+    return attu_catalog_lookup_side(db_cat(s), f->u.table.name, side);
 }
 
 /* q with its source rows' rowids as one more select item (malloc'd

@@ -162,7 +162,7 @@ static attu_result *run_sql(attu_session *s, const fbuf *b, attu_error *err) {
     if (!st || st->kind != ATTU_STMT_SELECT)
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "foreign key query does not parse");
     else
-        res = db_run_query(s, b->p, st->u.select.query, NULL, err);
+        res = db_run_query(s, b->p, st->u.select.query, &db_own_query_params, err);
     attu_parse_free(pr);
     if (!res) err->position = 0;
     return res;

@@ -250,7 +250,7 @@ static int run_part(attu_session *s, const char *sql, int prefix, const char *te
     attu_result *res = NULL;
     if (!st || st->kind != ATTU_STMT_SELECT)
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "syntax error in index definition");
-    else res = db_run_query(s, sql, st->u.select.query, NULL, err);
+    else res = db_run_query(s, sql, st->u.select.query, &db_own_query_params, err);
     attu_parse_free(pr);
     if (res) { attu_result_free(res); return 0; }
 moved:;
@@ -578,7 +578,7 @@ static attu_result *run_over(attu_session *s, attu_table *t, const char *sql, at
     else {
         attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
         if (old && old != t) attu_catalog_replace(db_cat(s), t);
-        res = db_run_query(s, sql, st->u.select.query, NULL, err);
+        res = db_run_query(s, sql, st->u.select.query, &db_own_query_params, err);
         if (old && old != t) attu_catalog_replace(db_cat(s), old);
     }
     attu_parse_free(pr);

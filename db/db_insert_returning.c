@@ -46,6 +46,7 @@ static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *s
     f->position = pos;
     f->depth = 1;
     f->u.table.name = source ? (char *)source : st->u.insert.table;
+    f->u.table.schema = source ? NULL : db_rel_schema(st);
     f->alias = st->u.insert.alias ? st->u.insert.alias : source ? st->u.insert.table : NULL;
     from[0] = f;
     rowid->kind = ATTU_EXPR_COLUMN;

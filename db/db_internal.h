@@ -225,6 +225,24 @@ bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st);
 int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                       const attu_exec_callbacks *cb, attu_error *err);
 bool db_temp_has(const attu_session *s, const char *name);
+/* CREATE VIEW's query reads a temporary relation (attu_bind_params'
+ * reads_temp): the view made is temporary (db_temp.c). */
+void db_temp_view_reads(attu_session *s, bool temp);
+/* The temporary catalog's layer mode for st (ATTU_LAYER_*, from how it
+ * names its relations: public.t, pg_temp.t); DB_TEMP_SPLIT for a list
+ * whose names must be run a side at a time (db_temp_exec_stmt does). */
+#define DB_TEMP_SPLIT (-2)
+int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st);
+/* The parameters of the db layer's own queries about a statement's
+ * relation (a CHECK's validation, a foreign key's probe, ...), whose bare
+ * names follow the statement's public.t / pg_temp.t (binder.h,
+ * bare_names_by_mode). */
+extern const attu_bind_params db_own_query_params;
+/* The schema to bind st's own relation under (public, pg_temp; NULL:
+ * written bare), as the db layer found it (db_temp_stmt_mode). */
+static inline char *db_rel_schema(const attu_ast_stmt *st) {
+    return st->schema == ATTU_REL_PUBLIC ? "public" : st->schema == ATTU_REL_TEMP ? "pg_temp" : NULL;
+}
 /* Whether the statement running makes a temporary table (its serial
  * columns' sequences are temporary too). */
 bool db_temp_creating(const attu_session *s);

@@ -60,9 +60,12 @@ static int collect_deps(attu_session *s, const char *sql, const attu_ast_query *
     attu_bind_params bp = db_describe_params(s, NULL, false);
     bp.on_relation = on_relation;
     bp.relation_ctx = d;
+    bool reads_temp = false;
+    bp.reads_temp = &reads_temp;
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     attu_plan_arena_free(pa);
     if (!lp) return -1;
+    db_temp_view_reads(s, reads_temp);
     return d->oom ? attu_error_oom(err) : 0;
 }
 

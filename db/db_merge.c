@@ -461,6 +461,7 @@ static int build_query(merge_ctx *m, const char *sql, const attu_bind_params *pa
     target->depth = 1;
     target->alias = st->u.modify.alias;
     target->u.table.name = st->u.modify.table;
+    target->u.table.schema = db_rel_schema(st);
     const attu_ast_from *src = st->u.modify.from.items[0];
     join->kind = ATTU_FROM_JOIN;
     join->position = src->position;

@@ -520,6 +520,7 @@ static int build_query(modify_ctx *m, attu_error *err) {
     target->depth = 1;
     target->alias = st->u.modify.alias;
     target->u.table.name = st->u.modify.table;
+    target->u.table.schema = db_rel_schema(st);
     from[0] = target;
     for (int i = 0; i < st->u.modify.from.n; i++) {
         from[1 + i] = st->u.modify.from.items[i];

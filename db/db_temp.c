@@ -11,7 +11,12 @@
  * the session's temporary catalog first, then in the shared one: pg_temp
  * comes first in PostgreSQL's search path, so a temporary table shadows a
  * permanent one of its name for its session (SELECT, INSERT, DROP TABLE
- * and the rest reach the temporary one).
+ * and the rest reach the temporary one), but public.t is the permanent
+ * one and pg_temp.t the temporary one in every statement: the grammar
+ * keeps how a statement named its relations (ATTU_REL_*, planner/ast.h),
+ * db_temp_stmt_mode turns that into the layer's mode for the statement,
+ * and the layer's one lookup follows it (engine/catalog.c,
+ * attu_catalog_lookup, which states the rule).
  *
  * Transactions: like the shared catalog, the temporary one has a
  * committed version (cat) and, while a transaction writes, a working copy
@@ -59,6 +64,8 @@ struct db_temp {
     bool               creating;   /* (its statement makes a temporary table) */
     bool               scope_temp; /* (its statement works on temporary tables: db_temp_scope) */
     int                number;  /* N of pg_temp_N */
+    bool               view_reads_temp;   /* (its CREATE VIEW's query reads a temporary relation) */
+    const attu_ast_stmt *running;  /* (the statement inside it) */
 };
 
 /* pg_temp_N: one N per session that makes a temporary table (PostgreSQL's
@@ -92,6 +99,10 @@ static db_temp *temp_state(attu_session *s, attu_error *err) {
         return NULL;
     }
     return t;
+}
+
+void db_temp_view_reads(attu_session *s, bool temp) {
+    if (s->temp) s->temp->view_reads_temp = temp;
 }
 
 bool db_temp_creating(const attu_session *s) { return s->temp && s->temp->busy && s->temp->creating; }
@@ -264,14 +275,24 @@ static int note_on_commit(db_temp *t, const char *name, char action, attu_error 
     return 0;
 }
 
+/* The layer's side of a relation named so (ATTU_REL_*) */
+static int side_mode(char schema) {
+    return schema == ATTU_REL_TEMP ? ATTU_LAYER_TOP : schema == ATTU_REL_PUBLIC ? ATTU_LAYER_BASE : ATTU_LAYER_AUTO;
+}
+
 /* A FOREIGN KEY between a temporary and a permanent table: PostgreSQL's
  * 42P16, before anything else about the key is checked. temp: whether
  * the referencing table is temporary; self: its name (a key may
  * reference its own table). */
 static int check_fkey(attu_session *s, const attu_ast_unique_def *u, bool temp, const char *self, attu_error *err) {
-    if (!u->fkey || !u->fkey->ref_table || !strcmp(u->fkey->ref_table, self)) return 0;
+    if (!u->fkey || !u->fkey->ref_table || (!u->fkey->ref_schema && !strcmp(u->fkey->ref_table, self))) return 0;
     attu_catalog *cat = db_cat(s);
-    const attu_table *r = attu_catalog_lookup(cat, u->fkey->ref_table);
+    /* (REFERENCES public.t, pg_temp.t: that side's t, whatever hides it) */
+    char rs = u->fkey->ref_schema;
+    const attu_table *r = attu_catalog_lookup_side(cat, u->fkey->ref_table, side_mode(rs));
+    if (!r && rs == ATTU_REL_TEMP)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, u->fkey->ref_position, "relation \"pg_temp.%s\" does not exist",
+                              u->fkey->ref_table);
     if (!r || attu_catalog_is_top(cat, r) == temp) return 0;
     return attu_error_set(err, "42P16", 0,
                           temp ? "constraints on temporary tables may reference only temporary tables"
@@ -315,9 +336,9 @@ static int check_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
     const char *name = st->u.create_view.view;
     const attu_view *v = attu_views_find(vs, name);
     if (!v || attu_catalog_view_is_top(cat, v)) return 0;
-    bool temp = false;
-    for (int i = 0; i < v->ndeps && !temp; i++) temp = temp_relation(s, v->deps[i]);
-    if (!temp) return 0;
+    /* (as its query's names resolved: public.t is the permanent t even
+     * where a temporary t hides it) */
+    if (!s->temp->view_reads_temp) return 0;
     if (st->u.create_view.materialized)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "materialized views must not use temporary tables or views");
@@ -334,14 +355,208 @@ static int check_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
         snprintf(msg, sizeof msg, "view \"%s\" will be a temporary view", name);
         cb->on_notice(cb->ctx, "00000", msg);
     }
+    /* (CREATE VIEW public.v: the schema says permanent; the statement
+     * undoes the view) */
+    if (st->schema == ATTU_REL_PUBLIC)
+        return attu_error_set(err, "42P16", 0, "cannot create temporary relation in non-temporary schema");
     return 0;
 }
 
+/* The relations st names in a list (DROP, TRUNCATE, LOCK), or NULL */
+static const attu_ast_name_list *stmt_list(const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_DROP_TABLE: case ATTU_STMT_DROP_VIEW: case ATTU_STMT_DROP_INDEX: return &st->u.drop_table.tables;
+    case ATTU_STMT_TRUNCATE: return &st->u.truncate.tables;
+    case ATTU_STMT_LOCK: return &st->u.lock.tables;
+    default: return NULL;
+    }
+}
+
+static bool refs_temp(const attu_ast_unique_def *u, int n) {
+    for (int i = 0; i < n; i++)
+        if (u[i].fkey && u[i].fkey->ref_schema == ATTU_REL_TEMP) return true;
+    return false;
+}
+
+/* Whether st names a relation pg_temp.x (its subject, one of its list, a
+ * REFERENCES) */
+static bool names_temp(const attu_ast_stmt *st) {
+    const attu_ast_name_list *l = stmt_list(st);
+    for (int i = 0; l && l->schemas && i < l->n; i++)
+        if (l->schemas[i] == ATTU_REL_TEMP) return true;
+    if (st->kind == ATTU_STMT_CREATE_TABLE) {
+        if (refs_temp(st->u.create_table.uniques, st->u.create_table.nuniques)) return true;
+        for (int c = 0; c < st->u.create_table.ncolumns; c++)
+            if (refs_temp(st->u.create_table.columns[c].uniques, st->u.create_table.columns[c].nuniques)) return true;
+    } else if (st->kind == ATTU_STMT_ALTER_TABLE) {
+        for (int k = 0; k < st->u.alter_table.ncmds; k++) {
+            const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[k];
+            if ((c->key && refs_temp(c->key, 1)) || refs_temp(c->def.uniques, c->def.nuniques)) return true;
+        }
+    }
+    return st->schema == ATTU_REL_TEMP;
+}
+
+/* pg_temp.x before the session has a temporary schema (none is made for
+ * it): PostgreSQL's INSERT, UPDATE, DELETE and MERGE find no relation
+ * (42P01, at the name); any other statement no schema (3F000), but where
+ * IF EXISTS lets it pass by (0: on with a schema made). */
+static int no_temp_schema(const attu_ast_stmt *st, attu_error *err) {
+    switch (st->kind) {
+    case ATTU_STMT_INSERT:
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position,
+                              "relation \"pg_temp.%s\" does not exist", st->u.insert.table);
+    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE:
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position,
+                              "relation \"pg_temp.%s\" does not exist", st->u.modify.table);
+    case ATTU_STMT_DROP_TABLE: case ATTU_STMT_DROP_VIEW: case ATTU_STMT_DROP_INDEX:
+        if (st->u.drop_table.if_exists) return 0;
+        break;
+    case ATTU_STMT_ALTER_TABLE:
+        if (st->u.alter_table.if_exists) return 0;
+        break;
+    default: break;
+    }
+    return attu_error_set(err, "3F000", 0, "schema \"pg_temp\" does not exist");
+}
+
+/* Whether name is one of the session's temporary relations: a table, a
+ * view, an index or constraint of a temporary table (DROP INDEX) */
+static bool temp_named(attu_session *s, const char *name) {
+    attu_catalog *top = attu_catalog_top(db_cat(s));
+    return temp_relation(s, name) || (top && attu_catalog_constraint_owner(top, name, NULL));
+}
+
+/* The side (ATTU_LAYER_TOP, _BASE) the i-th name of list l reaches: as
+ * written (public.x, pg_temp.x), or its bare name's (name_path) */
+static int name_path(attu_session *s, const attu_ast_name_list *l, int i) {
+    return s->temp && temp_named(s, l->items[i]) ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
+}
+static int name_side(attu_session *s, const attu_ast_name_list *l, int i) {
+    return l->schemas && l->schemas[i] ? side_mode(l->schemas[i]) : name_path(s, l, i);
+}
+
+/* The name of the one relation st works on, or NULL */
+static const char *stmt_subject(const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_INSERT: return st->u.insert.table;
+    case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE: return st->u.modify.table;
+    case ATTU_STMT_COPY: return st->u.copy.table;
+    case ATTU_STMT_CREATE_INDEX: return st->u.create_index.table;
+    case ATTU_STMT_COMMENT: return st->u.comment.rel;
+    default: return NULL;
+    }
+}
+
+/* The layer's mode for statement st whose relations are named as written
+ * (ATTU_REL_*; CREATE's own cases aside): public.t works on the shared
+ * catalog alone (BASE), pg_temp.t on the temporary one alone (TOP), so
+ * that every lookup of the statement's relation (and of the relations it
+ * implies: a foreign key's, a view's table) stays on that side
+ * (engine/catalog.c, attu_catalog_lookup); a name written bare keeps the
+ * search path (AUTO: the temporary relation first). A list whose names
+ * reach both sides runs AUTO when each name written qualified is the one
+ * its bare name would reach; else it is DB_TEMP_SPLIT: db_temp_exec_stmt
+ * runs it a side at a time (exec_split). */
+int db_temp_stmt_mode(attu_session *s, const attu_ast_stmt *st) {
+    const attu_ast_name_list *l = stmt_list(st);
+    if (!l || !l->n) {
+        const char *name = stmt_subject(st);
+        if (name) {
+            if (st->schema) return side_mode(st->schema);
+            /* (a bare name of a permanent table: the shared side too, so
+             * that what it implies by name, its foreign keys' tables, is
+             * not a temporary relation of that name either) */
+            return s->temp && !temp_named(s, name) ? ATTU_LAYER_BASE : ATTU_LAYER_AUTO;
+        }
+        /* (ALTER, REFRESH, CREATE VIEW: as written; ALTER of a bare name
+         * below) */
+        return side_mode(st->schema);
+    }
+    int mode = -1;
+    bool agree = true;   /* (each qualified name is what its bare name finds) */
+    for (int i = 0; i < l->n; i++) {
+        int path = name_path(s, l, i), want = name_side(s, l, i);
+        if (want != path) agree = false;
+        mode = mode < 0 || mode == want ? want : ATTU_LAYER_AUTO;
+    }
+    /* (all temporary: their side alone, so that what depends on them is
+     * the temporary views only; all shared: that side too (an index's
+     * table, a truncated table's keys are looked for by name), but DROP
+     * TABLE / VIEW of names no temporary relation hides keep the search
+     * path, so that a temporary view reading one depends on it) */
+    if (mode == ATTU_LAYER_BASE && agree && (st->kind == ATTU_STMT_DROP_TABLE || st->kind == ATTU_STMT_DROP_VIEW))
+        return ATTU_LAYER_AUTO;
+    if (mode != ATTU_LAYER_AUTO) return mode;
+    return agree ? ATTU_LAYER_AUTO : DB_TEMP_SPLIT;
+}
+
+/* PostgreSQL names a missing relation as the statement wrote it
+ * (relation "public.t" does not exist): the db layer's message, which
+ * knows the name alone, takes the schema of st's relation of that name */
+static void name_as_written(const attu_ast_stmt *st, attu_error *err) {
+    if (strcmp(err->sqlstate, ATTU_SQLSTATE_UNDEFINED_TABLE) || strncmp(err->message, "relation \"", 10)) return;
+    const attu_ast_name_list *l = stmt_list(st);
+    const char *name = l ? NULL
+                     : st->kind == ATTU_STMT_ALTER_TABLE ? st->u.alter_table.table
+                     : st->kind == ATTU_STMT_REFRESH_MATVIEW && st->u.drop_table.tables.n ? st->u.drop_table.tables.items[0]
+                     : stmt_subject(st);
+    char schema = st->schema;
+    for (int i = 0; l && l->schemas && i < l->n && !name; i++) {
+        char want[ATTU_NAME_MAX + 40];
+        snprintf(want, sizeof want, "relation \"%s\" does not exist", l->items[i]);
+        if (l->schemas[i] && !strcmp(err->message, want)) { name = l->items[i]; schema = l->schemas[i]; }
+    }
+    if (!name || !schema) return;
+    char was[ATTU_NAME_MAX + 40];
+    snprintf(was, sizeof was, "relation \"%s\" does not exist", name);
+    if (strcmp(err->message, was)) return;
+    snprintf(err->message, sizeof err->message, "relation \"%s.%s\" does not exist",
+             schema == ATTU_REL_TEMP ? "pg_temp" : "public", name);
+}
+
+/* A list whose names reach both sides otherwise than their bare names
+ * would (TRUNCATE public.t, pg_temp.u where a temporary t exists): a
+ * statement per run of names of one side, each in that side's mode
+ * (their names marked as qualified: the side was decided before any ran),
+ * all in the statement's transaction, so that an error in any undoes
+ * them all; the command's tag comes once, from the last. */
+static int exec_split(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                      const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *l = stmt_list(st);
+    char *sides = malloc((size_t)l->n + 1);
+    if (!sides) return attu_error_oom(err);
+    for (int i = 0; i < l->n; i++) sides[i] = name_side(s, l, i) == ATTU_LAYER_TOP ? ATTU_REL_TEMP : ATTU_REL_PUBLIC;
+    attu_exec_callbacks quiet;
+    memset(&quiet, 0, sizeof quiet);
+    if (cb) { quiet = *cb; quiet.on_result = NULL; }
+    int rc = 0;
+    for (int i = 0, j; !rc && i < l->n; i = j) {
+        for (j = i + 1; j < l->n && sides[j] == sides[i]; j++) {}
+        attu_ast_stmt part = *st;
+        attu_ast_name_list *pl = (attu_ast_name_list *)stmt_list(&part);
+        pl->items = l->items + i;
+        pl->positions = l->positions ? l->positions + i : NULL;
+        pl->schemas = sides + i;
+        pl->n = j - i;
+        rc = db_temp_exec_stmt(s, sql, &part, params, j == l->n ? cb : &quiet, err);
+    }
+    free(sides);
+    return rc;
+}
+
 bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
-    if (s->temp) return !s->temp->busy;
+    /* (a change that another statement runs, EXECUTE's, EXPLAIN
+     * ANALYZE's, a view's rewritten onto its table, takes the side its
+     * own names say) */
+    if (s->temp)
+        return !s->temp->busy ||
+               (st != s->temp->running && (st->kind == ATTU_STMT_INSERT || st->kind == ATTU_STMT_UPDATE ||
+                                           st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_MERGE));
     return (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
            (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp) ||
-           (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized);
+           (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized) ||
+           names_temp(st);   /* (pg_temp.t: the session's schema, empty till now) */
 }
 
 int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
@@ -351,20 +566,22 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
                 (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized);
     char on_commit = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.on_commit
                    : st->kind == ATTU_STMT_CREATE_TABLE_AS ? st->u.create_table_as.on_commit : 0;
-    db_temp *t = temp ? temp_state(s, err) : s->temp;
+    if (!s->temp && !temp && names_temp(st) && no_temp_schema(st, err)) return -1;
+    db_temp *t = temp || names_temp(st) ? temp_state(s, err) : s->temp;
     if (!t) return -1;
-    int mode = ATTU_LAYER_AUTO;
+    int mode = db_temp_stmt_mode(s, st);
+    if (mode == DB_TEMP_SPLIT) return exec_split(s, sql, st, params, cb, err);
     if (st->kind == ATTU_STMT_CREATE_TABLE || st->kind == ATTU_STMT_CREATE_TABLE_AS)
         mode = temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
     else if (st->kind == ATTU_STMT_CREATE_VIEW && temp)
         mode = ATTU_LAYER_TOP;
-    else if (st->kind == ATTU_STMT_ALTER_TABLE && temp_relation(s, st->u.alter_table.table))
-        mode = ATTU_LAYER_TOP;   /* (RENAME re-adds the table: it stays temporary) */
-    else if ((st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
-              db_temp_has(s, st->u.drop_table.tables.items[0])) ||
-             (st->kind == ATTU_STMT_DROP_VIEW && st->u.drop_table.tables.n &&
-              temp_relation(s, st->u.drop_table.tables.items[0])))
-        mode = ATTU_LAYER_TOP;   /* (the views depending on it: the temporary ones only) */
+    else if (mode != ATTU_LAYER_AUTO)
+        ;   /* (public.t, pg_temp.t) */
+    else if (st->kind == ATTU_STMT_ALTER_TABLE)
+        /* (RENAME re-adds the table: it stays on its side, where alone its
+         * new name must be free; a permanent table's foreign keys are to
+         * permanent tables) */
+        mode = temp_relation(s, st->u.alter_table.table) ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
     if (check_fkeys(s, st, temp, err)) return -1;
     /* DISCARD TEMP, DISCARD ALL (outside a block: else its 25001 below)
      * drop every temporary table */
@@ -374,15 +591,25 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
         db_temp_discard(s, err))
         return -1;
     int old = attu_catalog_layer_mode(s->temp_layer, mode);
+    db_temp outer = *t;   /* (a statement inside another: the outer's state back after it) */
     t->busy = true;
+    t->running = st;
     t->creating = temp;
+    t->view_reads_temp = false;
     /* (a statement on a temporary table works on its sequences: the table
      * may be gone or renamed before they are looked for) */
     t->scope_temp = temp || mode == ATTU_LAYER_TOP ||
-                    (st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
+                    (mode == ATTU_LAYER_AUTO && st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
                      db_temp_has(s, st->u.drop_table.tables.items[0]));
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
-    t->busy = t->creating = t->scope_temp = false;
+    if (rc == -1) name_as_written(st, err);
+    t = s->temp;   /* (still the session's: only its end frees it) */
+    bool reads_temp = t->view_reads_temp;
+    t->busy = outer.busy;
+    t->running = outer.running;
+    t->creating = outer.creating;
+    t->scope_temp = outer.scope_temp;
+    t->view_reads_temp = outer.busy ? outer.view_reads_temp : reads_temp;
     attu_catalog_layer_mode(s->temp_layer, old);
     if (!rc && st->kind == ATTU_STMT_CREATE_VIEW) rc = check_view(s, st, cb, err);
     if (!rc && temp && on_commit && on_commit != 'p') {

@@ -256,7 +256,7 @@ static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unique check query does not parse");
     else {
         attu_table *old = attu_catalog_replace(db_cat(s), t);
-        res = db_run_query(s, sql, st->u.select.query, NULL, err);
+        res = db_run_query(s, sql, st->u.select.query, &db_own_query_params, err);
         if (old && old != t) attu_catalog_replace(db_cat(s), old);
     }
     attu_parse_free(pr);

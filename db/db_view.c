@@ -318,8 +318,11 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     int ndomains = 0;
     bp.domains_out = &domains;
     bp.ndomains_out = &ndomains;
+    bool reads_temp = false;
+    bp.reads_temp = &reads_temp;
     attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, st->u.create_view.query, &bp, err);
     if (!lp) goto out;
+    db_temp_view_reads(s, reads_temp);
     if (deps.oom) { attu_error_oom(err); goto out; }
     if (alias->n > lp->ncols) {
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "CREATE VIEW specifies more column names than columns");

@@ -59,6 +59,9 @@ typedef struct view_shape {
     const attu_ast_query *q;
     const char           *base;       /* the relation it selects from */
     const char           *base_qual;  /* its alias in the view's query, or its name */
+    char                  base_schema;   /* how the view reaches it (ATTU_REL_*): a
+                                            permanent view's, or one written public. /
+                                            pg_temp., is that side's */
     int                   ncols;
     char                **names;      /* the view's column names */
     attu_ast_expr       **exprs;      /* each one's expression over base_qual */
@@ -336,13 +339,19 @@ static int view_shape_of(attu_session *s, attu_ast_arena *a, const attu_view *v,
     const attu_ast_from *f = q->u.select.from.items[0];
     vs->base = f->u.table.name;
     vs->base_qual = f->alias ? f->alias : f->u.table.name;
+    const char *sc = f->u.table.schema;
+    vs->base_schema = sc && !strcmp(sc, "public") ? ATTU_REL_PUBLIC
+                    : sc && (!strcmp(sc, "pg_temp") || !strncmp(sc, "pg_temp_", 8)) ? ATTU_REL_TEMP
+                    : attu_catalog_view_is_top(db_cat(s), v) ? ATTU_REL_PATH : ATTU_REL_PUBLIC;
+    int side = vs->base_schema == ATTU_REL_PUBLIC ? ATTU_LAYER_BASE
+             : vs->base_schema == ATTU_REL_TEMP ? ATTU_LAYER_TOP : ATTU_LAYER_AUTO;
     vs->ncols = v->ncols;
     vs->names = v->col_names;
     vs->exprs = attu_ast_alloc(a, sizeof *vs->exprs * (size_t)(v->ncols + 1));
     vs->base_col = attu_ast_alloc(a, sizeof *vs->base_col * (size_t)(v->ncols + 1));
     if (!vs->exprs || !vs->base_col) return attu_error_oom(err);
     /* the base relation's columns, for * */
-    const attu_table *bt = attu_catalog_lookup(db_cat(s), vs->base);
+    const attu_table *bt = attu_catalog_lookup_side(db_cat(s), vs->base, side);
     const attu_view *bv = bt ? NULL : attu_views_find(attu_catalog_views(db_cat(s)), vs->base);
     if (!bt && !bv)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", vs->base);
@@ -556,6 +565,7 @@ static int rewrite_insert(const view_shape *vs, const char *view, const attu_ast
         if (use.unknown) return unknown_column(&use, err);
     }
     n->u.insert.table = (char *)vs->base;
+    n->schema = vs->base_schema;
     n->u.insert.columns.items = names;
     n->u.insert.columns.positions = pos;
     n->u.insert.columns.n = ntarget;
@@ -614,6 +624,7 @@ static int rewrite_modify(const view_shape *vs, const char *view, const attu_ast
         return -1;
     if (use.unknown) return unknown_column(&use, err);
     n->u.modify.table = (char *)vs->base;
+    n->schema = vs->base_schema;
     n->u.modify.alias = (char *)qual;
     n->u.modify.where = where;
     *out = n;
@@ -805,7 +816,7 @@ int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const
     attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
     if (!old) { attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", t->name); goto out; }
     attu_catalog_replace(db_cat(s), g);
-    res = db_run_query(s, sql, q, NULL, err);
+    res = db_run_query(s, sql, q, &db_own_query_params, err);
     attu_catalog_replace(db_cat(s), old);
     if (!res) { err->position = 0; goto out; }
     int which = -1;

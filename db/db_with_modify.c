@@ -480,7 +480,11 @@ int db_exec_with_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
         if (!parts[i]) continue;
         /* an INSERT's table: the version the statement read, and the
          * working one before it */
+        /* (public.t, pg_temp.t: as the part will find it, db_temp.c) */
+        int pmode = db_temp_stmt_mode(s, parts[i]);
+        int was = attu_catalog_layer_mode(s->temp_layer, pmode < 0 ? ATTU_LAYER_AUTO : pmode);
         const attu_table *before = parts[i]->kind == ATTU_STMT_INSERT ? working_version(s, parts[i]->u.insert.table) : NULL;
+        attu_catalog_layer_mode(s->temp_layer, was);
         const attu_table *kept = before ? read_version(&w, (attu_table *)before, attu_catalog_is_top(db_cat(s), before)) : NULL;
         uint64_t before_version = before ? before->version : 0;
         capture cap = { cb, NULL };

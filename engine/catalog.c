@@ -74,7 +74,7 @@ static attu_catalog *L_route_mode(const attu_catalog *cat, const char *name, int
  * where a lookup does) */
 static attu_catalog *L_route(const attu_catalog *cat, const char *name) { return L_route_mode(cat, name, cat->mode); }
 static attu_catalog *L_get(const attu_catalog *cat, const char *name) {
-    return L_route_mode(cat, name, ATTU_LAYER_AUTO);
+    return L_route_mode(cat, name, cat->mode);
 }
 
 static void defaults_free(col_defaults *d) {
@@ -186,12 +186,24 @@ static long search(const attu_catalog *cat, const char *name) {
 }
 
 attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name) {
+    /* Which relation a name reaches, as PostgreSQL's schemas decide: a
+     * statement's relation named t (AUTO) is the session's temporary one
+     * first (pg_temp leads the search path), then the shared one; named
+     * public.t (BASE) the shared one only, even where a temporary t hides
+     * it; pg_temp.t (TOP) the temporary one only. db/db_temp.c sets the
+     * mode for each statement from how it named its relation
+     * (db_temp_stmt_mode), so every lookup of the db layer follows it; the
+     * binder resolves each relation of FROM by its own qualification
+     * (attu_catalog_lookup_side; planner/binder.c, bind_table_ref). */
+    return attu_catalog_lookup_side(cat, name, cat->layered ? cat->mode : ATTU_LAYER_AUTO);
+}
+
+attu_table *attu_catalog_lookup_side(const attu_catalog *cat, const char *name, int side) {
     if (cat->layered) {
-        /* the session's temporary relations first (pg_temp leads the
-         * search path) */
         attu_catalog *top = L_top(cat);
-        attu_table *t = top ? attu_catalog_lookup(top, name) : NULL;
-        return t ? t : attu_catalog_lookup(L_base(cat), name);
+        attu_table *t = top && side != ATTU_LAYER_BASE ? attu_catalog_lookup(top, name) : NULL;
+        if (t || (side == ATTU_LAYER_TOP && top)) return t;
+        return attu_catalog_lookup(L_base(cat), name);
     }
     long i = search(cat, name);
     return i >= 0 ? cat->tables[i] : NULL;
@@ -622,6 +634,8 @@ attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name
 }
 
 attu_catalog *attu_catalog_shared(const attu_catalog *cat) { return cat->layered ? L_base(cat) : (attu_catalog *)cat; }
+
+attu_catalog *attu_catalog_top(const attu_catalog *cat) { return cat && cat->layered ? L_top(cat) : NULL; }
 
 /* ---- snapshots: relations compared, a transaction's changes carried over ------------------ */
 

@@ -35,6 +35,9 @@ void attu_catalog_free(attu_catalog *cat);     /* frees every table */
 attu_catalog *attu_catalog_clone(const attu_catalog *cat);
 
 attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name);
+/* The table name finds on side of a layered catalog (ATTU_LAYER_*:
+ * AUTO the top then the base) whatever its mode; a plain catalog's. */
+attu_table *attu_catalog_lookup_side(const attu_catalog *cat, const char *name, int side);
 
 /* Takes ownership of t. 42P07 if the name exists. */
 int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err);
@@ -119,9 +122,10 @@ bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
  * transaction's working catalog, else its snapshot, else the committed
  * one; the top has two, base_second is the base's middle one), so the layer
  * follows the session's catalogs as transactions begin and end. Lookups
- * look in the top first; a call about one relation goes where the mode
- * says: ATTU_LAYER_AUTO where the top holds a table of that name (else
- * the base), TOP or BASE there (add goes to the base unless TOP; the
+ * follow the mode (AUTO: the top first, then the base; TOP or BASE: that
+ * side alone); a call about one relation goes where the mode says:
+ * ATTU_LAYER_AUTO where the top holds a table of that name (else the
+ * base), TOP or BASE there (add goes to the base unless TOP; the
  * constraint and index owners and relation_exists look in the mode's side
  * only unless AUTO). count / at list the base's tables, then the top's;
  * the views are a layer of the same kind (view.h, attu_views_layer_new:
@@ -133,6 +137,9 @@ attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalo
                                      attu_catalog *const *base_then, const char *schema, unsigned schema_oid);
 /* Sets the mode and returns the one before (AUTO for a plain catalog). */
 int attu_catalog_layer_mode(attu_catalog *cat, int mode);
+/* (attu_catalog_lookup, and every call about one relation, follow the
+ * mode: AUTO the top then the base, TOP or BASE that side alone: see
+ * attu_catalog_lookup in catalog.c for the rule.) */
 /* Whether table t is one of the layer's top (a temporary table); whether
  * the top has a table named name; the top's schema name (pg_temp_N) and
  * its oid, NULL for a catalog that is not layered. */
@@ -155,6 +162,9 @@ attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name
 /* The base of a layered catalog (what every session shares); cat itself
  * for a plain one. */
 attu_catalog *attu_catalog_shared(const attu_catalog *cat);
+/* The top of a layered catalog (the session's temporary relations), NULL
+ * for a plain one or a layer without one. */
+attu_catalog *attu_catalog_top(const attu_catalog *cat);
 
 /* Tables in name order (a layered catalog: the base's, then the top's). */
 size_t attu_catalog_count(const attu_catalog *cat);

@@ -134,7 +134,12 @@ static long search(const attu_views *vs, const char *name) {
 attu_view *attu_views_find(const attu_views *vs, const char *name) {
     if (!vs) return NULL;
     if (vs->side) {
-        attu_view *v = attu_views_find(L_side(vs, 0), name);
+        /* the mode's side alone, or (AUTO) the top then the base: as
+         * attu_catalog_lookup finds tables (engine/catalog.c) */
+        int mode = *vs->mode;
+        attu_views *top = L_side(vs, 0);
+        if (mode == 1 && top) return attu_views_find(top, name);
+        attu_view *v = mode == 2 ? NULL : attu_views_find(top, name);
         return v ? v : attu_views_find(L_side(vs, 1), name);
     }
     long i = search(vs, name);

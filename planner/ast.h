@@ -81,7 +81,17 @@ typedef struct attu_ast_name_list {   /* identifiers, e.g. USING (a, b) */
     char **items;
     int   *positions;                 /* 1-based position of each name */
     int    n;
+    char  *schemas;                   /* relation lists (DROP, TRUNCATE, LOCK):
+                                         NULL, or each name's ATTU_REL_* */
 } attu_ast_name_list;
+
+/* How a statement named a relation it works on (its target, a name of
+ * DROP's list, a REFERENCES): PostgreSQL's schema decides which relation
+ * a name reaches when a temporary one shadows a permanent one
+ * (db/db_temp.c, db_temp_stmt_mode). */
+#define ATTU_REL_PATH   0     /* t: the search path's, pg_temp first */
+#define ATTU_REL_PUBLIC 'p'   /* public.t: the permanent relation */
+#define ATTU_REL_TEMP   't'   /* pg_temp.t: the session's temporary one */
 
 /* ---- type names (CAST, ::, DATE '..', CREATE TABLE) ---------------------- */
 
@@ -722,6 +732,7 @@ typedef struct attu_ast_column_def {
 typedef struct attu_ast_fkey {
     char              *ref_table;
     int                ref_position;
+    char               ref_schema;   /* ATTU_REL_*: public.t, pg_temp.t */
     attu_ast_name_list ref_columns;  /* n == 0: the primary key */
     char               match, on_update, on_delete;
     /* ON DELETE SET NULL (cols) / SET DEFAULT (cols): the columns set (n
@@ -870,6 +881,9 @@ typedef struct attu_ast_view_check {
 struct attu_ast_stmt {
     attu_ast_stmt_kind kind;
     int                position;    /* first keyword */
+    char               schema;      /* its subject's ATTU_REL_* (INSERT's,
+                                       UPDATE's, ... target; ALTER's, COPY's,
+                                       CREATE INDEX's table, ...) */
     union {
         struct {
             attu_ast_query *query;

@@ -704,18 +704,29 @@ void ab_insert_columns(attu_parse_ctx *c, attu_ast_stmt *s, attu_names *l) {
     s->u.insert.targets = l->targets.items;
 }
 
+attu_names *ab_names_push_rel(attu_parse_ctx *c, attu_names *l, const char *name, int pos, char schema) {
+    if (!l) l = ab_names_new(c);
+    if (schema || l->schemas.n) {
+        char none = ATTU_REL_PATH;
+        while (l->schemas.n < l->names.n) ab_vec_push(c, &l->schemas, &none, 1);   /* (the names before it) */
+        ab_vec_push(c, &l->schemas, &schema, 1);
+    }
+    return ab_names_push(c, l, name, pos);
+}
+
 attu_ast_name_list ab_names(attu_names *l) {
-    attu_ast_name_list r = { NULL, NULL, 0 };
+    attu_ast_name_list r = { NULL, NULL, 0, NULL };
     if (l && l->names.n) {
         r.items = l->names.items;
         r.positions = l->positions.items;
         r.n = l->names.n;
+        if (l->schemas.n == l->names.n) r.schemas = l->schemas.items;   /* (ab_names_push_rel) */
     }
     return r;
 }
 
 attu_ast_name_list ab_name_list(attu_vec *names, attu_vec *positions) {
-    attu_ast_name_list r = { NULL, NULL, 0 };
+    attu_ast_name_list r = { NULL, NULL, 0, NULL };
     if (names && names->n) {
         r.items = names->items;
         r.positions = positions->items;

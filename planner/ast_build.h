@@ -148,11 +148,16 @@ typedef struct attu_names {
     attu_vec positions;   /* int */
     attu_vec targets;     /* attu_ast_expr *, one per name once any is
                              subscripted (INSERT INTO t (a[1]): ab_insert_columns) */
+    attu_vec schemas;     /* char ATTU_REL_*, one per name once any is
+                             qualified (DROP TABLE public.t: ab_names_push_rel) */
 } attu_names;
 attu_names *ab_names_new(attu_parse_ctx *c);
 attu_names *ab_names_push(attu_parse_ctx *c, attu_names *l, const char *name,
                           int pos);
 attu_ast_name_list ab_names(attu_names *l);
+/* A relation's name with how it was qualified (ATTU_REL_*), for the lists
+ * of DROP, TRUNCATE and LOCK. */
+attu_names *ab_names_push_rel(attu_parse_ctx *c, attu_names *l, const char *name, int pos, char schema);
 /* INSERT's column a[i] / a[i:j] (the subscripts on the column, as SET
  * a[i] = v has them): its column's name, and the subscripts beside it. */
 attu_names *ab_names_push_target(attu_parse_ctx *c, attu_names *l, attu_ast_expr *target);

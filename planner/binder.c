@@ -522,7 +522,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *qual = f->alias ? f->alias : name;
     int source = c->next_source++;
     /* a qualified name never names a WITH query */
-    for (cte_def *d = attu_is_system_schema(f->u.table.schema) ? NULL : c->ctes; d; d = d->next) {
+    for (cte_def *d = f->u.table.schema ? NULL : c->ctes; d; d = d->next) {
         if (strcmp(d->name, name)) continue;
         if (d->cte->modify) return bind_with_rows(c, f, sc, d, qual, source);
         if (d->recursive && d->state) {
@@ -579,19 +579,27 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         c->params->on_relation(c->params->relation_ctx, name);
     /* public.t: the shared relation even where a temporary table t
      * shadows it (and so in a view's query, bound to the relations of
-     * its creation in PostgreSQL); pg_temp.t (the parser drops pg_temp)
-     * and t find the temporary one first (db/db_temp.c) */
+     * its creation in PostgreSQL); pg_temp.t the temporary one only; t
+     * the temporary one first (db/db_temp.c). Each reference by its own
+     * qualification, whatever side the statement's own relation is on
+     * (the catalog's mode, engine/catalog.c): INSERT INTO public.t
+     * SELECT * FROM t reads the temporary t. */
     bool shared_only = (f->u.table.schema && !strcmp(f->u.table.schema, "public")) ||
                        (c->views && !attu_catalog_view_is_top(c->cat, c->views->view));
     /* (a permanent view's query reads shared relations only: one over a
      * temporary relation is a temporary view) */
-    bool temp_first = !shared_only && attu_catalog_top_has(c->cat, name);
+    bool by_mode = !f->u.table.schema && c->params && c->params->bare_names_by_mode;
+    bool temp_first = !shared_only && !by_mode && attu_catalog_top_has(c->cat, name);
     bool temp_only = f->u.table.schema && (!strcmp(f->u.table.schema, "pg_temp") ||
                                            !strncmp(f->u.table.schema, "pg_temp_", 8));
-    const attu_view *view = sys_schema || temp_first ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
-    if (view && ((temp_only && !attu_catalog_view_is_top(c->cat, view)) ||
-                 (shared_only && attu_catalog_view_is_top(c->cat, view))))
-        view = shared_only ? attu_views_find(attu_catalog_views(attu_catalog_shared(c->cat)), name) : NULL;
+    attu_catalog *top_cat = c->cat ? attu_catalog_top(c->cat) : NULL;
+    const attu_view *view = NULL;
+    if (by_mode) {
+        view = attu_views_find(attu_catalog_views(c->cat), name);   /* (the mode's side) */
+    } else if (!sys_schema && !temp_first) {
+        view = shared_only || !top_cat ? NULL : attu_views_find(attu_catalog_views(top_cat), name);
+        if (!view && !temp_only && c->cat) view = attu_views_find(attu_catalog_views(attu_catalog_shared(c->cat)), name);
+    }
     if (view && view->kind == 'm') {
         /* a materialized view's rows are the table of its name; none to
          * read before REFRESH (a query only analysed, described or
@@ -603,9 +611,11 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         view = NULL;
     }
+    if (view && c->params && c->params->reads_temp && attu_catalog_view_is_top(c->cat, view)) *c->params->reads_temp = true;
     if (view) return bind_view_ref(c, f, sc, view, qual, source);
     attu_table *t = sys_schema || (temp_only && !temp_first) ? NULL
-                  : shared_only ? attu_catalog_lookup_shared(c->cat, name) : attu_catalog_lookup(c->cat, name);
+                  : by_mode ? attu_catalog_lookup(c->cat, name)
+                  : temp_first ? attu_catalog_lookup(top_cat, name) : attu_catalog_lookup_shared(c->cat, name);
     if (!t) {
         /* pg_catalog.pg_class, information_schema.tables, or an unqualified
          * pg_class with no user table of that name: the system relation
@@ -631,6 +641,9 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         if (attu_catalog_constraint_owner(c->cat, name, NULL))   /* PostgreSQL's index of the constraint */
             attu_error_set(c->err, "42809", f->position, "\"%s\" is an index", name);
+        else if (f->u.table.schema)   /* (named as written, as PostgreSQL does) */
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s.%s\" does not exist",
+                           f->u.table.schema, name);
         else
             attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s\" does not exist", name);
         return NULL;
@@ -642,6 +655,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     /* the version the whole statement reads: as its data-modifying WITH
      * queries found it (db/db_with_modify.c) */
     bool top = c->cat && attu_catalog_is_top(c->cat, t);
+    if (top && c->params && c->params->reads_temp) *c->params->reads_temp = true;
     if (c->params && c->params->read_version) t = c->params->read_version(c->params->read_ctx, t, top);
     attu_lplan *p = attu_lp_new(c->pa, LP_SCAN, t->ncols + 1);
     const char *tname_copy = attu_pstrdup(c->pa, t->name, strlen(t->name));

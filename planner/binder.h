@@ -140,6 +140,10 @@ typedef struct attu_bind_params {
     int                *ndomains_out;
     void              (*on_relation)(void *ctx, const char *name);
     void               *relation_ctx;
+    /* Optional out: set true when the query reads a temporary relation
+     * (the session's table or view: CREATE VIEW's view is then temporary,
+     * db/db_temp.c), as the names resolved, pg_temp.t or t, not public.t. */
+    bool               *reads_temp;
     /* Sequence functions (nextval, currval, setval, lastval; the db layer's
      * db_sequence_call). A sequence is host state shared by sessions, so
      * attu calls them when the query is bound, where one call is one
@@ -166,6 +170,12 @@ typedef struct attu_bind_params {
     int               (*list_sequences)(void *ctx, struct attu_sequence ***out, int *n);
     bool              (*view_updatable)(void *ctx, const char *view, bool *cols, int ncols);
     bool                no_side_effects;
+    /* The db layer's own queries about the statement's relation (a CHECK's
+     * or a foreign key's validation, COPY t TO's read, ...): a name
+     * written bare reaches the relation the catalog's mode says (the one
+     * the statement named public.t or pg_temp.t: engine/catalog.c), not
+     * the search path's. */
+    bool                bare_names_by_mode;
     /* A session setting's value, as SHOW gives it (name in lower case),
      * or NULL for an unknown one (ctx: setting_ctx): current_setting(). */
     const char        *(*setting)(void *ctx, const char *name);

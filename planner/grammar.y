@@ -184,6 +184,15 @@ static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const 
     return nm;
 }
 
+/* How a relation was named (ATTU_REL_*, planner/ast.h): public.t is the
+ * permanent relation, pg_temp.t (pg_temp_N.t) the session's temporary
+ * one, t the search path's (db/db_temp.c) */
+static char rel_schema(const char *schema) {
+    if (!schema) return ATTU_REL_PATH;
+    if (!strcmp(schema, "pg_temp") || !strncmp(schema, "pg_temp_", 8)) return ATTU_REL_TEMP;
+    return !strcmp(schema, "public") ? ATTU_REL_PUBLIC : ATTU_REL_PATH;
+}
+
 /* x COLLATE [schema.]name: a call of " collate" on x, which the binder
  * checks takes a collation (planner/functions.c); the rule's comment says
  * which names there are */
@@ -2338,6 +2347,7 @@ insert_stmt(A) ::= INSERT(K) INTO insert_target(N) insert_rest(S) opt_on_conflic
     A->position = K.pos;
     A->u.insert.table = (char *)N.name.name;
     A->u.insert.table_position = N.name.pos;
+    A->schema = rel_schema(N.name.schema);
     A->u.insert.alias = (char *)N.alias;
     A->u.insert.on_conflict = O;
     if (R.items) { A->u.insert.returning_position = R.pos; insert_returning(A, R.items); }
@@ -2434,6 +2444,7 @@ static attu_ast_stmt *modify_make(attu_parse_ctx *c, attu_ast_stmt_kind kind, co
     attu_ast_stmt *s = ab_stmt(c, kind, k->pos);
     s->u.modify.table = (char *)t->name.name;
     s->u.modify.table_position = t->name.pos;
+    s->schema = rel_schema(t->name.schema);
     s->u.modify.alias = (char *)t->alias;
     if (from) { s->u.modify.from.items = from->items; s->u.modify.from.n = from->n; }
     s->u.modify.where = where;
@@ -2685,8 +2696,9 @@ truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_restart_identity
 opt_restart_identity(A) ::= RESTART ID(I).    { A = true; ab_word_expect(ctx, &I, "identity"); }
 opt_restart_identity(A) ::= CONTINUE ID(I).   { A = false; ab_word_expect(ctx, &I, "identity"); }
 opt_restart_identity(A) ::= .   { A = false; }
-truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
-truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).  { A = ab_names_push(ctx, L, N.name, N.pos); }
+truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push_rel(ctx, NULL, N.name, N.pos, rel_schema(N.schema)); }
+truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).
+    { A = ab_names_push_rel(ctx, L, N.name, N.pos, rel_schema(N.schema)); }
 %type truncate_rel {ab_qname}
 truncate_rel(A) ::= target_name(N).          { A = N; }
 truncate_rel(A) ::= ONLY target_name(N).     { A = N; }
@@ -2912,6 +2924,7 @@ fk_references(A) ::= RESERVED_BARE(K) qualified_name(N) fk_ref_columns(C) fk_act
     *A = F;
     A->ref_table = (char *)N.name;
     A->ref_position = N.pos;
+    A->ref_schema = rel_schema(N.schema);
     if (C) A->ref_columns = ab_names(C);
 }
 %type fk_ref_columns {attu_names *}
@@ -3283,12 +3296,13 @@ drop_stmt(A) ::= DROP(K) TABLE drop_name_list(L) opt_drop_behavior(B).
 /* DROP TABLE's names, public.NAME being NAME (attu's one schema); a
  * system catalog cannot be dropped (42501, as PostgreSQL says) */
 %type drop_name_list {attu_names *}
-drop_name_list(A) ::= colid(N).                             { A = ab_names_push(ctx, NULL, ab_tokstr(&N), N.pos); }
-drop_name_list(A) ::= colid(S) DOT attr_name(N).            { A = ab_names_push(ctx, NULL, drop_name(ctx, &S, &N), S.pos); }
-drop_name_list(A) ::= drop_name_list(L) COMMA colid(N).     { A = ab_names_push(ctx, L, ab_tokstr(&N), N.pos); }
+drop_name_list(A) ::= colid(N).                             { A = ab_names_push_rel(ctx, NULL, ab_tokstr(&N), N.pos, 0); }
+drop_name_list(A) ::= colid(S) DOT attr_name(N).
+    { A = ab_names_push_rel(ctx, NULL, drop_name(ctx, &S, &N), S.pos, rel_schema(ab_tokstr(&S))); }
+drop_name_list(A) ::= drop_name_list(L) COMMA colid(N).     { A = ab_names_push_rel(ctx, L, ab_tokstr(&N), N.pos, 0); }
 drop_name_list(A) ::= drop_name_list(L) COMMA colid(S) DOT attr_name(N).
-    { A = ab_names_push(ctx, L, drop_name(ctx, &S, &N), S.pos); }
-drop_stmt(A) ::= DROP(K) VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
+    { A = ab_names_push_rel(ctx, L, drop_name(ctx, &S, &N), S.pos, rel_schema(ab_tokstr(&S))); }
+drop_stmt(A) ::= DROP(K) VIEW IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
     A->u.drop_table.tables = ab_names(L);
@@ -3302,7 +3316,7 @@ drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS name_list(L) opt_drop_behavior(B).
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
     A->u.drop_table.tables = ab_names(L);
@@ -3310,14 +3324,14 @@ drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW IF EXISTS name_list(L) opt_drop_behav
     A->u.drop_table.cascade = B;
     A->u.drop_table.materialized = true;
 }
-drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
     A->u.drop_table.materialized = true;
 }
-drop_stmt(A) ::= DROP(K) VIEW name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) VIEW drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
     A->u.drop_table.tables = ab_names(L);
@@ -3452,12 +3466,14 @@ refresh_stmt(A) ::= REFRESH(R) MATERIALIZED VIEW qualified_name(N) opt_with_data
     if (A) {
         A->u.drop_table.tables = ab_names(ab_names_push(ctx, NULL, N.name, N.pos));
         A->u.drop_table.materialized = D;
+        A->schema = rel_schema(N.schema);
     }
 }
 
 %include {
 static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, attu_ast_query *q, size_t end) {
     attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, h->pos);
+    st->schema = rel_schema(h->name.schema);   /* (public.v over a temporary relation: db/db_temp.c) */
     if (!st) return NULL;
     st->u.create_view.view = (char *)h->name.name;
     st->u.create_view.view_position = h->name.pos;
@@ -3659,6 +3675,7 @@ alter_stmt(A) ::= alter_head(H) alter_cmds(L).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
+    A->schema = rel_schema(H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -3671,6 +3688,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) opt_column colid(F) TO colid(T).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
+    A->schema = rel_schema(H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -3686,6 +3704,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
+    A->schema = rel_schema(H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -3717,6 +3736,7 @@ static attu_ast_stmt *ab_alter_alone(attu_parse_ctx *ctx, const ab_alter_head *h
     attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, h->pos);
     if (!st) return NULL;
     st->u.alter_table.table = (char *)h->name.name;
+    st->schema = rel_schema(h->name.schema);
     st->u.alter_table.table_position = h->name.pos;
     st->u.alter_table.if_exists = h->if_exists;
     st->u.alter_table.materialized = h->materialized;
@@ -3782,6 +3802,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) CONSTRAINT colid(F) TO colid(T).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
+    A->schema = rel_schema(H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -4024,6 +4045,7 @@ copy_stmt(A) ::= COPY(K) target_name(N) opt_name_list(C) copy_from(F) copy_file(
                  opt_with copy_options(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_COPY, K.pos);
+    A->schema = rel_schema(N.schema);
     A->u.copy.table = (char *)N.name;
     A->u.copy.table_position = N.pos;
     A->u.copy.columns = ab_names(C);
@@ -4603,6 +4625,7 @@ create_index_stmt(A) ::= CREATE(K) opt_unique(U) INDEX opt_concurrently(C) opt_i
     A->u.create_index.if_not_exists = N.if_not_exists;
     A->u.create_index.only = O;
     A->u.create_index.table = (char *)T.name;
+    A->schema = rel_schema(T.schema);
     A->u.create_index.table_position = T.pos;
     A->u.create_index.method = (char *)M.name;
     A->u.create_index.method_position = M.pos;
@@ -4790,7 +4813,8 @@ static void *grammar_realloc(void *p, size_t n) {
 typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; } ab_comment_obj;
 /* A relation named schema.name: public's only. */
 static void ab_comment_schema(attu_parse_ctx *ctx, const char *schema, int pos) {
-    if (schema && strcmp(schema, "public")) ab_defer_error(ctx, "3F000", pos, "schema \"%s\" does not exist", schema);
+    if (schema && strcmp(schema, "public") && rel_schema(schema) != ATTU_REL_TEMP)
+        ab_defer_error(ctx, "3F000", pos, "schema \"%s\" does not exist", schema);
 }
 }
 %type comment_stmt {attu_ast_stmt *}
@@ -4801,6 +4825,7 @@ comment_stmt(A) ::= COMMENT(C) ON comment_obj(O) IS comment_text(T).
     A = ab_stmt(ctx, ATTU_STMT_COMMENT, C.pos);
     A->u.comment.object = O.object;
     A->u.comment.rel = (char *)O.rel.name;
+    A->schema = rel_schema(O.rel.schema);
     A->u.comment.rel_position = O.rel.pos;
     A->u.comment.sub = (char *)O.sub;
     A->u.comment.text = T;
@@ -4833,7 +4858,8 @@ comment_obj(A) ::= COLUMN colid(S) DOT attr_name(T) DOT attr_name(C).
 {
     memset(&A, 0, sizeof A);
     A.object = 'c'; A.rel.name = ab_tokstr(&T); A.rel.pos = S.pos; A.sub = ab_tokstr(&C);
-    ab_comment_schema(ctx, ab_tokstr(&S), S.pos);
+    A.rel.schema = ab_tokstr(&S);
+    ab_comment_schema(ctx, A.rel.schema, S.pos);
 }
 
 /* ======================================================================== */
