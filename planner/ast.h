@@ -118,6 +118,7 @@ typedef struct attu_ast_func_arg {
     attu_ast_typename  type;
     struct attu_ast_expr *dflt;    /* DEFAULT / = expr, NULL when none */
     int                position;
+    bool               variadic;   /* VARIADIC name type[] */
 } attu_ast_func_arg;
 
 /* A function as CREATE FUNCTION writes it, or a signature DROP / ALTER

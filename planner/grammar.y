@@ -5321,6 +5321,10 @@ func_arg(A) ::= typename(T).                        { A = ab_farg(NULL, T, NULL,
 func_arg(A) ::= func_param_name(N) typename(T).               { A = ab_farg(&N, T, NULL, N.pos); }
 func_arg(A) ::= IN(K) typename(T).                  { A = ab_farg(NULL, T, NULL, K.pos); }
 func_arg(A) ::= IN(K) func_param_name(N) typename(T).         { A = ab_farg(&N, T, NULL, K.pos); }
+func_arg(A) ::= VARIADIC(K) typename(T).            { A = ab_farg(NULL, T, NULL, K.pos); A.variadic = true; }
+func_arg(A) ::= VARIADIC(K) func_param_name(N) typename(T).   { A = ab_farg(&N, T, NULL, K.pos); A.variadic = true; }
+func_arg(A) ::= VARIADIC(K) func_param_name(N) typename(T) DEFAULT a_expr(E).
+{ A = ab_farg(&N, T, E, K.pos); A.variadic = true; }
 func_arg(A) ::= typename(T) DEFAULT a_expr(E).      { A = ab_farg(NULL, T, E, T.position); }
 func_arg(A) ::= func_param_name(N) typename(T) DEFAULT a_expr(E).    { A = ab_farg(&N, T, E, N.pos); }
 func_arg(A) ::= typename(T) EQ a_expr(E).           { A = ab_farg(NULL, T, E, T.position); }
