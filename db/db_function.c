@@ -573,6 +573,20 @@ static int cascade_views(attu_session *s, const attu_ast_stmt *st, const attu_ex
     return rc;
 }
 
+int db_comment_function(attu_session *s, const attu_ast_function *fn, const char *text, attu_error *err) {
+    bool missing;
+    char sig[512];
+    attu_sql_function *f = find_signature(s, fn, &missing, sig, sizeof sig, err);
+    if (!f) return missing ? no_function(fn, sig, err) : -1;
+    /* PostgreSQL's CreateComments: an empty comment is none */
+    free(f->comment);
+    f->comment = text && *text ? strdup(text) : NULL;
+    int rc = text && *text && !f->comment ? attu_error_oom(err)
+           : attu_sql_function_store(attu_catalog_comments(db_cat(s)), f) ? attu_error_oom(err) : 0;
+    attu_sql_function_free(f);
+    return rc;
+}
+
 int db_exec_function(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                      attu_error *err) {
     if (st->u.type_stmt.action == 'G' && st->u.type_stmt.cascade && cascade_views(s, st, cb, err)) return -1;

@@ -1136,9 +1136,10 @@ struct attu_ast_stmt {
         } type_stmt;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
-             * rel.sub, 'k' CONSTRAINT sub ON rel */
+             * rel.sub, 'k' CONSTRAINT sub ON rel, 'f' FUNCTION fn */
             char  object;
             char *rel, *sub;
+            struct attu_ast_function *fn;
             int   rel_position;
             char *text;       /* NULL: IS NULL */
         } comment;
