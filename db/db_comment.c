@@ -2,7 +2,9 @@
  * db_comment.c - COMMENT ON, and keeping comments with their objects.
  *
  *     COMMENT ON { TABLE t | VIEW v | MATERIALIZED VIEW m | COLUMN r.c |
- *                  CONSTRAINT k ON t } IS 'text' | NULL
+ *                  CONSTRAINT k ON t | FUNCTION f[(types)] } IS 'text' | NULL
+ *
+ * (a function's comment is kept in its definition: engine/sql_function.h)
  *
  * The comments live in the catalog's store by name (engine/comments.h),
  * kept in the data directory's attu.comments. As PostgreSQL's follow
@@ -91,6 +93,15 @@ static int find_object(attu_session *s, const attu_ast_stmt *st, attu_error *err
 
 int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     db_write_lock(s);
+    if (st->u.comment.object == 'f') {
+        /* a function's comment is part of its definition (db_function.c),
+         * so it goes with the function */
+        int rc = db_comment_function(s, st->u.comment.fn, st->u.comment.text, err);
+        if (!rc && s->db->data_dir) rc = db_txn_touch_comments(s, err);
+        pthread_rwlock_unlock(&s->db->lock);
+        if (rc) return rc;
+        return db_deliver_tag(cb, "COMMENT", err) ? -2 : 0;
+    }
     int rc = find_object(s, st, err);
     if (!rc) {
         char kind = st->u.comment.object == 'c' ? 'c' : st->u.comment.object == 'k' ? 'k' : 'r';

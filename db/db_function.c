@@ -231,6 +231,20 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
     f->leakproof = fn->leakproof == 1;
     f->sql_body = fn->body_atomic ? 2 : fn->body_std ? 1 : 0;
     if (arg_types(fn, f->arg_types, err)) goto out;
+    for (int i = 0; i < fn->nargs; i++) {
+        /* VARIADIC: the last parameter, an array (PostgreSQL's
+         * interpret_function_parameter_list) */
+        if (!fn->args[i].variadic) continue;
+        if (i != fn->nargs - 1) {
+            attu_error_set(err, "42P13", 0, "VARIADIC parameter must be the last input parameter");
+            goto out;
+        }
+        if (!attu_type_is_array(f->arg_types[i])) {
+            attu_error_set(err, "42P13", 0, "VARIADIC parameter must be an array");
+            goto out;
+        }
+        f->variadic = true;
+    }
     f->retset = fn->retset;
     if (fn->nout) {
         /* RETURNS TABLE (...): its columns; the result type is the one
@@ -302,6 +316,9 @@ static int create_function(attu_session *s, const char *sql, const attu_ast_func
             goto out;
         }
         f->id = old->id;
+        /* its comment stays, as pg_description's row of the same OID */
+        f->comment = old->comment;
+        old->comment = NULL;
     } else f->id = attu_sql_function_next_id(cs);
     /* stored before its body is checked, which may call it (PostgreSQL's
      * validator runs on the new pg_proc row); put back as it was after */
@@ -553,6 +570,20 @@ static int cascade_views(attu_session *s, const attu_ast_stmt *st, const attu_ex
     }
     for (int k = 0; k < n; k++) free(names[k]);
     free(names);
+    return rc;
+}
+
+int db_comment_function(attu_session *s, const attu_ast_function *fn, const char *text, attu_error *err) {
+    bool missing;
+    char sig[512];
+    attu_sql_function *f = find_signature(s, fn, &missing, sig, sizeof sig, err);
+    if (!f) return missing ? no_function(fn, sig, err) : -1;
+    /* PostgreSQL's CreateComments: an empty comment is none */
+    free(f->comment);
+    f->comment = text && *text ? strdup(text) : NULL;
+    int rc = text && *text && !f->comment ? attu_error_oom(err)
+           : attu_sql_function_store(attu_catalog_comments(db_cat(s)), f) ? attu_error_oom(err) : 0;
+    attu_sql_function_free(f);
     return rc;
 }
 

@@ -335,6 +335,9 @@ int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
 /* CREATE / DROP / ALTER FUNCTION (db_function.c) */
 int db_exec_function(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                      attu_error *err);
+/* COMMENT ON FUNCTION fn IS text (NULL: none), kept in the function's
+ * definition (db_function.c; the caller holds the write lock). */
+int db_comment_function(attu_session *s, const struct attu_ast_function *fn, const char *text, attu_error *err);
 int db_exec_domain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                    attu_error *err);
 int db_txn_touch_indexes(attu_session *s, attu_error *err);   /* (attu.indexes: db_index.c) */

@@ -443,7 +443,7 @@ static const char *stmt_subject(const attu_ast_stmt *st) {
     case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: case ATTU_STMT_MERGE: return st->u.modify.table;
     case ATTU_STMT_COPY: return st->u.copy.table;
     case ATTU_STMT_CREATE_INDEX: return st->u.create_index.table;
-    case ATTU_STMT_COMMENT: return st->u.comment.rel;
+    case ATTU_STMT_COMMENT: return st->u.comment.object == 'f' ? NULL : st->u.comment.rel;   /* (a function: no relation) */
     default: return NULL;
     }
 }

@@ -1051,6 +1051,39 @@ static const char *pga_to_json(jbuf *b, const char *p, const char *e, int cls, i
     return p < e ? p + 1 : p;
 }
 
+/* json(b)_build_array / _object(VARIADIC a): every element of the array
+ * text at p (all dimensions, in storage order) as one argument, joined by
+ * ", " as the built value's arguments are; obj: alternate keys (the
+ * element's to_json text as a string) and values. *k counts the elements
+ * (*null_key: the first NULL key's argument number, PostgreSQL's count
+ * check coming first); returns the text after the array. */
+static const char *pga_build(jbuf *b, const char *p, const char *e, int cls, bool obj, int *k, int *null_key, jbuf *tmp) {
+    p++;   /* at '{' */
+    while (p < e && *p != '}') {
+        if (*p == '{') p = pga_build(b, p, e, cls, obj, k, null_key, tmp);
+        else {
+            bool q;
+            p = pga_elem(p, e, tmp, &q);
+            bool is_null = !q && tmp->len == 4 && !memcmp(tmp->p, "NULL", 4);
+            bool key = obj && *k % 2 == 0;
+            (*k)++;
+            if (*k > 1) jb_str(b, key || !obj ? ", " : " : ");
+            if (key && is_null && !*null_key) *null_key = *k;
+            if (is_null) jb_str(b, "null");
+            else if (key) {
+                /* a key is the scalar's json text as a string */
+                jbuf kt = { 0 };
+                put_scalar_text(&kt, tmp->p, tmp->len, cls);
+                if (kt.len && kt.p[0] == '"') jb_put(b, kt.p, kt.len);
+                else { jb_ch(b, '"'); jb_put(b, kt.p, kt.len); jb_ch(b, '"'); }
+                free(kt.p);
+            } else put_scalar_text(b, tmp->p, tmp->len, cls);
+        }
+        if (p < e && *p == ',') p++;
+    }
+    return p < e ? p + 1 : p;
+}
+
 static bool json_number_text(const char *s, size_t n) {
     jparser p = { 0 };
     attu_error e = { 0 };
@@ -1483,6 +1516,32 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
             jbuf tmp = { 0 };
             const char *s = A[r].v.s, *e = s + A[r].len;
             if (s < e && *s == '[') { while (s < e && *s != '=') s++; if (s < e) s++; }   /* [0:1]={...} */
+            if (in->imm_i & (32 | 64)) {
+                /* build mode: json(b)_build_array / _object(VARIADIC a) */
+                bool obj = (in->imm_i & 64) != 0;
+                int k = 0, null_key = 0;
+                jbuf w = { 0 };
+                jb_ch(&w, obj ? '{' : '[');
+                if (s < e && *s == '{') pga_build(&w, s, e, (int)(in->imm_i & 15), obj, &k, &null_key, &tmp);
+                jb_ch(&w, obj ? '}' : ']');
+                if (obj && k % 2) {
+                    rc = attu_error_set(err, "22023", 0, "argument list must have even number of elements");
+                    attu_error_set_hint(err, d_jsonb ? "The arguments of jsonb_build_object() must consist of alternating keys and values."
+                                                     : "The arguments of json_build_object() must consist of alternating keys and values.");
+                } else if (null_key) {
+                    if (d_jsonb) rc = attu_error_set(err, "22023", 0, "argument %d: key must not be null", null_key);
+                    else {
+                        rc = attu_error_set(err, "22023", 0, "argument %d cannot be null", null_key);
+                        attu_error_set_hint(err, "Object keys should be text.");
+                    }
+                } else if (w.oom) rc = attu_error_oom(err);
+                else if (d_jsonb) rc = to_canonical(&ar, w.p, w.len, &out, err) ? -1 : 0;
+                else jb_put(&out, w.p, w.len);
+                free(w.p);
+                free(tmp.p);
+                if (!rc) res_null = false;
+                break;
+            }
             if (s < e && *s == '{') pga_to_json(&out, s, e, (int)(in->imm_i & 15), 0, (in->imm_i & 16) != 0, &tmp);
             else jb_str(&out, "[]");
             free(tmp.p);

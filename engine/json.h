@@ -72,7 +72,10 @@ typedef enum attu_json_fn {
                               (imm_i 2: with a zone offset hh:mm) */
     ATTU_JS_FROM_ARRAY,    /* PostgreSQL's text of an array a -> a json array;
                               imm_i: the element class (ATTU_JSC_*); not strict
-                              in its elements; imm_i + 16: pretty (line feeds) */
+                              in its elements; imm_i + 16: pretty (line feeds);
+                              imm_i + 32: json(b)_build_array(VARIADIC a),
+                              + 64: json(b)_build_object(VARIADIC a) (the
+                              elements of every dimension as arguments) */
     ATTU_JS_OBJ_ADD,       /* acc a (NULL: none) with key b, value c (json text,
                               NULL: null): "a, \"b\" : c"; not strict;
                               NULL b: 22004 */

@@ -5,13 +5,14 @@
  * A definition's text:
  *
  *     <id>\n
- *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <SQL-standard body: 0, 1 RETURN, 2 BEGIN ATOMIC> <set-returning 0/1>\n
+ *     <volatility> <strict 0/1> <parallel> <leakproof 0/1> <SQL-standard body: 0, 1 RETURN, 2 BEGIN ATOMIC> <set-returning 0/1>[ <variadic 0/1> <comment in hex, or ->]\n
  *     <result type id> <precision> <scale> <no_typmod>\n
  *     <type id> <precision> <scale> <no_typmod>\t<name in hex, or ->\t<DEFAULT in hex, or ->\n   (one per argument)
  *     o <type id> <precision> <scale> <no_typmod>\t<name in hex>\n   (one per RETURNS TABLE column)
  *     <body in hex>\n
  *
- * (hex: the texts may hold tabs and newlines). The key holds the name and
+ * (hex: the texts may hold tabs and newlines; definitions written before
+ * VARIADIC and COMMENT ON FUNCTION lack the bracketed fields). The key holds the name and
  * the argument types, so two signatures of one name are two entries.
  */
 #include "engine/sql_function.h"
@@ -36,6 +37,7 @@ void attu_sql_function_free(attu_sql_function *f) {
     free(f->arg_defaults);
     free(f->arg_types);
     free(f->body);
+    free(f->comment);
     free(f->name);
     free(f);
 }
@@ -99,8 +101,21 @@ static attu_sql_function *parse_def(const char *key, const char *text) {
     if (!f || !(f->name = strndup(key + 1, (size_t)(paren - key - 1)))) { free(f); return NULL; }
     int id = 0, strict = 0, leak = 0, std = 0, set = 0, used = 0;
     char vol = 'v', par = 'u';
-    if (sscanf(text, "%d\n%c %d %c %d %d %d\n%n", &id, &vol, &strict, &par, &leak, &std, &set, &used) < 7 || !used)
+    bool oom = false;
+    if (sscanf(text, "%d\n%c %d %c %d %d %d%n", &id, &vol, &strict, &par, &leak, &std, &set, &used) < 7 || !used)
         goto bad;
+    if (text[used] == ' ') {
+        int var = 0, more = 0;
+        if (sscanf(text + used, " %d%n", &var, &more) < 1 || !more || text[used + more] != ' ') goto bad;
+        f->variadic = var != 0;
+        used += more + 1;
+        size_t cl = strcspn(text + used, "\n");
+        f->comment = unhex(text + used, cl, &oom);
+        if (oom) goto bad;
+        used += (int)cl;
+    }
+    if (text[used] != '\n') goto bad;
+    used++;
     f->sql_body = std;
     f->retset = set != 0;
     f->id = id;
@@ -113,7 +128,6 @@ static attu_sql_function *parse_def(const char *key, const char *text) {
     p++;
     /* the arguments: one line each until the body's (no tab) */
     int cap = 0;
-    bool oom = false;
     for (;;) {
         const char *nl = strchr(p, '\n');
         const char *t1 = strchr(p, '\t');
@@ -208,8 +222,10 @@ attu_sql_function *attu_sql_function_find(const attu_comments *cs, const char *n
 
 int attu_sql_function_store(attu_comments *cs, const attu_sql_function *f) {
     attu_strbuf b = { 0 }, k = { 0 };
-    attu_strbuf_printf(&b, "%d\n%c %d %c %d %d %d\n", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
-                       f->leakproof ? 1 : 0, f->sql_body, f->retset ? 1 : 0);
+    attu_strbuf_printf(&b, "%d\n%c %d %c %d %d %d %d ", f->id, f->volatility, f->strict ? 1 : 0, f->parallel,
+                       f->leakproof ? 1 : 0, f->sql_body, f->retset ? 1 : 0, f->variadic ? 1 : 0);
+    put_hex(&b, f->comment);
+    attu_strbuf_putc(&b, '\n');
     put_type(&b, f->ret);
     attu_strbuf_putc(&b, '\n');
     for (int i = 0; i < f->nargs; i++) {

@@ -53,6 +53,9 @@ typedef struct attu_sql_function {
     int        nout;         /* RETURNS TABLE's columns (0: SETOF ret, one column) */
     attu_type *out_types;    /* nout */
     char     **out_names;    /* nout */
+    bool       variadic;     /* the last argument is VARIADIC (an array, its
+                                elements the call's trailing arguments) */
+    char      *comment;      /* COMMENT ON FUNCTION's text, NULL when none */
 } attu_sql_function;
 
 void attu_sql_function_free(attu_sql_function *f);

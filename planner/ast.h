@@ -118,6 +118,7 @@ typedef struct attu_ast_func_arg {
     attu_ast_typename  type;
     struct attu_ast_expr *dflt;    /* DEFAULT / = expr, NULL when none */
     int                position;
+    bool               variadic;   /* VARIADIC name type[] */
 } attu_ast_func_arg;
 
 /* A function as CREATE FUNCTION writes it, or a signature DROP / ALTER
@@ -1135,9 +1136,10 @@ struct attu_ast_stmt {
         } type_stmt;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
-             * rel.sub, 'k' CONSTRAINT sub ON rel */
+             * rel.sub, 'k' CONSTRAINT sub ON rel, 'f' FUNCTION fn */
             char  object;
             char *rel, *sub;
+            struct attu_ast_function *fn;
             int   rel_position;
             char *text;       /* NULL: IS NULL */
         } comment;

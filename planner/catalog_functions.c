@@ -495,6 +495,7 @@ static void function_arm(void *ctx, const attu_sql_function *f) {
     } else {
         for (int i = 0; i < f->nargs; i++) {
             if (i) attu_strbuf_printf(&t, ", ");
+            if (f->variadic && i == f->nargs - 1) attu_strbuf_printf(&t, "VARIADIC ");
             if (f->arg_names[i]) attu_strbuf_printf(&t, "%s ", f->arg_names[i]);
             attu_type at = f->arg_types[i];
             attu_strbuf_printf(&t, "%s", at.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(at, buf, sizeof buf));

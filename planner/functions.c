@@ -1110,6 +1110,18 @@ bool attu_builtin_function_name(const char *name) {
     return false;
 }
 
+/* the built-in functions PostgreSQL declares with a VARIADIC parameter,
+ * which take f(..., VARIADIC arr) as such */
+static bool builtin_variadic_name(const char *name) {
+    static const char *const names[] = {
+        "format", "concat", "concat_ws", "json_build_array", "json_build_object", "jsonb_build_array",
+        "jsonb_build_object", "json_extract_path", "json_extract_path_text", "jsonb_extract_path",
+        "jsonb_extract_path_text",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) if (!strcmp(names[i], name)) return true;
+    return false;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *r = bind_function_value(c, sc, e);
     const char *name = e->u.func.name;
@@ -1122,16 +1134,20 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
 static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
-    if (e->u.func.variadic && strcmp(name, "format") && strcmp(name, "concat") && strcmp(name, "concat_ws")) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "VARIADIC is not supported in a call of %s (attu takes it in format, concat and concat_ws only)",
-                       name);
-        return NULL;
-    }
     if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
     bool user_fn;
     attu_bexpr *uf = attu_bind_sql_function(c, sc, e, &user_fn);   /* planner/sql_function_bind.c */
     if (user_fn) return uf;
+    if (e->u.func.variadic && !builtin_variadic_name(name)) {
+        /* PostgreSQL forgets VARIADIC in a call of a function that is not
+         * variadic: f(VARIADIC arr) is f(arr) (cardinality(VARIADIC a)
+         * works, lower(VARIADIC a) is lower(text[]), 42883) */
+        attu_ast_expr *plain = attu_palloc(c->pa, sizeof *plain);
+        if (!plain) { attu_error_oom(c->err); return NULL; }
+        *plain = *e;
+        plain->u.func.variadic = false;
+        e = plain;
+    }
     bool catalog_fn;
     attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
     if (catalog_fn) return cf;

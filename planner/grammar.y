@@ -478,7 +478,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 /* RETURN: a token only in CREATE FUNCTION, outside parentheses (parser.c):
  * the SQL-standard body RETURN expr */
 %token RETURN.
-/* FUNCTION: a token only right after CREATE [OR REPLACE], DROP or ALTER
+/* FUNCTION: a token only right after CREATE [OR REPLACE], DROP, ALTER or COMMENT ON
  * (parser.c), so that CREATE t (...) stays a syntax error at t */
 %token FUNCTION.
 /* SETOF: a token only right after CREATE FUNCTION's RETURNS (parser.c) */
@@ -4810,7 +4810,7 @@ static void *grammar_realloc(void *p, size_t n) {
 /* COMMENT ON object IS 'text' | NULL (db/db_comment.c)                    */
 
 %include {
-typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; } ab_comment_obj;
+typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; attu_ast_function *fn; } ab_comment_obj;
 /* A relation named schema.name: public's only. */
 static void ab_comment_schema(attu_parse_ctx *ctx, const char *schema, int pos) {
     if (schema && strcmp(schema, "public") && rel_schema(schema) != ATTU_REL_TEMP)
@@ -4828,10 +4828,16 @@ comment_stmt(A) ::= COMMENT(C) ON comment_obj(O) IS comment_text(T).
     A->schema = rel_schema(O.rel.schema);
     A->u.comment.rel_position = O.rel.pos;
     A->u.comment.sub = (char *)O.sub;
+    A->u.comment.fn = O.object == 'f' ? O.fn : NULL;
     A->u.comment.text = T;
 }
 comment_text(A) ::= SCONST(S).  { A = (char *)ab_tokstr(&S); }
 comment_text(A) ::= NULL.       { A = NULL; }
+comment_obj(A) ::= FUNCTION func_sig(F).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'f'; A.fn = F; A.rel.name = F ? F->name : NULL;
+}
 comment_obj(A) ::= TABLE qualified_name(N).
     { A.object = 't'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
 comment_obj(A) ::= VIEW qualified_name(N).
@@ -5321,6 +5327,10 @@ func_arg(A) ::= typename(T).                        { A = ab_farg(NULL, T, NULL,
 func_arg(A) ::= func_param_name(N) typename(T).               { A = ab_farg(&N, T, NULL, N.pos); }
 func_arg(A) ::= IN(K) typename(T).                  { A = ab_farg(NULL, T, NULL, K.pos); }
 func_arg(A) ::= IN(K) func_param_name(N) typename(T).         { A = ab_farg(&N, T, NULL, K.pos); }
+func_arg(A) ::= VARIADIC(K) typename(T).            { A = ab_farg(NULL, T, NULL, K.pos); A.variadic = true; }
+func_arg(A) ::= VARIADIC(K) func_param_name(N) typename(T).   { A = ab_farg(&N, T, NULL, K.pos); A.variadic = true; }
+func_arg(A) ::= VARIADIC(K) func_param_name(N) typename(T) DEFAULT a_expr(E).
+{ A = ab_farg(&N, T, E, K.pos); A.variadic = true; }
 func_arg(A) ::= typename(T) DEFAULT a_expr(E).      { A = ab_farg(NULL, T, E, T.position); }
 func_arg(A) ::= func_param_name(N) typename(T) DEFAULT a_expr(E).    { A = ab_farg(&N, T, E, N.pos); }
 func_arg(A) ::= typename(T) EQ a_expr(E).           { A = ab_farg(NULL, T, E, T.position); }

@@ -578,6 +578,47 @@ static attu_bexpr *populate_value(bctx *c, const scope *sc, const attu_ast_expr 
     return n < 0 ? NULL : attu_row_value_of(c, items, n, guard, e->position);
 }
 
+/* f(..., VARIADIC arr) of the json functions PostgreSQL declares variadic:
+ * json(b)_build_array / _object (VARIADIC "any": arr's elements, of every
+ * dimension, are the arguments; a NULL arr gives NULL) and
+ * json(b)_extract_path(_text) (VARIADIC text[]: arr is the path). Any
+ * other json function is not variadic, and the caller has dropped the
+ * VARIADIC of its call, as PostgreSQL does. */
+static attu_bexpr *variadic_call(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, bool binary) {
+    const char *name = e->u.func.name;
+    int pos = e->position;
+    attu_bexpr *arr = args[n - 1];
+    bool build = strstr(name, "_build_") != NULL;
+    if (build && !attu_type_is_array(arr->type)) {
+        attu_error_set(c->err, "42804", e->u.func.args.items[n - 1]->position, "VARIADIC argument must be an array");
+        return NULL;
+    }
+    if (build) {
+        /* "any" takes the array as the only argument */
+        if (n != 1) return attu_no_function(c, e, args, n);
+        bool obj = strstr(name, "_object") != NULL;
+        attu_type et = attu_type_array_elem(arr->type);
+        if (obj && (attu_type_is_json_any(et) || attu_type_is_record(et))) {
+            attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "key value must be scalar, not array, composite, or json");
+            return NULL;
+        }
+        attu_bexpr *t = coerce(c, arr, attu_type_make(ATTU_TYPE_TEXT), true, pos);
+        return t ? js_call_imm(c, ATTU_JS_FROM_ARRAY, attu_type_json(binary), pos, 1, t, NULL,
+                               elem_class(et) + (obj ? 64 : 32))
+                 : NULL;
+    }
+    /* json(b)_extract_path(_text)(from, VARIADIC path text[]) */
+    if (n != 2 || !(arr->type.id == ATTU_TYPE_UNKNOWN ||
+                    (attu_type_is_array(arr->type) && attu_type_array_elem(arr->type).id == ATTU_TYPE_TEXT &&
+                     !attu_type_is_json_any(attu_type_array_elem(arr->type)))))
+        return attu_no_function(c, e, args, n);
+    attu_bexpr *j = json_arg(c, e, args, n, 0, binary);
+    attu_bexpr *path = j ? text_array_arg(c, e, args, n, 1) : NULL;
+    if (!path) return NULL;
+    bool as_text = strstr(name, "_text") != NULL;
+    return js_call_imm(c, ATTU_JS_GET_PATH, as_text ? attu_type_make(ATTU_TYPE_TEXT) : j->type, pos, 2, j, path, as_text);
+}
+
 attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     int pos = e->position;
@@ -611,6 +652,7 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
     if (e->u.func.star || e->u.func.distinct || e->u.func.over) return attu_no_function(c, e, args, n);
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32), bo = attu_type_make(ATTU_TYPE_BOOL);
     bool binary = !strncmp(name, "jsonb", 5) || !strcmp(name, "to_jsonb");
+    if (e->u.func.variadic) return variadic_call(c, e, args, n, binary);
     if (name[0] == ' ') {
         /* the operators */
         const char *op = name + 1;

@@ -205,8 +205,9 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             }
             else if (!strcmp(cur.str, "function") &&
                      ((stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_DROP || prev1 == TK_ALTER)) ||
-                      (stmt_tok == 3 && prev1 == TK_REPLACE && first_type == TK_CREATE))) {
-                cur.type = TK_FUNCTION;   /* (CREATE / DROP / ALTER FUNCTION) */
+                      (stmt_tok == 3 && prev1 == TK_REPLACE && first_type == TK_CREATE) ||
+                      (stmt_tok == 2 && prev1 == TK_ON && prev2 == TK_COMMENT))) {
+                cur.type = TK_FUNCTION;   /* (CREATE / DROP / ALTER FUNCTION, COMMENT ON FUNCTION) */
                 fn_stmt = first_type == TK_CREATE;
             }
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;

@@ -6,7 +6,11 @@
  * simplified): the call's arguments are bound once for their types; a
  * function fits when it takes that many (trailing DEFAULTs filling the
  * rest, named arguments matched by name) and each argument is of its
- * parameter's type, an untyped literal or implicitly castable to it. Of
+ * parameter's type, an untyped literal or implicitly castable to it. A
+ * VARIADIC function takes its array parameter's elements as the call's
+ * trailing arguments (at least one; PostgreSQL's expanded form), or,
+ * where the call writes VARIADIC, the array itself; of two functions
+ * that fit alike, the one not expanded wins. Of
  * those that fit, the ones with the most exact matches win, then the ones
  * taking preferred types (float8, text, timestamptz) where a cast is
  * needed, then those taking text where an untyped literal stands; more
@@ -180,12 +184,22 @@ static bool preferred(attu_type t) {
  * argument's name or NULL): -1 not at all, else the exact matches; slot
  * gets, for each parameter, the call's argument index (-1: its DEFAULT);
  * *pref the preferred types where a cast is needed, *unk_text the text
- * parameters where an untyped literal stands. */
-static int fit(const attu_sql_function *f, int n, const attu_type *ts, const char *const *names, int *slot, int *pref,
-               int *unk_text) {
-    if (n > f->nargs) return -1;
+ * parameters where an untyped literal stands; *vcount the call's
+ * arguments that are the variadic array's elements (-1: not expanded,
+ * call_variadic: the call writes VARIADIC). */
+static int fit(const attu_sql_function *f, int n, const attu_type *ts, const char *const *names, bool call_variadic,
+               int *slot, int *pref, int *unk_text, int *vcount) {
+    /* expanded: the arguments from the variadic parameter's place on are
+     * its elements, positional ones */
+    bool expand = f->variadic && !call_variadic && n >= f->nargs;   /* (fewer: its DEFAULT) */
+    int nfixed = expand ? f->nargs - 1 : f->nargs;
+    *vcount = -1;
+    if (expand) {
+        for (int i = nfixed; i < n; i++) if (names[i]) return -1;
+        *vcount = n - nfixed;
+    } else if (n > f->nargs) return -1;
     for (int k = 0; k < f->nargs; k++) slot[k] = -1;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < (expand ? nfixed : n); i++) {
         int k = i;
         if (names[i]) {
             k = -1;
@@ -195,11 +209,20 @@ static int fit(const attu_sql_function *f, int n, const attu_type *ts, const cha
         }
         slot[k] = i;
     }
+    if (expand) slot[nfixed] = nfixed;
     for (int k = 0; k < f->nargs; k++)
         if (slot[k] < 0 && !f->arg_defaults[k]) return -1;
     int exact = 0;
     *pref = *unk_text = 0;
-    for (int k = 0; k < f->nargs; k++) {
+    for (int i = nfixed; expand && i < n; i++) {
+        attu_type a = ts[i], p = attu_type_array_elem(f->arg_types[nfixed]);
+        if (a.id == ATTU_TYPE_UNKNOWN) { *unk_text += p.id == ATTU_TYPE_TEXT; continue; }
+        if (attu_type_pg_oid(a) == attu_type_pg_oid(p)) { exact++; continue; }
+        bool implicit = false;
+        if (attu_cast_opcode(a, p, &implicit) < 0 || !implicit) return -1;
+        *pref += preferred(p);
+    }
+    for (int k = 0; k < nfixed; k++) {
         if (slot[k] < 0) continue;
         attu_type a = ts[slot[k]], p = f->arg_types[k];
         if (a.id == ATTU_TYPE_UNKNOWN) { *unk_text += p.id == ATTU_TYPE_TEXT; continue; }
@@ -247,6 +270,39 @@ static attu_ast_expr *new_expr(bctx *c, attu_ast_expr_kind kind, int pos, int de
     return x;
 }
 
+/* What each of f's parameters stands for in call e: the call's argument,
+ * its DEFAULT, or, for a variadic parameter the call expands (vcount >=
+ * 0), ARRAY[its trailing arguments] (cast to the parameter's array type
+ * where the parameter is read). */
+static const attu_ast_expr **call_args(bctx *c, const attu_ast_expr *e, const attu_sql_function *f, const int *slot,
+                                       int vcount) {
+    const attu_ast_expr **args = attu_palloc(c->pa, sizeof *args * (size_t)(f->nargs + 1));
+    if (!args) { attu_error_oom(c->err); return NULL; }
+    for (int k = 0; k < f->nargs; k++) {
+        if (vcount >= 0 && k == f->nargs - 1) {
+            attu_ast_expr *arr = new_expr(c, ATTU_EXPR_FUNC, e->position, 1);
+            attu_ast_expr **items = attu_palloc(c->pa, sizeof *items * (size_t)(vcount + 1));
+            if (!arr || !items) { attu_error_oom(c->err); return NULL; }
+            for (int i = 0; i < vcount; i++) {
+                const attu_ast_expr *a = e->u.func.args.items[slot[k] + i];
+                items[i] = (attu_ast_expr *)a;
+                if (a->depth + 1 > arr->depth) arr->depth = a->depth + 1;
+            }
+            arr->u.func.name = " array";
+            arr->u.func.args.items = items;
+            arr->u.func.args.n = vcount;
+            args[k] = arr;
+        } else if (slot[k] >= 0) {
+            attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
+            if (!a) { attu_error_oom(c->err); return NULL; }
+            *a = *e->u.func.args.items[slot[k]];
+            a->arg_name = NULL;
+            args[k] = a;
+        } else if (!(args[k] = parse_default(c, f->arg_defaults[k]))) return NULL;
+    }
+    return args;
+}
+
 /* CASE WHEN $1 IS NULL OR ... THEN NULL ELSE body END (body NULL: the
  * condition $1 IS NULL OR ... alone) */
 static attu_ast_expr *strict_wrap(bctx *c, const attu_sql_function *f, attu_ast_expr *body) {
@@ -291,7 +347,7 @@ static bool expression_body(const attu_ast_query *q) {
 }
 
 static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e, attu_sql_function *f,
-                               const int *slot) {
+                               const int *slot, int vcount) {
     int depth = c->sql_fn ? c->sql_fn->depth + 1 : 1;
     if (depth > ATTU_FUNCTION_MAX_DEPTH) {
         attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
@@ -299,17 +355,8 @@ static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e,
                                     "after ensuring the platform's stack depth limit is adequate.");
         return NULL;
     }
-    const attu_ast_expr **args = attu_palloc(c->pa, sizeof *args * (size_t)(f->nargs + 1));
-    if (!args) { attu_error_oom(c->err); return NULL; }
-    for (int k = 0; k < f->nargs; k++) {
-        if (slot[k] >= 0) {
-            attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
-            if (!a) { attu_error_oom(c->err); return NULL; }
-            *a = *e->u.func.args.items[slot[k]];
-            a->arg_name = NULL;
-            args[k] = a;
-        } else if (!(args[k] = parse_default(c, f->arg_defaults[k]))) return NULL;
-    }
+    const attu_ast_expr **args = call_args(c, e, f, slot, vcount);
+    if (!args) return NULL;
     char *body = attu_pstrdup(c->pa, f->body, strlen(f->body));
     if (!body) { attu_error_oom(c->err); return NULL; }
     attu_error pe;
@@ -366,7 +413,8 @@ static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e,
  * arena), slot its parameters' arguments; NULL with *found false when
  * none fits (or a built-in of the name should have the call), or with
  * err set (42725, no memory). */
-static attu_sql_function *resolve(bctx *c, const scope *sc, const attu_ast_expr *e, int *slot, bool *found) {
+static attu_sql_function *resolve(bctx *c, const scope *sc, const attu_ast_expr *e, int *slot, int *vcount,
+                                  bool *found) {
     *found = false;
     const char *name = e->u.func.name;
     const attu_comments *cs = attu_catalog_comments(c->cat);
@@ -385,19 +433,24 @@ static attu_sql_function *resolve(bctx *c, const scope *sc, const attu_ast_expr 
     int nf = 0;
     attu_sql_function **fs = attu_sql_functions_named(cs, name, &nf);
     if (nf < 0) { *found = true; attu_error_oom(c->err); return NULL; }
-    int best = -1, best_exact = -1, best_pref = -1, best_unk = -1, ties = 0;
+    int best = -1, best_exact = -1, best_pref = -1, best_unk = -1, best_vc = -1, ties = 0;
     int one[ATTU_FUNCTION_MAX_ARGS];
     for (int i = 0; i < nf; i++) {
-        int pref = 0, unk = 0;
-        int ex = fit(fs[i], n, ts, names, one, &pref, &unk);
+        int pref = 0, unk = 0, vc = -1;
+        int ex = fit(fs[i], n, ts, names, e->u.func.variadic, one, &pref, &unk, &vc);
         if (ex < 0) continue;
-        bool better = ex > best_exact || (ex == best_exact && (pref > best_pref || (pref == best_pref && unk > best_unk)));
         bool same = ex == best_exact && pref == best_pref && unk == best_unk;
+        /* alike, a function not expanded beats a variadic one expanded
+         * (PostgreSQL keeps only the former of two equal signatures) */
+        bool better = ex > best_exact || (ex == best_exact && (pref > best_pref || (pref == best_pref && unk > best_unk))) ||
+                      (same && vc < 0 && best_vc >= 0);
+        if (same && vc >= 0 && best_vc < 0) continue;
         if (better) {
-            best = i; best_exact = ex; best_pref = pref; best_unk = unk; ties = 0;
+            best = i; best_exact = ex; best_pref = pref; best_unk = unk; best_vc = vc; ties = 0;
             memcpy(slot, one, sizeof one[0] * (size_t)fs[i]->nargs);
         } else if (same) ties++;
     }
+    *vcount = best_vc;
     attu_sql_function *f = best >= 0 ? fs[best] : NULL;
     for (int i = 0; i < nf; i++) if (i != best) attu_sql_function_free(fs[i]);
     free(fs);
@@ -429,8 +482,8 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
     if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
         e->u.func.within_group || e->u.func.args.n > ATTU_FUNCTION_MAX_ARGS)
         return NULL;
-    int slot[ATTU_FUNCTION_MAX_ARGS];
-    attu_sql_function *f = resolve(c, sc, e, slot, handled);
+    int slot[ATTU_FUNCTION_MAX_ARGS], vcount;
+    attu_sql_function *f = resolve(c, sc, e, slot, &vcount, handled);
     if (!f) return NULL;
     if (!c->sql_fn && c->params && c->params->function_name) {
         /* CREATE FUNCTION's check of a body (the function itself may be
@@ -444,7 +497,7 @@ attu_bexpr *attu_bind_sql_function(bctx *c, const scope *sc, const attu_ast_expr
                        "set-returning SQL function %s is supported in FROM and as a whole select-list item only", name);
         return NULL;
     }
-    return inline_call(c, sc, e, f, slot);
+    return inline_call(c, sc, e, f, slot, vcount);
 }
 
 const attu_ast_from *attu_sql_function_from(bctx *c, const attu_ast_from *f) {
@@ -524,10 +577,10 @@ attu_lplan *attu_sql_function_rows(bctx *c, const attu_ast_query *q, bool *handl
     /* the arguments read the FROM items before the call (the subquery's
      * outer scope), never the body's */
     static const scope none = { 0, NULL, 0 };
-    int slot[ATTU_FUNCTION_MAX_ARGS];
+    int slot[ATTU_FUNCTION_MAX_ARGS], vcount;
     bool found;
     if (e->u.func.args.n > ATTU_FUNCTION_MAX_ARGS) { attu_error_set(c->err, "54023", e->position, "too many arguments"); return NULL; }
-    attu_sql_function *f = resolve(c, &none, e, slot, &found);
+    attu_sql_function *f = resolve(c, &none, e, slot, &vcount, &found);
     if (!f) {
         if (!found) {
             /* no SQL function fits: the message of a call with these types */
@@ -561,17 +614,8 @@ attu_lplan *attu_sql_function_rows(bctx *c, const attu_ast_query *q, bool *handl
         attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
         return NULL;
     }
-    const attu_ast_expr **args = attu_palloc(c->pa, sizeof *args * (size_t)(f->nargs + 1));
-    if (!args) { attu_error_oom(c->err); return NULL; }
-    for (int k = 0; k < f->nargs; k++) {
-        if (slot[k] >= 0) {
-            attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
-            if (!a) { attu_error_oom(c->err); return NULL; }
-            *a = *e->u.func.args.items[slot[k]];
-            a->arg_name = NULL;
-            args[k] = a;
-        } else if (!(args[k] = parse_default(c, f->arg_defaults[k]))) return NULL;
-    }
+    const attu_ast_expr **args = call_args(c, e, f, slot, vcount);
+    if (!args) return NULL;
     char *body = attu_pstrdup(c->pa, f->body, strlen(f->body));
     if (!body) { attu_error_oom(c->err); return NULL; }
     attu_error pe;

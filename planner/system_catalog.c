@@ -678,8 +678,16 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
     }
 }
 
-/* COMMENT ON's comments whose objects exist (system_catalog_comment.c) */
+static void function_description_row(void *ctx, const attu_sql_function *f) {
+    rel_text *r = ctx;
+    if (!f->comment) return;
+    v_int(r, attu_function_oid(f->id)); v_int(r, 1255); v_int(r, 0); v_text(r, f->comment);
+}
+
+/* COMMENT ON's comments whose objects exist (system_catalog_comment.c),
+ * and the functions' (pg_proc's, kept in their definitions) */
 static void rows_pg_description(rel_text *r, const syscat_env *env) {
+    attu_sql_function_each(attu_catalog_comments(env->cat), function_description_row, r);
     const attu_comments *cs = attu_catalog_comments(env->cat);
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
@@ -823,7 +831,9 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     rel_text *r = ctx;
     v_int(r, attu_function_oid(f->id)); v_text(r, f->name); v_int(r, OID_PUBLIC); v_int(r, OID_USER);
     v_int(r, 14);   /* prolang: sql's pg_language OID */
-    v_real(r, 100); v_real(r, 0); v_int(r, 0); v_text(r, "-"); v_char(r, 'f'); v_bool(r, false);
+    v_real(r, 100); v_real(r, 0);
+    v_int(r, f->variadic ? attu_type_pg_oid(attu_type_array_elem(f->arg_types[f->nargs - 1])) : 0);   /* provariadic */
+    v_text(r, "-"); v_char(r, 'f'); v_bool(r, false);
     v_bool(r, f->leakproof); v_bool(r, f->strict); v_bool(r, f->retset); v_char(r, f->volatility);
     v_char(r, f->parallel); v_int(r, f->nargs); v_int(r, attu_sql_function_ndefaults(f));
     v_int(r, attu_type_pg_oid(f->ret));
@@ -846,13 +856,16 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     /* RETURNS TABLE: its columns are OUT-like arguments of mode t, in
      * proallargtypes, proargmodes and proargnames after the inputs */
     sbuf all = {0}, modes = {0};
-    if (f->nout) {
+    if (f->nout || f->variadic) {
+        /* (a VARIADIC parameter is mode v; proallargtypes stays NULL
+         * where every parameter is an input) */
         syscat_sb_puts(&all, "{");
         syscat_sb_puts(&modes, "{");
         for (int i = 0; i < f->nargs + f->nout; i++) {
             attu_type t = i < f->nargs ? f->arg_types[i] : f->out_types[i - f->nargs];
             syscat_sb_printf(&all, "%s%u", i ? "," : "", attu_type_pg_oid(t));
-            syscat_sb_printf(&modes, "%s%c", i ? "," : "", i < f->nargs ? 'i' : 't');
+            syscat_sb_printf(&modes, "%s%c", i ? "," : "",
+                             i >= f->nargs ? 't' : f->variadic && i == f->nargs - 1 ? 'v' : 'i');
         }
         for (int i = 0; i < f->nout; i++) {
             syscat_sb_puts(&names, (f->nargs || i) ? ",\"" : "\"");
@@ -866,7 +879,7 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     syscat_sb_puts(&names, "}");
     v_text(r, b.oom ? NULL : b.p);
     v_text(r, f->nout && !all.oom ? all.p : NULL);
-    v_text(r, f->nout && !modes.oom ? modes.p : NULL);
+    v_text(r, (f->nout || f->variadic) && !modes.oom ? modes.p : NULL);
     free(all.p);
     free(modes.p);
     v_text(r, named && !names.oom ? names.p : NULL);
@@ -1468,6 +1481,38 @@ static void routine_row(void *ctx, const attu_sql_function *f) {
 static void rows_is_routines(rel_text *r, const syscat_env *env) {
     routine_ctx x = { r, env };
     attu_sql_function_each(attu_catalog_comments(env->cat), routine_row, &x);
+}
+
+/* information_schema.parameters: each SQL function's parameters, IN (a
+ * VARIADIC one too, as PostgreSQL shows it), then RETURNS TABLE's
+ * columns, OUT; no typmods (a function's parameters have none) */
+static void parameter_rows(void *ctx, const attu_sql_function *f) {
+    routine_ctx *x = ctx;
+    rel_text *r = x->r;
+    char specific[ATTU_NAME_MAX + 16], buf[96], pos[16];
+    snprintf(specific, sizeof specific, "%s_%u", f->name, attu_function_oid(f->id));
+    for (int i = 0; i < f->nargs + f->nout; i++) {
+        bool in = i < f->nargs;
+        attu_type t = in ? f->arg_types[i] : f->out_types[i - f->nargs];
+        const char *name = in ? f->arg_names[i] : f->out_names[i - f->nargs];
+        bool arr = attu_type_is_array(t);
+        const pg_type_row *pt = pg_type_by_oid((int)attu_type_pg_oid(arr ? attu_type_array_elem(t) : t));
+        char udt[ATTU_NAME_MAX + 2];
+        snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "", pt ? pt->typname : "");   /* (an array's: _ its element's) */
+        snprintf(pos, sizeof pos, "%d", i + 1);
+        v_text(r, x->env->database); v_text(r, "public"); v_text(r, specific); v_int(r, i + 1);
+        v_text(r, in ? "IN" : "OUT"); v_text(r, "NO"); v_text(r, "NO"); v_text(r, name);
+        v_text(r, is_data_type(t, buf, sizeof buf));
+        v_nulls(r, 14);   /* character_maximum_length .. interval_precision */
+        v_text(r, x->env->database); v_text(r, "pg_catalog"); v_text(r, pt ? udt : NULL);
+        v_nulls(r, 4);    /* scope_*, maximum_cardinality */
+        v_text(r, pos); v_text(r, in ? f->arg_defaults[i] : NULL);
+    }
+}
+
+static void rows_is_parameters(rel_text *r, const syscat_env *env) {
+    routine_ctx x = { r, env };
+    attu_sql_function_each(attu_catalog_comments(env->cat), parameter_rows, &x);
 }
 
 static void rows_pg_matviews(rel_text *r, const syscat_env *env) {
@@ -2074,6 +2119,15 @@ static const sys_relation sys_relations[] = {
       "type_udt_name text, routine_body text, routine_definition text, external_language text, "
       "parameter_style text, is_deterministic text, sql_data_access text, is_null_call text, "
       "security_type text", rows_is_routines },
+    { "information_schema", "parameters",
+      "specific_catalog text, specific_schema text, specific_name text, ordinal_position integer, "
+      "parameter_mode text, is_result text, as_locator text, parameter_name text, data_type text, "
+      "character_maximum_length integer, character_octet_length integer, character_set_catalog text, "
+      "character_set_schema text, character_set_name text, collation_catalog text, collation_schema text, "
+      "collation_name text, numeric_precision integer, numeric_precision_radix integer, numeric_scale integer, "
+      "datetime_precision integer, interval_type text, interval_precision integer, udt_catalog text, "
+      "udt_schema text, udt_name text, scope_catalog text, scope_schema text, scope_name text, "
+      "maximum_cardinality integer, dtd_identifier text, parameter_default text", rows_is_parameters },
     { "information_schema", "sequences",
       "sequence_catalog text, sequence_schema text, sequence_name text, data_type text, numeric_precision integer, "
       "numeric_precision_radix integer, numeric_scale integer, start_value text, minimum_value text, "

@@ -3,12 +3,15 @@
  * as the system catalogs show them: pg_description's rows (objoid,
  * classoid pg_class 1259 or pg_constraint 2606, objsubid the column's
  * number or 0) and obj_description / col_description, which psql's \dt+
- * and \d+ call. A comment whose object is gone (the db layer drops them
+ * and \d+ call; a function's (classoid pg_proc 1255), which psql's \df+
+ * shows, is kept in its definition. A comment whose object is gone (the db layer drops them
  * with their objects; this is the last guard) shows nowhere.
  */
 #include "planner/system_catalog_internal.h"
 
 #include <string.h>
+
+#include "engine/sql_function.h"
 
 #define OID_PG_CLASS_REL      1259
 #define OID_PG_CONSTRAINT_REL 2606
@@ -51,6 +54,17 @@ bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const
     return false;
 }
 
+/* a function's comment (kept in its definition: engine/sql_function.h)
+ * as obj_description's arm: its OID, of pg_proc */
+typedef struct fn_desc { sbuf *b; int n; } fn_desc;
+
+static void function_description(void *ctx, const attu_sql_function *f) {
+    fn_desc *d = ctx;
+    if (!f->comment) return;
+    syscat_sb_printf(d->b, " WHEN $1 = %u%s THEN ", attu_function_oid(f->id), d->n == 2 ? " AND $2 = 'pg_proc'" : "");
+    syscat_sb_quote(d->b, f->comment);
+}
+
 /* obj_description(oid [, catalog]) and col_description(oid, column): a
  * CASE over the comments there are. */
 bool syscat_description_body(bctx *c, sbuf *b, int n, bool column) {
@@ -77,6 +91,10 @@ bool syscat_description_body(bctx *c, sbuf *b, int n, bool column) {
         syscat_sb_quote(b, cm->text);
     }
     syscat_rels_free(&rs);
+    if (!column) {
+        fn_desc d = { b, n };
+        attu_sql_function_each(cs, function_description, &d);
+    }
     syscat_sb_puts(b, " ELSE NULL::text END");
     return true;
 }

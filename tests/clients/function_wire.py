@@ -6,7 +6,8 @@ directory of its own; the CPU device, or ATTU_TEST_DEVICE's):
   - a function made in one session's open block is unseen by another
     until COMMIT, and gone after ROLLBACK;
   - committed functions (overloads of one name, a DEFAULT, a STRICT one,
-    one renamed, one replaced, RETURNS TABLE and SETOF ones) survive a daemon killed (SIGKILL) and
+    one renamed, one replaced, RETURNS TABLE and SETOF ones, a VARIADIC
+    one, COMMENT ON FUNCTION's comments) survive a daemon killed (SIGKILL) and
     started again: calls resolve and give the same answers, pg_proc shows
     them with the same OIDs, DROP FUNCTION of one a view calls is still
     2BP01 and a dropped one stays gone.
@@ -53,6 +54,13 @@ try:
     check("a call", a.query("SELECT twice(21), twice('ab'), addn(1), addn(NULL), quarter(10)").rows(),
           [("42", "abab", "11", None, "2.5000000000000000")])
     oid = int(a.query("SELECT oid FROM pg_proc WHERE proname = 'addn'").rows()[0][0])
+    ok(a, "CREATE FUNCTION joined(sep text, VARIADIC parts text[]) RETURNS text LANGUAGE sql "
+          "AS 'SELECT array_to_string(parts, sep)'")
+    ok(a, "COMMENT ON FUNCTION joined IS 'joins its parts'")
+    ok(a, "COMMENT ON FUNCTION addn(int, int) IS 'adds'")
+    ok(a, "BEGIN")
+    ok(a, "COMMENT ON FUNCTION addn(int, int) IS 'rolled back'")
+    ok(a, "ROLLBACK")
 
     ok(a, "BEGIN")
     ok(a, "CREATE FUNCTION pending() RETURNS int LANGUAGE sql AS 'SELECT 7'")
@@ -84,6 +92,11 @@ try:
     check("after a restart: RETURNS TABLE", d.query("SELECT * FROM items_over(1)").rows(), [("2", "b")])
     check("after a restart: RETURNS SETOF, STRICT", d.query("SELECT u FROM upto(2) AS u ORDER BY u").rows(),
           [("1",), ("2",)])
+    check("after a restart: a VARIADIC function", d.query("SELECT joined('-', 'a', 'b'), joined('+', VARIADIC ARRAY['c'])").rows(),
+          [("a-b", "c")])
+    check("after a restart: the comments", d.query("SELECT proname, obj_description(oid, 'pg_proc') FROM pg_proc "
+                                                   "WHERE proname IN ('addn', 'joined') ORDER BY 1").rows(),
+          [("addn", "adds"), ("joined", "joins its parts")])
     check("after a restart: proretset", d.query("SELECT proretset FROM pg_proc WHERE proname = 'upto'").rows(), [("t",)])
     check("after a restart: the old name is gone", sqlstate(d.query("SELECT old_name(1)")), "42883")
     check("after a restart: a dropped one stays gone", sqlstate(d.query("SELECT gone_f()")), "42883")
@@ -92,6 +105,8 @@ try:
     check("after a restart: DROP FUNCTION a view calls", sqlstate(d.query("DROP FUNCTION twice(integer)")), "2BP01")
     ok(d, "DROP FUNCTION addn")
     check("after a restart: DROP FUNCTION", sqlstate(d.query("SELECT addn(1)")), "42883")
+    check("a dropped function's comment is gone", d.query("SELECT count(*) FROM pg_description WHERE classoid = 1255").rows(),
+          [("1",)])
     d.close()
 finally:
     daemon.stop()
