@@ -248,6 +248,42 @@ void bench_segreduce(context_t& ctx, size_t n, long long mean, const char* box_n
   row(name, "float", n, 4.0 * n + 8.0 * num, ours, "DeviceSegmentedReduce::Sum", theirs);
 }
 
+// The write ceiling beside transform_lbs: the same 8 bytes an item
+// written by a plain transform (seg and rank of segments of 1024 items).
+void bench_write_pairs(context_t& ctx, size_t n) {
+  dbuf<int> a(n), b(n);
+  int* so = a.p;
+  int* ro = b.p;
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::transform([=] __device__(int i) { so[i] = i >> 10; ro[i] = i & 1023; }, int(n), ctx);
+  });
+  row("transform writing two int32 (the write ceiling)", "int32", n, 8.0 * n, ours, "-", -1);
+  // ATTU_BENCH_TRANSFORM_CAPTURE=1: behaviours that capture their
+  // pointers at 1, 4 and 8 indices a thread, alternately twice (the
+  // write-only one above and y = 2x)
+  if (!getenv("ATTU_BENCH_TRANSFORM_CAPTURE")) return;
+  dbuf<int> x(n);
+  fill_random(x.p, n, 5);
+  const int* xp = x.p;
+  const int saved = ag::detail::transform_capture_vt();
+  for (int round = 0; round < 2; ++round)
+    for (int cvt : {1, 4, 8}) {
+      ag::detail::transform_capture_vt() = cvt;
+      char name[80];
+      double w = time_ms(ctx, no_prep, [&] {
+        ag::transform([=] __device__(int i) { so[i] = i >> 10; ro[i] = i & 1023; }, int(n), ctx);
+      });
+      std::snprintf(name, sizeof name, "transform writing two int32, captured, vt %d", cvt);
+      row(name, "int32", n, 8.0 * n, w, "-", -1);
+      double c = time_ms(ctx, no_prep, [&] {
+        ag::transform([=] __device__(int i) { ro[i] = xp[i] * 2; }, int(n), ctx);
+      });
+      std::snprintf(name, sizeof name, "transform y=2x, captured, vt %d", cvt);
+      row(name, "int32", n, 8.0 * n, c, "-", -1);
+    }
+  ag::detail::transform_capture_vt() = saved;
+}
+
 template <typename box = ag::empty_t>
 void bench_lbs(context_t& ctx, size_t n, long long mean, const char* box_name = "") {
   auto segs = make_segments(n, mean);
@@ -414,6 +450,7 @@ int main(int argc, char** argv) {
           ag::detail::lbs_direct_on() = saved;
         }
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_BOXES")) {
+          if (mean == means[0]) bc::bench_write_pairs(ctx, n);
           bc::bench_lbs<ag::launch_params_t<256, 16>>(ctx, n, mean, " (256x16)");
           bc::bench_lbs<ag::launch_params_t<512, 8>>(ctx, n, mean, " (512x8)");
           bc::bench_lbs<ag::launch_params_t<128, 32>>(ctx, n, mean, " (128x32)");

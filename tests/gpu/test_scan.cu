@@ -70,6 +70,33 @@ int main() {
     }
   });
 
+  r.run("transform: behaviours that capture their pointers, 1, 4 and 8 indices a thread, around 2M and the tile", [&] {
+    // Past kTransformVtMin (2M) capturing behaviours run striped several
+    // indices a thread (transform_capture_vt): every index exactly once,
+    // at counts around the threshold and around whole striped tiles.
+    const int saved = detail::transform_capture_vt();
+    const int big = detail::kTransformVtMin;
+    for (int cvt : {4, 8, 1}) {
+      detail::transform_capture_vt() = cvt;
+      for (int n : test::small_filter(std::vector<int>{big - 1, big, big + 1, big + 128 * cvt - 1, big + 128 * cvt + 1,
+                                                       (3 << 20) + 5},
+                                      [](int n) { return n; })) {
+        mem_t<int> d_out(n, ctx), d_hits(n, ctx);
+        d_out.memset(0xff);
+        d_hits.memset(0);
+        int* o = d_out.data();
+        int* h = d_hits.data();
+        transform([=] __device__(int i) { o[i] = i * 7 + 1; atomicAdd(&h[i], 1); }, n, ctx);
+        std::vector<int> want(n);
+        for (int i = 0; i < n; ++i) want[i] = i * 7 + 1;
+        std::string what = "vt " + std::to_string(cvt) + " n=" + std::to_string(n);
+        test::expect_equal(r, d_out.to_host(), want, ("captured " + what).c_str());
+        test::expect_equal(r, d_hits.to_host(), std::vector<int>(n, 1), ("each index once " + what).c_str());
+      }
+    }
+    detail::transform_capture_vt() = saved;
+  });
+
   r.run("cta_transform and launch_box override (arch pick)", [&] {
     using box = launch_box_t<arch_cta_t<500, 64, 2>, arch_cta_t<900, 128, 3>,
                              arch_cta_t<2000, 32, 1>>;
