@@ -338,16 +338,13 @@ static attu_ast_expr *strict_wrap(bctx *c, const attu_sql_function *f, attu_ast_
     return cs;
 }
 
-/* Whether q is one expression: SELECT expr and nothing else. */
-static bool expression_body(const attu_ast_query *q) {
-    return q->kind == ATTU_QUERY_SELECT && !q->with.n && q->u.select.nitems == 1 && !q->u.select.from.n &&
-           !q->u.select.where && !q->u.select.group_by.n && !q->u.select.group_empty && !q->u.select.having &&
-           !q->u.select.distinct && !q->u.select.distinct_on.n && !q->u.select.nwindows && !q->order_by.n &&
-           !q->limit && !q->offset && q->u.select.items[0].expr->kind != ATTU_EXPR_STAR;
-}
-
-static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e, attu_sql_function *f,
-                               const int *slot, int vcount) {
+/* What every inlined call starts with: its nesting depth checked
+ * (inlining a recursive function never ends: 54001 as PostgreSQL's stack
+ * limit), its arguments in the parameters' order, and the body parsed
+ * (arena-owned), which must be one SELECT. NULL with c->err set. */
+static attu_ast_query *call_body(bctx *c, const attu_ast_expr *e, const attu_sql_function *f, const int *slot,
+                                 int vcount, int *depth_out, const attu_ast_expr ***args_out,
+                                 const char **body_out) {
     int depth = c->sql_fn ? c->sql_fn->depth + 1 : 1;
     if (depth > ATTU_FUNCTION_MAX_DEPTH) {
         attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
@@ -369,7 +366,27 @@ static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e,
                        "only SQL functions whose body is one SELECT are supported");
         return NULL;
     }
-    attu_ast_query *q = pr->stmts[0].stmt->u.select.query;
+    *depth_out = depth;
+    *args_out = args;
+    *body_out = body;   /* the text the body's positions count in */
+    return pr->stmts[0].stmt->u.select.query;
+}
+
+/* Whether q is one expression: SELECT expr and nothing else. */
+static bool expression_body(const attu_ast_query *q) {
+    return q->kind == ATTU_QUERY_SELECT && !q->with.n && q->u.select.nitems == 1 && !q->u.select.from.n &&
+           !q->u.select.where && !q->u.select.group_by.n && !q->u.select.group_empty && !q->u.select.having &&
+           !q->u.select.distinct && !q->u.select.distinct_on.n && !q->u.select.nwindows && !q->order_by.n &&
+           !q->limit && !q->offset && q->u.select.items[0].expr->kind != ATTU_EXPR_STAR;
+}
+
+static attu_bexpr *inline_call(bctx *c, const scope *sc, const attu_ast_expr *e, attu_sql_function *f,
+                               const int *slot, int vcount) {
+    int depth;
+    const attu_ast_expr **args;
+    const char *body;
+    attu_ast_query *q = call_body(c, e, f, slot, vcount, &depth, &args, &body);
+    if (!q) return NULL;
     bool simple = expression_body(q);
     attu_ast_expr *be;
     if (simple) {
@@ -609,26 +626,11 @@ attu_lplan *attu_sql_function_rows(bctx *c, const attu_ast_query *q, bool *handl
         one->u.select.nitems = 1;
         return bind_query(c, one);
     }
-    int depth = c->sql_fn ? c->sql_fn->depth + 1 : 1;
-    if (depth > ATTU_FUNCTION_MAX_DEPTH) {
-        attu_error_set(c->err, "54001", 0, "stack depth limit exceeded");
-        return NULL;
-    }
-    const attu_ast_expr **args = call_args(c, e, f, slot, vcount);
-    if (!args) return NULL;
-    char *body = attu_pstrdup(c->pa, f->body, strlen(f->body));
-    if (!body) { attu_error_oom(c->err); return NULL; }
-    attu_error pe;
-    memset(&pe, 0, sizeof pe);
-    attu_parse_result *pr = attu_parse(body, &pe);
-    if (!pr) { *c->err = pe; c->err->position = 0; return NULL; }
-    if (attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_error_oom(c->err); return NULL; }
-    if (pr->n != 1 || pr->stmts[0].stmt->kind != ATTU_STMT_SELECT || !pr->stmts[0].stmt->u.select.query) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "only SQL functions whose body is one SELECT are supported");
-        return NULL;
-    }
-    const attu_ast_query *bq = pr->stmts[0].stmt->u.select.query;
+    int depth;
+    const attu_ast_expr **args;
+    const char *body;
+    const attu_ast_query *bq = call_body(c, e, f, slot, vcount, &depth, &args, &body);
+    if (!bq) return NULL;
     if (f->strict && f->nargs) {
         /* STRICT: no rows for a NULL argument, SELECT * FROM (body) AS s
          * WHERE NOT ($1 IS NULL OR ...) */
