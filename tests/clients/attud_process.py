@@ -61,6 +61,11 @@ def conn(port):
     return Conn("127.0.0.1", port, "attu", "attu")
 
 
+def sqlstate(reply):
+    """The SQLSTATE of a reply's error, None when it has none."""
+    return (reply.error() or (None,))[0]
+
+
 class Checks:
     def __init__(self):
         self.failed = 0

@@ -20,7 +20,7 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attud_process import Checks, Daemon, attud_argv, conn  # noqa: E402
+from attud_process import Checks, Daemon, attud_argv, conn, sqlstate  # noqa: E402
 
 ATTUD = attud_argv()
 
@@ -28,10 +28,6 @@ daemon = Daemon(ATTUD, "attu-function-wire.")
 checks = Checks()
 tmp = daemon.tmp
 start, check, ok = daemon.start, checks.check, checks.ok
-
-
-def sqlstate(reply):
-    return (reply.error() or (None,))[0]
 
 
 try:
