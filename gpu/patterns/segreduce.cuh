@@ -92,6 +92,43 @@ struct seg_run_op_t {
   }
 };
 
+// A thread's fold of its items x[lo, hi) (of vt slots; full: all of them,
+// tested by the caller on its own) whose tails are bits: a run that starts
+// after one of its tails and ends at another is complete and stored now
+// (store_tail(i, value), i the tail's slot); the first run (lead) waits
+// for the carry of the threads before; acc / have is the run left open.
+// A full thread without tails (long segments: most of them) folds without
+// looking at bits or bounds.
+template <int vt, typename T, typename op_t, typename store_t>
+__device__ __forceinline__ void fold_thread_runs(const T (&x)[vt], bool full, int lo, int hi, unsigned bits,
+                                                 op_t op, T& acc, T& lead, bool& have, store_t store_tail) {
+  const int first_tail = bits ? __ffs(bits) - 1 : -1;
+  if (full && !bits) {
+    acc = x[0];
+#pragma unroll
+    for (int i = 1; i < vt; ++i) acc = op(acc, x[i]);
+    have = true;
+    return;
+  }
+  auto step = [&](int i) {
+    acc = have ? op(acc, x[i]) : x[i];
+    have = true;
+    if (bits & (1u << i)) {
+      if (i == first_tail) lead = acc;
+      else store_tail(i, acc);
+      have = false;
+    }
+  };
+  if (full) {
+#pragma unroll
+    for (int i = 0; i < vt; ++i) step(i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < vt; ++i)
+      if (i >= lo && i < hi) step(i);
+  }
+}
+
 template <int nt, int nv, typename T>
 struct segreduce_tails_shared_t {
   int ends[nv];
@@ -188,32 +225,11 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
 #pragma unroll
   for (int i = 0; i < vt; ++i) x[i] = shared.values[smem_pad(q0 + i)];
 
-  // One fold: a run that starts after one of this thread's tails and ends
-  // at another is complete and stored now; the first run (lead) waits for
-  // the carry of the threads before. A full thread without tails (long
-  // segments: most of them) folds without looking at bits.
   const int first_tail = bits ? __ffs(bits) - 1 : -1;
   T acc = init, lead = init;
   bool have = false;
-  if (!bits && full) {
-    acc = x[0];
-#pragma unroll
-    for (int i = 1; i < vt; ++i) acc = op(acc, x[i]);
-    have = true;
-  } else {
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      if (i < cnt) {
-        acc = have ? op(acc, x[i]) : x[i];
-        have = true;
-        if (bits & (1u << i)) {
-          if (i == first_tail) lead = acc;
-          else output[shared.tail_seg[q0 + i]] = acc;
-          have = false;
-        }
-      }
-    }
-  }
+  fold_thread_runs<vt>(x, full, 0, cnt, bits, op, acc, lead, have,
+                       [&](int i, const T& v) { output[shared.tail_seg[q0 + i]] = v; });
   // The record: reset if a run ended here (or, for thread 0, if the item
   // before the tile ended its segment: an end at the tile's first position),
   // then what is still open.
@@ -315,38 +331,8 @@ __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
   const int first_tail = bits ? __ffs(bits) - 1 : -1;
   T acc = init, lead = init;
   bool have = false;
-  if (lo == 0 && hi == vt) {
-    if (!bits) {
-      acc = x[0];
-#pragma unroll
-      for (int i = 1; i < vt; ++i) acc = op(acc, x[i]);
-      have = true;
-    } else {
-#pragma unroll
-      for (int i = 0; i < vt; ++i) {
-        acc = have ? op(acc, x[i]) : x[i];
-        have = true;
-        if (bits & (1u << i)) {
-          if (i == first_tail) lead = acc;
-          else output[tail_seg[q0 + i]] = acc;
-          have = false;
-        }
-      }
-    }
-  } else {
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      if (i >= lo && i < hi) {
-        acc = have ? op(acc, x[i]) : x[i];
-        have = true;
-        if (bits & (1u << i)) {
-          if (i == first_tail) lead = acc;
-          else output[tail_seg[q0 + i]] = acc;
-          have = false;
-        }
-      }
-    }
-  }
+  fold_thread_runs<vt>(x, lo == 0 && hi == vt, lo, hi, bits, op, acc, lead, have,
+                       [&](int i, const T& v) { output[tail_seg[q0 + i]] = v; });
   // Thread 0's record resets if the segment before item a0 ended there.
   run_t mine;
   mine.v = have ? acc : init;
