@@ -38,6 +38,7 @@
 #include "db/db_internal.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
+#include "db/db_keyed_dml.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -697,6 +698,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     uint8_t *keep = NULL;   /* DELETE: the rows that stay */
     size_t *ret_rows = NULL;
     attu_result *ret = NULL;
+    db_keyed_rows *keyed = NULL;
     int rc = -1;
     if (modify_open(&m, s, st, true, &pa, err)) goto out;
     /* under data-modifying WITH queries the query reads the version the
@@ -705,6 +707,23 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     size_t nmap = 0;
     if (db_with_target(s, params, m.base, st->u.modify.table_position, update ? "UPDATE" : "DELETE", &map, &nmap, err))
         goto out;
+    /* a WHERE that names one row by its key: the query reads that row
+     * alone, found through the key set (db_keyed_dml.c); rows maps the
+     * query's rows to the table's as map does */
+    const int64_t *rows_of = map;
+    size_t nrows_of = nmap;
+    attu_bind_params kp;
+    if (!map) {
+        int kr = db_keyed_rows_find(s, sql, st, m.qual, m.base, params, &keyed, err);
+        if (kr < 0) goto out;
+        if (kr) {
+            memset(&kp, 0, sizeof kp);
+            if (params) kp = *params;
+            db_keyed_rows_params(keyed, &kp);
+            params = &kp;
+            rows_of = db_keyed_rows_map(keyed, &nrows_of);
+        }
+    }
     if (build_query(&m, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
     /* the rows that change, each once, by its first match */
     const attu_table *base = m.base;
@@ -716,12 +735,12 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (size_t i = 0; i < n; i++) {
         int64_t r = rowids[i];
         if (attu_column_is_null(cols[0], i)) continue;   /* (the target is joined inner: never) */
-        if (map) {
-            if (r < 0 || (size_t)r >= nmap) {
+        if (rows_of) {
+            if (r < 0 || (size_t)r >= nrows_of) {
                 attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
                 goto out;
             }
-            if ((r = map[r]) < 0) continue;   /* (changed by an earlier part: that change stands) */
+            if ((r = rows_of[r]) < 0) continue;   /* (changed by an earlier part: that change stands) */
         }
         if (r < 0 || (size_t)r >= base->nrows) {
             attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
@@ -801,6 +820,7 @@ out:
     free(src_row);
     free(keep);
     free(ret_rows);
+    db_keyed_rows_free(keyed);
     db_values_copy_free(&m.vcopy);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);

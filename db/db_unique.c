@@ -617,6 +617,14 @@ attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u) {
     return key_set_of(t, u);
 }
 
+attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_unique *u) {
+    if (!index_wanted() || t->unavailable || u->deferrable) return NULL;
+    const attu_key_index *ix = t->key_index;
+    for (int i = 0; ix && i < ix->n; i++)
+        if (set_serves(ix->sets[i], t, u)) return ix->sets[i];
+    return NULL;
+}
+
 /* Whether every row r with changed[r] (below a->nrows) holds in b the key
  * of u it holds in a: the same NULLs and equal values. Then the statement
  * changed no key of u (an UPDATE that sets other columns, or sets a key
