@@ -222,12 +222,15 @@ static int run_probe(attu_session *s, const char *sql, const attu_bind_params *p
 typedef struct stand_in {
     const attu_table *base;
     attu_table       *copy;
+    int               reads;   /* how many times the binder took the copy */
 } stand_in;
 
 static attu_table *read_copy(void *ctx, attu_table *t, bool top) {
     (void)top;
-    const stand_in *si = ctx;
-    return t == si->base ? si->copy : t;
+    stand_in *si = ctx;
+    if (t != si->base) return t;
+    si->reads++;
+    return si->copy;
 }
 
 struct db_keyed_rows {
@@ -326,14 +329,21 @@ out:
     return rc;
 }
 
-void db_keyed_rows_params(const db_keyed_rows *k, attu_bind_params *bp) {
+void db_keyed_rows_params(db_keyed_rows *k, attu_bind_params *bp) {
     bp->read_version = read_copy;
-    bp->read_ctx = (void *)&k->si;
+    bp->read_ctx = &k->si;
 }
 
-const int64_t *db_keyed_rows_map(const db_keyed_rows *k, size_t *n) {
+int db_keyed_rows_map(const db_keyed_rows *k, const int64_t **map, size_t *n, attu_error *err) {
+    /* the binder took the target from elsewhere (never seen): the query
+     * read the table itself and its rowids are the table's */
+    (void)err;
+    if (!k->si.reads) { *map = NULL; *n = 0; return 0; }
+    /* (more reads than one are the same reference bound again, as a run
+     * retried: statement_fits leaves the statement no other) */
+    *map = k->map;
     *n = k->si.copy->nrows;
-    return k->map;
+    return 0;
 }
 
 void db_keyed_rows_free(db_keyed_rows *k) {

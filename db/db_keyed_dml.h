@@ -29,10 +29,12 @@ int db_keyed_rows_find(struct attu_session *s, const char *sql, const attu_ast_s
                        attu_error *err);
 
 /* Makes the binder read the copy in the target's place. */
-void db_keyed_rows_params(const db_keyed_rows *k, attu_bind_params *bp);
+void db_keyed_rows_params(db_keyed_rows *k, attu_bind_params *bp);
 
-/* The copy's rows' places in the table (*n of them: 0 or 1). */
-const int64_t *db_keyed_rows_map(const db_keyed_rows *k, size_t *n);
+/* After the query ran: *map the copy's rows' places in the table (*n of
+ * them: 0 or 1), or NULL when the binder did not read the copy (the
+ * query's rowids are then the table's own). 0, or -1 with err. */
+int db_keyed_rows_map(const db_keyed_rows *k, const int64_t **map, size_t *n, attu_error *err);
 
 void db_keyed_rows_free(db_keyed_rows *k);
 

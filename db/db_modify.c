@@ -721,10 +721,10 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             if (params) kp = *params;
             db_keyed_rows_params(keyed, &kp);
             params = &kp;
-            rows_of = db_keyed_rows_map(keyed, &nrows_of);
         }
     }
     if (build_query(&m, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
+    if (keyed && db_keyed_rows_map(keyed, &rows_of, &nrows_of, err)) goto out;
     /* the rows that change, each once, by its first match */
     const attu_table *base = m.base;
     src_row = malloc(sizeof *src_row * (base->nrows ? base->nrows : 1));
