@@ -40,7 +40,9 @@
  * to the scan, as do the statements the one-row copy would change the
  * meaning of: any other reference the copy could stand in for (USING /
  * FROM items, WITH, subqueries, SQL functions, DEFAULT values), WHERE
- * CURRENT OF, a view's rewritten statement (its WITH CHECK OPTIONs), a
+ * CURRENT OF, a statement through a view WITH CHECK OPTION (the checks
+ * name the view; a view without one arrives here as a plain statement on
+ * its table, the view's conditions ANDed in, and is looked up as one), a
  * statement under data-modifying WITH (it reads a kept version, whose
  * index is not the table's), and a table without a key set yet (the
  * lookup never builds one). ATTU_KEYED_DML=0 turns the path off.
