@@ -38,6 +38,7 @@
 #include "db/db_internal.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
+#include "db/db_keyed_dml.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -685,6 +686,32 @@ static int draw_sequence_sets(modify_ctx *m, attu_column **cols, const size_t *r
     return rc;
 }
 
+typedef struct row_change {
+    size_t  row;
+    int64_t src;
+} row_change;
+
+static int by_row(const void *a, const void *b) {
+    size_t x = ((const row_change *)a)->row, y = ((const row_change *)b)->row;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts the changes (row, source) by row, the order the table's rows
+ * take their values in (usually so already: the query scans in row
+ * order). -1 for memory. */
+static int sort_changes(size_t *row, int64_t *src, size_t n) {
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; i++) sorted = row[i - 1] < row[i];
+    if (sorted) return 0;
+    row_change *v = malloc(sizeof *v * n);
+    if (!v) return -1;
+    for (size_t i = 0; i < n; i++) v[i] = (row_change){ row[i], src[i] };
+    qsort(v, n, sizeof *v, by_row);
+    for (size_t i = 0; i < n; i++) { row[i] = v[i].row; src[i] = v[i].src; }
+    free(v);
+    return 0;
+}
+
 int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err) {
     bool update = st->kind == ATTU_STMT_UPDATE;
@@ -693,10 +720,16 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_column **cols = NULL;
     size_t n = 0, nchanged = 0;
     attu_lplan *lp = NULL;
-    int64_t *src_row = NULL;
+    /* the rows that change: hit[r] for each row of the table (calloc'd:
+     * pages no row of the statement touches stay unmapped zero pages),
+     * and row chg_row[k] takes the query's row chg_src[k], in row order */
+    uint8_t *hit = NULL;
+    size_t *chg_row = NULL;
+    int64_t *chg_src = NULL;
     uint8_t *keep = NULL;   /* DELETE: the rows that stay */
     size_t *ret_rows = NULL;
     attu_result *ret = NULL;
+    db_keyed_rows *keyed = NULL;
     int rc = -1;
     if (modify_open(&m, s, st, true, &pa, err)) goto out;
     /* under data-modifying WITH queries the query reads the version the
@@ -705,30 +738,49 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     size_t nmap = 0;
     if (db_with_target(s, params, m.base, st->u.modify.table_position, update ? "UPDATE" : "DELETE", &map, &nmap, err))
         goto out;
+    /* a WHERE that names one row by its key: the query reads that row
+     * alone, found through the key set (db_keyed_dml.c); rows maps the
+     * query's rows to the table's as map does */
+    const int64_t *rows_of = map;
+    size_t nrows_of = nmap;
+    attu_bind_params kp;
+    if (!map) {
+        int kr = db_keyed_rows_find(s, sql, st, m.qual, m.base, params, &keyed, err);
+        if (kr < 0) goto out;
+        if (kr) {
+            memset(&kp, 0, sizeof kp);
+            if (params) kp = *params;
+            db_keyed_rows_params(keyed, &kp);
+            params = &kp;
+        }
+    }
     if (build_query(&m, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
+    if (keyed && db_keyed_rows_map(keyed, &rows_of, &nrows_of, err)) goto out;
     /* the rows that change, each once, by its first match */
     const attu_table *base = m.base;
-    src_row = malloc(sizeof *src_row * (base->nrows ? base->nrows : 1));
+    hit = calloc(base->nrows ? base->nrows : 1, 1);
     ret_rows = malloc(sizeof *ret_rows * (n ? n : 1));
-    if (!src_row || !ret_rows) { attu_error_oom(err); goto out; }
-    for (size_t r = 0; r < base->nrows; r++) src_row[r] = -1;
+    chg_row = malloc(sizeof *chg_row * (n ? n : 1));
+    chg_src = malloc(sizeof *chg_src * (n ? n : 1));
+    if (!hit || !ret_rows || !chg_row || !chg_src) { attu_error_oom(err); goto out; }
     const int64_t *rowids = cols[0]->data;
     for (size_t i = 0; i < n; i++) {
         int64_t r = rowids[i];
         if (attu_column_is_null(cols[0], i)) continue;   /* (the target is joined inner: never) */
-        if (map) {
-            if (r < 0 || (size_t)r >= nmap) {
+        if (rows_of) {
+            if (r < 0 || (size_t)r >= nrows_of) {
                 attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
                 goto out;
             }
-            if ((r = map[r]) < 0) continue;   /* (changed by an earlier part: that change stands) */
+            if ((r = rows_of[r]) < 0) continue;   /* (changed by an earlier part: that change stands) */
         }
         if (r < 0 || (size_t)r >= base->nrows) {
             attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
             goto out;
         }
-        if (src_row[r] >= 0) continue;
-        src_row[r] = (int64_t)i;
+        if (hit[r]) continue;
+        hit[r] = 1;
+        chg_row[nchanged] = (size_t)r;
         ret_rows[nchanged++] = i;
     }
     if (m.nseq_set && nchanged && draw_sequence_sets(&m, cols, ret_rows, nchanged, err)) goto out;
@@ -737,11 +789,13 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     if (nchanged) {
         attu_table *t;
         if (update) {
-            t = attu_table_update_rows(base, src_row, m.nsets, m.set_cols, cols + 1, err);
+            for (size_t k = 0; k < nchanged; k++) chg_src[k] = (int64_t)ret_rows[k];
+            if (sort_changes(chg_row, chg_src, nchanged)) { attu_error_oom(err); goto out; }
+            t = attu_table_update_at(base, chg_row, chg_src, nchanged, m.nsets, m.set_cols, cols + 1, err);
         } else {
             keep = malloc(base->nrows ? base->nrows : 1);
             if (!keep) { attu_error_oom(err); goto out; }
-            for (size_t r = 0; r < base->nrows; r++) keep[r] = src_row[r] < 0;
+            for (size_t r = 0; r < base->nrows; r++) keep[r] = !hit[r];
             t = attu_table_keep_rows(base, keep, err);
         }
         if (!t) goto out;
@@ -749,9 +803,8 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (update) {
             /* the keys as PostgreSQL's row-by-row check meets them, in
              * row order (db_unique_check_update) */
-            changed = malloc(base->nrows ? base->nrows : 1);
-            if (!changed) { attu_table_free(t); attu_error_oom(err); goto out; }
-            for (size_t r = 0; r < base->nrows; r++) changed[r] = src_row[r] >= 0;
+            changed = hit;   /* (now changed's to free) */
+            hit = NULL;
             if (db_check_rows(s, t, 0, changed, err) || db_unique_check_update(s, t, changed, err) ||
                 db_view_check_rows(s, st->u.modify.view_checks,
                                    st->u.modify.alias ? st->u.modify.alias : st->u.modify.table, t, 0, changed, err)) {
@@ -776,7 +829,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             if (update && !(upd = malloc(base->nrows ? base->nrows : 1))) {
                 db_fkey_abort(s, fx); free(changed); attu_table_free(t); attu_error_oom(err); goto out;
             }
-            for (size_t r = 0; upd && r < base->nrows; r++) upd[r] = src_row[r] >= 0;
+            if (upd) memcpy(upd, changed, base->nrows);
             int mr = db_with_target_changed(s, params, base, t, upd, update ? NULL : keep, !fk_replaced);
             free(upd);
             if (mr) { db_fkey_abort(s, fx); free(changed); attu_table_free(t); attu_error_oom(err); goto out; }
@@ -798,9 +851,12 @@ out:
     pthread_rwlock_unlock(&s->db->lock);
     if (cols && lp) for (int i = 0; i < lp->ncols; i++) attu_column_free(cols[i]);
     free(cols);
-    free(src_row);
+    free(hit);
+    free(chg_row);
+    free(chg_src);
     free(keep);
     free(ret_rows);
+    db_keyed_rows_free(keyed);
     db_values_copy_free(&m.vcopy);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);

@@ -617,6 +617,14 @@ attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u) {
     return key_set_of(t, u);
 }
 
+attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_unique *u) {
+    if (!index_wanted() || t->unavailable || u->deferrable) return NULL;
+    const attu_key_index *ix = t->key_index;
+    for (int i = 0; ix && i < ix->n; i++)
+        if (set_serves(ix->sets[i], t, u)) return ix->sets[i];
+    return NULL;
+}
+
 /* Whether every row r with changed[r] (below a->nrows) holds in b the key
  * of u it holds in a: the same NULLs and equal values. Then the statement
  * changed no key of u (an UPDATE that sets other columns, or sets a key
@@ -926,6 +934,12 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
         if (newrow) {
             for (size_t j = 0; j <= ks->mask; j++)
                 if (ks->rows[j] >= 0) ks->rows[j] = newrow[ks->rows[j]];
+        } else if (ngone == 1) {
+            /* one row gone (a point DELETE): the rows after it move down
+             * one, a branch-free pass the compiler vectorizes (an empty
+             * slot's -1 is below every row and stays) */
+            int64_t g = gone[0], *rows = ks->rows;
+            for (size_t j = 0; j <= ks->mask; j++) rows[j] -= rows[j] > g;
         } else if (ngone) {
             for (size_t j = 0; j <= ks->mask; j++)
                 if (ks->rows[j] >= 0) ks->rows[j] = renumber_few(gone, ngone, ks->rows[j]);

@@ -75,6 +75,12 @@ int db_unique_groups(struct attu_session *s, attu_table *t, const attu_table *ex
  * lock. */
 struct attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u);
 
+/* The key set of u that t carries in step with it, or NULL when it has
+ * none (never built here: a point lookup that finds no set scans
+ * instead, db_keyed_dml.c); NULL for a DEFERRABLE u, which may hold
+ * duplicates. The caller holds the write lock. */
+struct attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_unique *u);
+
 /* Hands old's key index (engine/key_set.h) to t, its next version, now in
  * the catalog in its place: t holds old's rows, those with changed[r]
  * (changed NULL: none) updated, then rows appended, and it passed

@@ -101,9 +101,10 @@ attu_table *attu_table_keep_rows(const attu_table *t, const uint8_t *keep, attu_
     return n;
 }
 
-/* Column old with the rows src_row marks taking v's values (a copy). */
-static attu_column *update_column(const attu_table *t, int c, const int64_t *src_row, const attu_column *v,
-                                  attu_error *err) {
+/* Column old with rows rows[0..n) taking v's values at src[0..n) (a
+ * copy). */
+static attu_column *update_column(const attu_table *t, int c, const size_t *rows, const int64_t *src, size_t n,
+                                  const attu_column *v, attu_error *err) {
     const attu_column *old = t->cols[c];
     attu_column *col = attu_column_clone(old, err);
     if (!col) return NULL;
@@ -133,9 +134,8 @@ static attu_column *update_column(const attu_table *t, int c, const int64_t *src
         col->dict = d;
     }
     size_t w = attu_type_width(col->type.id);
-    for (size_t r = 0; r < t->nrows; r++) {
-        if (src_row[r] < 0) continue;
-        size_t s = (size_t)src_row[r];
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows[i], s = (size_t)src[i];
         if (attu_column_is_null(v, s)) {
             if (t->defs[c].not_null) {
                 attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
@@ -161,15 +161,34 @@ fail:
     return NULL;
 }
 
-attu_table *attu_table_update_rows(const attu_table *t, const int64_t *src_row, int nset, const int *set_cols,
-                                   attu_column *const *values, attu_error *err) {
+attu_table *attu_table_update_at(const attu_table *t, const size_t *rows, const int64_t *src, size_t nrows, int nset,
+                                 const int *set_cols, attu_column *const *values, attu_error *err) {
     attu_table *n = shell(t, t->nrows, err);
     for (int c = 0; n && c < t->ncols; c++) {
         int k = -1;
         for (int j = 0; j < nset; j++) if (set_cols[j] == c) k = j;
-        n->cols[c] = k < 0 ? attu_column_clone(t->cols[c], err) : update_column(t, c, src_row, values[k], err);
+        n->cols[c] = k < 0 ? attu_column_clone(t->cols[c], err) : update_column(t, c, rows, src, nrows, values[k], err);
         if (!n->cols[c]) { attu_table_free(n); n = NULL; }
     }
+    return n;
+}
+
+attu_table *attu_table_update_rows(const attu_table *t, const int64_t *src_row, int nset, const int *set_cols,
+                                   attu_column *const *values, attu_error *err) {
+    size_t m = 0;
+    for (size_t r = 0; r < t->nrows; r++) m += src_row[r] >= 0;
+    size_t *rows = malloc(sizeof *rows * (m ? m : 1));
+    int64_t *src = malloc(sizeof *src * (m ? m : 1));
+    attu_table *n = NULL;
+    if (!rows || !src) attu_error_oom(err);
+    else {
+        m = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (src_row[r] >= 0) { rows[m] = r; src[m++] = src_row[r]; }
+        n = attu_table_update_at(t, rows, src, m, nset, set_cols, values, err);
+    }
+    free(rows);
+    free(src);
     return n;
 }
 

@@ -39,6 +39,12 @@ attu_table *attu_table_keep_rows(const attu_table *t, const uint8_t *keep, attu_
 attu_table *attu_table_update_rows(const attu_table *t, const int64_t *src_row, int nset, const int *set_cols,
                                    attu_column *const *values, attu_error *err);
 
+/* The same for the rows rows[0..n) (ascending, distinct), row rows[i]
+ * taking the values at row src[i]: the rows that do not change are not
+ * looked at (beyond the copy), for a statement that knows its few rows. */
+attu_table *attu_table_update_at(const attu_table *t, const size_t *rows, const int64_t *src, size_t n, int nset,
+                                 const int *set_cols, attu_column *const *values, attu_error *err);
+
 /* A copy of t's schema with no rows (TRUNCATE). */
 attu_table *attu_table_truncated(const attu_table *t, attu_error *err);
 
