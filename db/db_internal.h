@@ -946,6 +946,11 @@ int db_signal_fill_apply(attu_session *s, const db_signal_fill *f, attu_result *
 void db_signal_fill_free(db_signal_fill *f);
 /* DROP TABLE / TRUNCATE ... RESTART IDENTITY: the table's own sequences
  * dropped / restarted, and saved. */
+/* The session's temporary sequences (CREATE TEMP SEQUENCE, a temporary
+ * table's serial columns'): whether it has one; dropping them all (its
+ * end, DISCARD TEMP) */
+bool db_sequences_has_temp(attu_session *s);
+int db_sequences_drop_temp(attu_session *s, attu_error *err);
 int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err);
 int db_sequences_restart_owned(attu_session *s, const char *table, attu_error *err);
 /* 'a' (GENERATED ALWAYS) or 'd' (BY DEFAULT) for an identity column, else 0 */

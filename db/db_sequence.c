@@ -63,9 +63,56 @@ struct db_seq_session {
 
 /* ---- the list ------------------------------------------------------------------------- */
 
-static int find(const db_sequences *q, const char *name) {
+/* Any sequence of the name, whoever's (a serial column's new sequence is
+ * named so that it is unique among them all). */
+static int find_any(const db_sequences *q, const char *name) {
     for (int i = 0; i < q->n; i++) if (!strcmp(q->e[i].seq->name, name)) return i;
     return -1;
+}
+
+/* The sequence session s reaches by name on side (ATTU_LAYER_*, the
+ * temporary catalog's modes): TOP its own temporary one (pg_temp.s),
+ * BASE the permanent one (public.s), AUTO the search path's, pg_temp
+ * first, so that a temporary sequence shadows a permanent one of its
+ * name. Another session's temporary sequences are never reached. */
+static int find_on(const db_sequences *q, const attu_session *s, const char *name, int side) {
+    int permanent = -1;
+    for (int i = 0; i < q->n; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (strcmp(x->name, name)) continue;
+        if (!x->temp_owner) { if (side != ATTU_LAYER_TOP && permanent < 0) permanent = i; }
+        else if (x->temp_owner == (const void *)s && side != ATTU_LAYER_BASE) return i;
+    }
+    return permanent;
+}
+
+static int find(const db_sequences *q, const attu_session *s, const char *name) {
+    return find_on(q, s, name, ATTU_LAYER_AUTO);
+}
+
+/* The layer side of a relation named so (ATTU_REL_*) */
+static int seq_side(char schema) {
+    return schema == ATTU_REL_TEMP ? ATTU_LAYER_TOP : schema == ATTU_REL_PUBLIC ? ATTU_LAYER_BASE : ATTU_LAYER_AUTO;
+}
+
+/* A name as a regclass text gave it (nextval('public.s'), 'pg_temp.s'):
+ * its side and, in *bare, the name past the schema. */
+static int named_side(const char *name, const char **bare) {
+    *bare = name;
+    if (!strncmp(name, "public.", 7)) { *bare = name + 7; return ATTU_LAYER_BASE; }
+    if (!strncmp(name, "pg_temp", 7)) {
+        const char *p = name + 7;
+        if (*p == '_') { p++; while (*p >= '0' && *p <= '9') p++; }
+        if (*p == '.') { *bare = p + 1; return ATTU_LAYER_TOP; }
+    }
+    return ATTU_LAYER_AUTO;
+}
+
+/* find for a name that may be schema-qualified (named_side) */
+static int find_named(const db_sequences *q, const attu_session *s, const char *name) {
+    const char *bare;
+    int side = named_side(name, &bare);
+    return find_on(q, s, bare, side);
 }
 
 static int add(db_sequences *q, attu_sequence *seq, attu_error *err) {
@@ -257,7 +304,7 @@ void db_seq_session_free(attu_session *s) {
 
 bool db_sequence_exists(attu_db *db, const char *name) {
     pthread_mutex_lock(&db->seqs->mu);
-    bool r = find(db->seqs, name) >= 0;
+    bool r = find_any(db->seqs, name) >= 0;
     pthread_mutex_unlock(&db->seqs->mu);
     return r;
 }
@@ -294,8 +341,10 @@ static const seq_value *recall(const attu_session *s, uint64_t id) {
 /* 42P01, or 42809 for a table of that name (the caller holds mu and the
  * database's lock). */
 static int not_a_sequence(attu_session *s, const char *name, attu_error *err) {
-    if (attu_catalog_lookup(db_cat(s), name))
-        return attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
+    const char *bare;
+    named_side(name, &bare);
+    if (attu_catalog_lookup(db_cat(s), bare))
+        return attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", bare);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
 }
 
@@ -315,7 +364,7 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
         pthread_mutex_unlock(&q->mu);
         return rc;
     }
-    int i = find(q, name);
+    int i = find_named(q, s, name);
     if (i < 0) {
         not_a_sequence(s, name, err);
         pthread_mutex_unlock(&q->mu);
@@ -464,7 +513,7 @@ int db_sequence_draw(attu_session *s, char *const *names, int m, size_t nrows, i
     int rc = 0;
     pthread_mutex_lock(&q->mu);
     for (int j = 0; j < m && !rc; j++)
-        if ((which[j] = find(q, names[j])) < 0) rc = not_a_sequence(s, names[j], err);
+        if ((which[j] = find_named(q, s, names[j])) < 0) rc = not_a_sequence(s, names[j], err);
     if (!rc && m && nrows && db_read_only(s))
         rc = attu_error_set(err, "25006", 0, "cannot execute nextval() in a read-only transaction");
     bool drew = false;
@@ -553,16 +602,18 @@ int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu
     char *name = fold_name(lit->u.literal.text, lit->u.literal.len, false);
     if (!name) return attu_error_oom(err);
     pthread_mutex_lock(&s->db->seqs->mu);
-    int i = find(s->db->seqs, name);
+    int i = find_named(s->db->seqs, s, name);
     pthread_mutex_unlock(&s->db->seqs->mu);
     int rc = 0;
+    const char *bare;
+    named_side(name, &bare);   /* (stored bare: the search path finds it, pg_temp first) */
     if (i < 0) {
         pthread_rwlock_rdlock(&s->db->lock);
         not_a_sequence(s, name, err);
         pthread_rwlock_unlock(&s->db->lock);
         err->position = lit->position;
         rc = -1;
-    } else if (!(*out = default_text(name))) rc = attu_error_oom(err);
+    } else if (!(*out = default_text(bare))) rc = attu_error_oom(err);
     free(name);
     return rc ? -1 : 1;
 }
@@ -625,7 +676,7 @@ static char *choose_name(attu_session *s, const char *table, const char *column,
         size_t tl = strlen(table), cl = strlen(column), avail = 63 - strlen(label) - 2;
         while (tl + cl > avail) { if (tl > cl) tl--; else cl--; }
         snprintf(name, sizeof name, "%.*s_%.*s_%s", (int)tl, table, (int)cl, column, label);
-        if (find(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(db_cat(s), name) && strcmp(name, also_taken)) break;
+        if (find_any(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(db_cat(s), name) && strcmp(name, also_taken)) break;
     }
     return strdup(name);
 }
@@ -676,6 +727,28 @@ static int each_owned(attu_session *s, const char *table, bool drop, attu_error 
     return rc;
 }
 
+bool db_sequences_has_temp(attu_session *s) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    bool r = false;
+    for (int i = 0; i < q->n && !r; i++) r = q->e[i].seq->temp_owner == (const void *)s;
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+int db_sequences_drop_temp(attu_session *s, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    bool changed = false;
+    for (int i = q->n - 1; i >= 0; i--)
+        if (q->e[i].seq->temp_owner == (const void *)s) { remove_at(q, i); changed = true; }
+    /* (never in the file; saved all the same, as every change is, so the
+     * committed file stays what the list says) */
+    int rc = changed ? save(s->db, err) : 0;
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
 int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err) { return each_owned(s, table, true, err); }
 int db_sequences_restart_owned(attu_session *s, const char *table, attu_error *err) { return each_owned(s, table, false, err); }
 
@@ -714,7 +787,7 @@ static int owned_by(attu_session *s, const attu_ast_stmt *st, attu_sequence *seq
         const char *tn = st->u.create_sequence.owned_table, *cn = st->u.create_sequence.owned_column;
         const attu_table *t = attu_catalog_lookup(db_cat(s), tn);
         if (!t) {
-            if (find(s->db->seqs, tn) >= 0) {
+            if (find(s->db->seqs, s, tn) >= 0) {
                 attu_error_set(err, "42809", 0, "sequence cannot be owned by relation \"%s\"", tn);
                 attu_error_set_detail(err, "This operation is not supported for sequences.");
                 return -1;
@@ -743,11 +816,19 @@ int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu
     pthread_mutex_lock(&q->mu);
     int rc = 0;
     bool skipped = false;
-    if (find(q, name) >= 0 || attu_catalog_relation_exists(db_cat(s), name)) {
+    /* a temporary sequence lives in the session's pg_temp, where only its
+     * own temporary relations take names; a permanent one in public (the
+     * temporary catalog's layer is on the matching side: db/db_temp.c) */
+    bool temp = st->u.create_sequence.temp;
+    if (temp && st->schema == ATTU_REL_PUBLIC)
+        rc = attu_error_set(err, "42P16", 0, "cannot create temporary relation in non-temporary schema");
+    else if (find_on(q, s, name, temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE) >= 0 ||
+             attu_catalog_relation_exists(db_cat(s), name)) {
         if (st->u.create_sequence.if_not_exists) skipped = true;
         else rc = attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
     } else {
         attu_sequence *seq = attu_sequence_new(name, &o, err);
+        if (seq) seq->temp_owner = temp ? s : NULL;
         if (!seq) rc = -1;
         else if (owned_by(s, st, seq, err)) { attu_sequence_free(seq); rc = -1; }
         else if (add(q, seq, err)) { attu_sequence_free(seq); rc = -1; }
@@ -790,7 +871,8 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
     for (int i = 0; i < names->n && !rc; i++) {
         const char *name = names->items[i];
         int pos = names->positions ? names->positions[i] : st->position;
-        int k = find(q, name);
+        int side = seq_side(names->schemas ? names->schemas[i] : 0);
+        int k = find_on(q, s, name, side);
         if (k < 0) {
             if (attu_catalog_lookup(db_cat(s), name)) {
                 rc = attu_error_set(err, "42809", pos, "\"%s\" is not a sequence", name);
@@ -816,7 +898,7 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
     bool changed = false;
     for (int i = 0; i < names->n && !rc; i++) {
         const char *name = names->items[i];
-        int k = find(q, name);
+        int k = find_on(q, s, name, seq_side(names->schemas ? names->schemas[i] : 0));
         if (k < 0) {
             if (cb && cb->on_notice) {
                 char msg[200];
@@ -860,7 +942,7 @@ static bool going(const char *table, const char *col, const char *const *tables,
 bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column) {
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
-    int k = find(q, name);
+    int k = find(q, s, name);
     const attu_sequence *x = k >= 0 ? q->e[k].seq : NULL;
     bool r = x && x->owner_column && seq_owned(s, x, table) && !strcmp(x->owner_column, column);
     pthread_mutex_unlock(&q->mu);
@@ -926,7 +1008,8 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
 static int rename_sequence(attu_session *s, int k, const char *to, attu_error *err) {
     db_sequences *q = s->db->seqs;
     attu_sequence *x = q->e[k].seq;
-    if (find(q, to) >= 0 || attu_catalog_relation_exists(db_cat(s), to))
+    /* (the new name must be free on the sequence's own side) */
+    if (find_on(q, s, to, x->temp_owner ? ATTU_LAYER_TOP : ATTU_LAYER_BASE) >= 0 || attu_catalog_relation_exists(db_cat(s), to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
     char *old = x->name, *nn = strdup(to), *text = default_text(to);
     if (!nn || !text) { free(nn); free(text); return attu_error_oom(err); }
@@ -974,7 +1057,7 @@ int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_
     db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
-    int rc = 0, k = find(q, name);
+    int rc = 0, k = find_on(q, s, name, seq_side(st->schema));
     bool skipped = false;
     if (k < 0) {
         if (attu_catalog_relation_exists(db_cat(s), name)) rc = attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);

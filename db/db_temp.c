@@ -223,6 +223,16 @@ void db_temp_session_end(attu_session *s) {
             db_txn_commit(s, &e);
         }
     }
+    /* its temporary sequences (CREATE TEMP SEQUENCE) go the same way */
+    if (db_sequences_has_temp(s)) {
+        attu_error e;
+        attu_error_clear(&e);
+        if (db_txn_begin_write(s, &e) == 0) {
+            db_sequences_drop_temp(s, &e);
+            attu_error_clear(&e);
+            db_txn_commit(s, &e);
+        }
+    }
     attu_catalog_free(s->temp_layer);
     s->temp_layer = NULL;
     attu_catalog_free(t->work);
@@ -238,7 +248,8 @@ void db_temp_session_end(attu_session *s) {
 int db_temp_discard(attu_session *s, attu_error *err) {
     db_temp *t = s->temp;
     attu_catalog *now = t ? (t->work ? t->work : t->cat) : NULL;
-    if (!t || (attu_catalog_count(now) == 0 && attu_views_count(attu_catalog_views(now)) == 0)) return 0;
+    if (!t || (attu_catalog_count(now) == 0 && attu_views_count(attu_catalog_views(now)) == 0 && !db_sequences_has_temp(s)))
+        return 0;
     if (db_txn_begin_write(s, err)) return -1;
     if (db_temp_txn_begin(s)) return attu_error_oom(err);
     for (size_t i = attu_catalog_count(t->work); i-- > 0;) {
@@ -252,7 +263,7 @@ int db_temp_discard(attu_session *s, attu_error *err) {
         free(name);
     }
     drop_views(t->work, NULL);
-    return 0;
+    return db_sequences_drop_temp(s, err);
 }
 
 /* ---- statements ------------------------------------------------------------------------- */
@@ -556,6 +567,7 @@ bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
     return (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
            (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp) ||
            (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized) ||
+           (st->kind == ATTU_STMT_CREATE_SEQUENCE && st->u.create_sequence.temp) ||
            names_temp(st);   /* (pg_temp.t: the session's schema, empty till now) */
 }
 
@@ -563,7 +575,8 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
                       const attu_exec_callbacks *cb, attu_error *err) {
     bool temp = (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
                 (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp) ||
-                (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized);
+                (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized) ||
+                (st->kind == ATTU_STMT_CREATE_SEQUENCE && st->u.create_sequence.temp);
     char on_commit = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.on_commit
                    : st->kind == ATTU_STMT_CREATE_TABLE_AS ? st->u.create_table_as.on_commit : 0;
     if (!s->temp && !temp && names_temp(st) && no_temp_schema(st, err)) return -1;
@@ -571,7 +584,7 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     if (!t) return -1;
     int mode = db_temp_stmt_mode(s, st);
     if (mode == DB_TEMP_SPLIT) return exec_split(s, sql, st, params, cb, err);
-    if (st->kind == ATTU_STMT_CREATE_TABLE || st->kind == ATTU_STMT_CREATE_TABLE_AS)
+    if (st->kind == ATTU_STMT_CREATE_TABLE || st->kind == ATTU_STMT_CREATE_TABLE_AS || st->kind == ATTU_STMT_CREATE_SEQUENCE)
         mode = temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
     else if (st->kind == ATTU_STMT_CREATE_VIEW && temp)
         mode = ATTU_LAYER_TOP;

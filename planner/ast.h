@@ -1088,6 +1088,7 @@ struct attu_ast_stmt {
             int                   owned_position;
             bool                  if_exists;  /* ALTER SEQUENCE IF EXISTS */
             char                 *new_name;   /* ALTER SEQUENCE ... RENAME TO (NULL otherwise) */
+            bool                  temp;       /* CREATE TEMP SEQUENCE, CREATE SEQUENCE pg_temp.s */
         } create_sequence;
         struct {
             char               *table;

@@ -3309,7 +3309,7 @@ drop_stmt(A) ::= DROP(K) VIEW IF EXISTS drop_name_list(L) opt_drop_behavior(B).
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_SEQUENCE, K.pos);
     A->u.drop_table.tables = ab_names(L);
@@ -3337,7 +3337,7 @@ drop_stmt(A) ::= DROP(K) VIEW drop_name_list(L) opt_drop_behavior(B).
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
 }
-drop_stmt(A) ::= DROP(K) SEQUENCE name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) SEQUENCE drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_SEQUENCE, K.pos);
     A->u.drop_table.tables = ab_names(L);
@@ -3517,6 +3517,7 @@ static attu_ast_stmt *ab_alter_seq(attu_parse_ctx *ctx, int pos, const ab_seqnam
     st->u.create_sequence.name = (char *)n->name.name;
     st->u.create_sequence.name_position = n->name.pos;
     st->u.create_sequence.if_exists = n->if_exists;
+    st->schema = rel_schema(n->name.schema);   /* (public.s, pg_temp.s: db/db_sequence.c) */
     return st;
 }
 /* The character position just past the last token read (an error "at end
@@ -3537,9 +3538,11 @@ static void ab_seq_owned(attu_ast_stmt *st, const ab_seqopts *o) {
 }
 %type create_seq_stmt {attu_ast_stmt *}
 %type alter_seq_stmt {attu_ast_stmt *}
-create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
+create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
+    A->schema = rel_schema(N.schema);
+    A->u.create_sequence.temp = T || A->schema == ATTU_REL_TEMP;
     A->u.create_sequence.name = (char *)N.name;
     A->u.create_sequence.name_position = N.pos;
     A->u.create_sequence.if_not_exists = true;
@@ -3547,9 +3550,11 @@ create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE IF NOT EXISTS qualified_name(
     A->u.create_sequence.as = O.as;
     ab_seq_owned(A, &O);
 }
-create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE qualified_name(N) seq_opt_list(O).
+create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
+    A->schema = rel_schema(N.schema);
+    A->u.create_sequence.temp = T || A->schema == ATTU_REL_TEMP;
     A->u.create_sequence.name = (char *)N.name;
     A->u.create_sequence.name_position = N.pos;
     A->u.create_sequence.options = O.o;

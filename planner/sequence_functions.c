@@ -33,10 +33,12 @@ bool attu_sequence_function_name(const char *name) {
            !strcmp(name, "pg_get_serial_sequence");
 }
 
-/* The sequence a regclass text names, folded as PostgreSQL's regclass
+/* The relation a regclass text names, folded as PostgreSQL's regclass
  * input folds it: "Quoted" keeps its case, a bare name is lower-cased, and
- * the schema public is the only one there is. Allocated in the arena. */
-static const char *fold_regclass(bctx *c, const char *s, size_t n) {
+ * public.x is x, but for a sequence (keep_public), where public.s is the
+ * permanent s even while a temporary s hides it (db/db_sequence.c reads
+ * public. and pg_temp.). Allocated in the arena. */
+static const char *fold_regclass(bctx *c, const char *s, size_t n, bool keep_public) {
     char *out = attu_palloc(c->pa, n + 1);
     if (!out) return NULL;
     size_t k = 0;
@@ -51,7 +53,7 @@ static const char *fold_regclass(bctx *c, const char *s, size_t n) {
         } else if (s[i] == '.') {
             out[k] = '\0';
             /* public.s is s; other schemas stay in the name (42P01) */
-            if (!strcmp(out + part, "public") && part == 0) { k = 0; continue; }
+            if (!strcmp(out + part, "public") && part == 0 && !keep_public) { k = 0; continue; }
             out[k++] = '.';
             part = k;
         } else out[k++] = (char)tolower((unsigned char)s[i]);
@@ -99,7 +101,7 @@ static attu_bexpr *bind_serial_sequence(bctx *c, const scope *sc, const attu_ast
         }
     }
     if (args[0]->is_null || args[1]->is_null || !c->params || !c->params->serial_sequence) return mk_const_null(c, txt);
-    const char *table = fold_regclass(c, args[0]->s ? args[0]->s : "", args[0]->s ? args[0]->slen : 0);
+    const char *table = fold_regclass(c, args[0]->s ? args[0]->s : "", args[0]->s ? args[0]->slen : 0, false);
     char *column = attu_pstrdup(c->pa, args[1]->s ? args[1]->s : "", args[1]->s ? args[1]->slen : 0);
     if (!table || !column) { attu_error_oom(c->err); return NULL; }
     char out[300];
@@ -167,7 +169,7 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
     if (volatile_call && ((sc && sc->n > 0) || (c->outer && c->outer->n > 0))) {
         /* an unknown name is still the first error, as in PostgreSQL */
         if (name && !name->is_null && c->params && c->params->sequence_call) {
-            const char *seq = fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0);
+            const char *seq = fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0, true);
             int64_t v;
             if (!seq) { attu_error_oom(c->err); return NULL; }
             if (c->params->sequence_call(c->params->sequence_ctx, ATTU_SEQ_CHECK, seq, 0, false, &v, c->err)) {
@@ -191,7 +193,7 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
         /* a WITH query bound again: the value its first binding drew */
         r = mk_const_int(c, int8, d->seq_vals[d->seq_pos++]);
     else {
-        const char *seq = name ? fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0) : NULL;
+        const char *seq = name ? fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0, true) : NULL;
         if (name && !seq) { attu_error_oom(c->err); return NULL; }
         int64_t v = 0;
         if (c->params->sequence_call(c->params->sequence_ctx, op, seq, val ? val->i : 0, called ? called->i != 0 : true, &v,

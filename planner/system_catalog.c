@@ -166,7 +166,7 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     }
     for (int i = 0; i < rs->nseqs; i++)
         r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i],
-                             .temp = rs->seqs[i]->temp_owner != NULL };   /* (a temporary table's serial column's) */
+                             .temp = rs->seqs[i]->temp_owner != NULL };   /* (CREATE TEMP SEQUENCE's, a temporary table's serial column's) */
     qsort(r, n, sizeof *r, rel_by_name);
     for (size_t i = 0; i < n; i++) {
         int64_t oid = syscat_name_hash_oid(r[i].name);
@@ -1546,7 +1546,7 @@ static void rows_pg_sequences(rel_text *r, const syscat_env *env) {
         const rel_info *ri = &env->rs.r[i];
         if (ri->kind != 'S') continue;
         const attu_sequence *s = ri->s;
-        v_text(r, "public"); v_text(r, ri->name); v_text(r, env->user); v_text(r, attu_sequence_type_name(s->type));
+        v_text(r, rel_ns(env, ri)); v_text(r, ri->name); v_text(r, env->user); v_text(r, attu_sequence_type_name(s->type));
         v_int(r, s->start); v_int(r, s->min); v_int(r, s->max); v_int(r, s->increment); v_bool(r, s->cycle);
         v_int(r, s->cache);
         if (s->is_called) v_int(r, s->last_value); else v_null(r);   /* NULL until a value is drawn */
@@ -1564,7 +1564,7 @@ static void rows_is_sequences(rel_text *r, const syscat_env *env) {
         snprintf(b[1], sizeof b[1], "%lld", (long long)s->min);
         snprintf(b[2], sizeof b[2], "%lld", (long long)s->max);
         snprintf(b[3], sizeof b[3], "%lld", (long long)s->increment);
-        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, attu_sequence_type_name(s->type));
+        v_text(r, env->database); v_text(r, rel_ns(env, ri)); v_text(r, ri->name); v_text(r, attu_sequence_type_name(s->type));
         v_int(r, s->type == ATTU_TYPE_INT16 ? 16 : s->type == ATTU_TYPE_INT32 ? 32 : 64); v_int(r, 2); v_int(r, 0);
         for (int k = 0; k < 4; k++) v_text(r, b[k]);
         v_text(r, s->cycle ? "YES" : "NO");
