@@ -15,8 +15,12 @@ the CPU device, or ATTU_TEST_DEVICE's):
     acts at each of the session's commits;
   - the table goes when its session ends (a new session may create it
     again, its serial column's sequence goes with it);
+  - a temporary sequence (CREATE TEMP SEQUENCE) is its session's alone:
+    another session reaches the permanent one of its name, may make its
+    own, never sees or drops it, and it goes with its session;
   - nothing of it reaches the data directory: no file of its name, no
-    line of its serial column's sequence in attu.sequences, and a daemon
+    line of its serial column's sequence or of a temporary sequence in
+    attu.sequences, and a daemon
     killed (SIGKILL) while the session lives comes back (same data
     directory) with none of it while the permanent tables stay.
 
@@ -136,6 +140,36 @@ try:
     ok(c, "CREATE TABLE keeps (k INTEGER)")
     ok(c, "INSERT INTO keeps VALUES (42)")
 
+    # ---- temporary sequences (CREATE TEMP SEQUENCE): each session's own,
+    # shadowing a permanent one of the name for that session alone
+    ok(c, "CREATE SEQUENCE tseq START 100")
+    ok(c, "CREATE TEMP SEQUENCE tseq")
+    e = conn(port)
+    check("C's nextval('tseq') is its temporary one", ok(c, "SELECT nextval('tseq')").rows(), [("1",)])
+    check("E's nextval('tseq') is the permanent one", ok(e, "SELECT nextval('tseq')").rows(), [("100",)])
+    check("E's pg_class has no temporary tseq",
+          e.query("SELECT count(*) FROM pg_class WHERE relname = 'tseq' AND relpersistence = 't'").rows(), [("0",)])
+    check("E's pg_sequences has one tseq", e.query("SELECT count(*) FROM pg_sequences WHERE sequencename = 'tseq'").rows(),
+          [("1",)])
+    check("E has no pg_temp.tseq", e.query("SELECT nextval('pg_temp.tseq')").error()[0], "42P01")
+    ok(e, "CREATE TEMP SEQUENCE tseq START 50")
+    check("E's own temporary tseq", ok(e, "SELECT nextval('tseq')").rows(), [("50",)])
+    check("C's is still its own", ok(c, "SELECT nextval('tseq')").rows(), [("2",)])
+    ok(e, "CREATE TEMP SEQUENCE e_only")
+    ok(e, "SELECT nextval('e_only')")
+    check("C does not see E's temporary sequence", c.query("SELECT nextval('e_only')").error()[0], "42P01")
+    check("nor can C drop it", c.query("DROP SEQUENCE e_only").error()[0], "42P01")
+    e.close()
+    time.sleep(0.3)   # (E's end runs in its connection's thread)
+    f = conn(port)
+    check("after E's end its temporary sequences are gone",
+          f.query("SELECT count(*) FROM pg_class WHERE relname IN ('e_only', 'tseq')").rows(), [("1",)])
+    check("the permanent tseq lives on", ok(f, "SELECT nextval('tseq')").rows(), [("101",)])
+    ok(f, "CREATE TEMP SEQUENCE e_only")   # (the name is free again)
+    f.close()
+    ok(c, "CREATE TEMP SEQUENCE c_kept START 7")
+    check("C's temporary sequence", ok(c, "SELECT nextval('c_kept')").rows(), [("7",)])
+
     # ---- nothing in the data directory, nothing after a restart
     check("no file of a temporary table", files_named("tmp_only") + files_named("per_txn") + files_named("gone_t"), [])
     views_file = os.path.join(data, "attu.views")
@@ -144,6 +178,9 @@ try:
     check("the permanent table has files", len(files_named("keeps")) > 0, True)
     check("no sequence of a temporary table in attu.sequences",
           "gone_t" in open(os.path.join(data, "attu.sequences"), errors="replace").read(), False)
+    seq_lines = open(os.path.join(data, "attu.sequences"), errors="replace").read().splitlines()
+    check("no temporary sequence in attu.sequences", [l for l in seq_lines if "c_kept" in l or "e_only" in l], [])
+    check("one tseq in attu.sequences (the permanent one)", len([l for l in seq_lines if "tseq" in l]), 1)
     # (C's session still open: a killed daemon never ran its end)
     a.close()
     daemon.proc.send_signal(signal.SIGKILL)
@@ -158,6 +195,9 @@ try:
           d.query("SELECT count(*) FROM pg_class WHERE relpersistence = 't'").rows(), [("0",)])
     check("after a restart: no sequence of a temporary table",
           d.query("SELECT count(*) FROM pg_class WHERE relname = 'gone_t_id_seq'").rows(), [("0",)])
+    check("after a restart: no temporary sequence",
+          d.query("SELECT count(*) FROM pg_class WHERE relname IN ('c_kept', 'e_only')").rows(), [("0",)])
+    check("after a restart: the permanent tseq goes on", ok(d, "SELECT nextval('tseq')").rows(), [("102",)])
     d.close()
 finally:
     daemon.stop()
