@@ -396,7 +396,7 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
         if (seq) {
             /* DEFAULT nextval('s'): as PostgreSQL evaluates a volatile
              * DEFAULT, once per row, in row order */
-            bool exists = db_sequence_exists(d->s->db, seq);
+            bool exists = db_sequence_exists(d->s, seq);
             if (!exists) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", seq);
             free(seq);
             if (!exists || db_sequence_default_text(d->s, cd->default_, &c.def, &c.dflt, err) < 0) {
@@ -1741,7 +1741,7 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         pthread_rwlock_unlock(&s->db->lock);
         return db_exec_alter_view(s, sql, st, cb, err);
     }
-    if (!base && db_sequence_exists(s->db, name)) {
+    if (!base && db_sequence_exists(s, name)) {
         pthread_rwlock_unlock(&s->db->lock);
         return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
     }

@@ -26,7 +26,7 @@ static char relation_kind(attu_session *s, const char *name) {
     const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     if (v) kind = v->kind == 'm' ? 'm' : 'v';
     else if (attu_catalog_lookup(db_cat(s), name)) kind = 't';
-    else if (db_sequence_exists(s->db, name)) kind = 's';
+    else if (db_sequence_exists(s, name)) kind = 's';
     pthread_rwlock_unlock(&s->db->lock);
     return kind;
 }

@@ -504,7 +504,7 @@ static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbac
  * index) or a sequence; all share one namespace. The caller holds the
  * database's lock, not the sequences' mutex. */
 bool db_relation_exists(attu_session *s, const char *name) {
-    return attu_catalog_relation_exists(db_cat(s), name) || db_sequence_exists(s->db, name);
+    return attu_catalog_relation_exists(db_cat(s), name) || db_sequence_exists(s, name);
 }
 
 int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err) {
@@ -741,7 +741,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }
-        if (!attu_catalog_lookup(db_cat(s), name) && db_sequence_exists(s->db, name)) {
+        if (!attu_catalog_lookup(db_cat(s), name) && db_sequence_exists(s, name)) {
             pthread_rwlock_unlock(&s->db->lock);
             attu_error_set(err, "42809", st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
                            "\"%s\" is not a table", name);

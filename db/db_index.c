@@ -107,7 +107,7 @@ static const char *figure_name(const attu_ast_expr *e) {
 
 static bool name_taken(attu_session *s, const char *name) {
     return db_relation_exists(s, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL) ||
-           db_sequence_exists(s->db, name);
+           db_sequence_exists(s, name);
 }
 
 /* PostgreSQL's ChooseIndexColumnNames: each column's name in the index
@@ -708,7 +708,7 @@ int db_index_check_rows(attu_session *s, attu_table *t, size_t first, const uint
 static int not_indexable(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     const char *name = st->u.create_index.table;
     const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
-    const char *what = v ? "views" : db_sequence_exists(s->db, name) ? "sequences" : NULL;
+    const char *what = v ? "views" : db_sequence_exists(s, name) ? "sequences" : NULL;
     if (!what) return db_no_such_table(s, name, 0, err);   /* (an index: 42809 "is an index") */
     attu_error_set(err, "42809", 0, "cannot create index on relation \"%s\"", name);
     attu_error_set_detail(err, "This operation is not supported for %s.", what);
@@ -721,7 +721,7 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
     attu_table *t = attu_catalog_lookup(db_cat(s), tname);
     const attu_view *mv = attu_views_find(attu_catalog_views(db_cat(s)), tname);
     if (!t || (mv && mv->kind != 'm')) {
-        if (!t && !mv && !db_sequence_exists(s->db, tname) && !attu_catalog_constraint_owner(db_cat(s), tname, NULL))
+        if (!t && !mv && !db_sequence_exists(s, tname) && !attu_catalog_constraint_owner(db_cat(s), tname, NULL))
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", tname);
         return not_indexable(s, st, err);
     }
@@ -897,7 +897,7 @@ static int drop_check(attu_session *s, const attu_ast_stmt *st, int i, attu_erro
         return -1;
     }
     if (owner) return 0;
-    if (db_relation_exists(s, name) || db_sequence_exists(s->db, name)) {
+    if (db_relation_exists(s, name) || db_sequence_exists(s, name)) {
         attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
         const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
         attu_error_set_hint(err, v ? (v->kind == 'm' ? "Use DROP MATERIALIZED VIEW to remove a materialized view."
@@ -969,7 +969,7 @@ static int find_index(attu_session *s, const char *name, attu_table **t, int *wh
     if ((*t = attu_catalog_index_owner(db_cat(s), name, which))) return 0;
     int w = 0;
     if ((*t = attu_catalog_constraint_owner(db_cat(s), name, &w))) { *constraint = true; return 0; }
-    if (db_relation_exists(s, name) || db_sequence_exists(s->db, name))
+    if (db_relation_exists(s, name) || db_sequence_exists(s, name))
         return attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
 }
@@ -981,7 +981,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
         const attu_table *t = attu_catalog_lookup(db_cat(s), name);
         const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
         if (t && (!v || v->kind == 'm')) return 0;
-        if (v || db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))
+        if (v || db_sequence_exists(s, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))
             return attu_error_set(err, "42809", 0, "\"%s\" is not a table or materialized view", name);
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
     }

@@ -825,7 +825,9 @@ void db_seq_session_free(attu_session *s);
  * setval, lastval (the caller holds the database's lock) */
 int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t value, bool is_called, int64_t *out,
                      attu_error *err);
-bool db_sequence_exists(attu_db *db, const char *name);
+/* Whether session s reaches a sequence of the name (its own temporary
+ * ones, the permanent ones; never another session's temporary ones) */
+bool db_sequence_exists(attu_session *s, const char *name);
 bool db_relation_exists(attu_session *s, const char *name);
 /* A subquery runner that runs nothing: each subquery gives its columns
  * without rows (a query only analysed: CREATE VIEW, WITH NO DATA). */

@@ -125,7 +125,7 @@ int db_exec_lock_table(attu_session *s, const attu_ast_stmt *st, const attu_exec
         pthread_rwlock_rdlock(&s->db->lock);
         const attu_table *t = attu_catalog_lookup(db_cat(s), name);
         const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
-        bool seq = !t && !v && db_sequence_exists(s->db, name);
+        bool seq = !t && !v && db_sequence_exists(s, name);
         if (v && v->kind == 'm') {
             rc = attu_error_set(err, "42809", 0, "cannot lock relation \"%s\"", name);
             attu_error_set_detail(err, "This operation is not supported for materialized views.");

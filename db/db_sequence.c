@@ -302,10 +302,10 @@ void db_seq_session_free(attu_session *s) {
 }
 
 
-bool db_sequence_exists(attu_db *db, const char *name) {
-    pthread_mutex_lock(&db->seqs->mu);
-    bool r = find_any(db->seqs, name) >= 0;
-    pthread_mutex_unlock(&db->seqs->mu);
+bool db_sequence_exists(attu_session *s, const char *name) {
+    pthread_mutex_lock(&s->db->seqs->mu);
+    bool r = find(s->db->seqs, s, name) >= 0;
+    pthread_mutex_unlock(&s->db->seqs->mu);
     return r;
 }
 
@@ -736,16 +736,33 @@ bool db_sequences_has_temp(attu_session *s) {
     return r;
 }
 
+/* static: used_by_default is below */
+static bool used_by_default(attu_session *s, const char *name, const attu_table **table, int *col);
+
 int db_sequences_drop_temp(attu_session *s, attu_error *err) {
+    if (!db_sequences_has_temp(s)) return 0;
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
-    bool changed = false;
-    for (int i = q->n - 1; i >= 0; i--)
-        if (q->e[i].seq->temp_owner == (const void *)s) { remove_at(q, i); changed = true; }
+    int rc = 0;
+    for (int i = q->n - 1; i >= 0 && !rc; i--) {
+        const attu_sequence *x = q->e[i].seq;
+        if (x->temp_owner != (const void *)s) continue;
+        /* PostgreSQL drops the session's schema with CASCADE: a DEFAULT
+         * nextval of the sequence (a permanent table's too) goes with it.
+         * The DEFAULT keeps the name, not the sequence: where a permanent
+         * sequence of that name is left, the DEFAULT now draws from it. */
+        const attu_table *t;
+        int col;
+        while (!rc && find_on(q, s, x->name, ATTU_LAYER_BASE) < 0 && used_by_default(s, x->name, &t, &col))
+            if (attu_catalog_set_default(db_cat(s), t->name, col, NULL, err) || db_save_table(s, t, err)) rc = -1;
+        if (!rc) remove_at(q, i);
+    }
     /* (never in the file; saved all the same, as every change is, so the
      * committed file stays what the list says) */
-    int rc = changed ? save(s->db, err) : 0;
+    if (!rc) rc = save(s->db, err);
     pthread_mutex_unlock(&q->mu);
+    pthread_rwlock_unlock(&s->db->lock);
     return rc;
 }
 

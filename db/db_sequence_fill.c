@@ -72,7 +72,7 @@ const attu_ast_query *db_seq_fill_prepare(attu_session *s, const attu_ast_query 
         const attu_ast_expr *lit = nextval_literal(f->items[k].expr);
         if (!lit) continue;
         char *seq = db_sequence_fold(lit->u.literal.text, lit->u.literal.len);
-        if (!seq || !db_sequence_exists(s->db, seq)) {
+        if (!seq || !db_sequence_exists(s, seq)) {
             /* (an unknown name: left to the binder's 42P01 at the argument) */
             free(seq);
             db_seq_fill_free(f);

@@ -25,7 +25,7 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     db_write_lock(s);
     for (int i = 0; i < names->n; i++) {
         const attu_table *t = attu_catalog_lookup(db_cat(s), names->items[i]);
-        if (!t && db_sequence_exists(s->db, names->items[i])) {
+        if (!t && db_sequence_exists(s, names->items[i])) {
             attu_error_set(err, "42809", 0, "\"%s\" is not a table", names->items[i]);
             pthread_rwlock_unlock(&s->db->lock);
             return -1;

@@ -295,7 +295,7 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
         else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
         goto out;
     }
-    if (!old && (db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))) {
+    if (!old && (db_sequence_exists(s, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))) {
         if (st->u.create_view.or_replace) attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
         else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
         goto out;
