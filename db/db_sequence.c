@@ -365,6 +365,13 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
         return rc;
     }
     int i = find_named(q, s, name);
+    const char *bare;
+    if (i < 0 && named_side(name, &bare) == ATTU_LAYER_TOP && !s->temp) {
+        /* (no temporary schema yet: PostgreSQL finds no schema) */
+        attu_error_set(err, "3F000", 0, "schema \"pg_temp\" does not exist");
+        pthread_mutex_unlock(&q->mu);
+        return -1;
+    }
     if (i < 0) {
         not_a_sequence(s, name, err);
         pthread_mutex_unlock(&q->mu);
@@ -890,6 +897,12 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
         int pos = names->positions ? names->positions[i] : st->position;
         int side = seq_side(names->schemas ? names->schemas[i] : 0);
         int k = find_on(q, s, name, side);
+        if (k < 0 && side == ATTU_LAYER_TOP && !s->temp) {
+            /* (pg_temp.x before the session has a temporary schema: no
+             * schema, as PostgreSQL says; IF EXISTS passes by below) */
+            if (!st->u.drop_table.if_exists) rc = attu_error_set(err, "3F000", 0, "schema \"pg_temp\" does not exist");
+            continue;
+        }
         if (k < 0) {
             if (attu_catalog_lookup(db_cat(s), name)) {
                 rc = attu_error_set(err, "42809", pos, "\"%s\" is not a sequence", name);
@@ -915,11 +928,13 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
     bool changed = false;
     for (int i = 0; i < names->n && !rc; i++) {
         const char *name = names->items[i];
-        int k = find_on(q, s, name, seq_side(names->schemas ? names->schemas[i] : 0));
+        int side = seq_side(names->schemas ? names->schemas[i] : 0);
+        int k = find_on(q, s, name, side);
         if (k < 0) {
             if (cb && cb->on_notice) {
                 char msg[200];
-                snprintf(msg, sizeof msg, "sequence \"%s\" does not exist, skipping", name);
+                if (side == ATTU_LAYER_TOP && !s->temp) snprintf(msg, sizeof msg, "schema \"pg_temp\" does not exist, skipping");
+                else snprintf(msg, sizeof msg, "sequence \"%s\" does not exist, skipping", name);
                 cb->on_notice(cb->ctx, "00000", msg);
             }
             continue;

@@ -426,6 +426,9 @@ static int no_temp_schema(const attu_ast_stmt *st, attu_error *err) {
     case ATTU_STMT_ALTER_TABLE:
         if (st->u.alter_table.if_exists) return 0;
         break;
+    case ATTU_STMT_ALTER_SEQUENCE:
+        if (st->u.create_sequence.if_exists) return 0;
+        break;
     default: break;
     }
     return attu_error_set(err, "3F000", 0, "schema \"pg_temp\" does not exist");
