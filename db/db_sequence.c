@@ -809,7 +809,12 @@ static int owned_by(attu_session *s, const attu_ast_stmt *st, attu_sequence *seq
     char *table = NULL, *column = NULL;
     if (!st->u.create_sequence.owned_none) {
         const char *tn = st->u.create_sequence.owned_table, *cn = st->u.create_sequence.owned_column;
-        const attu_table *t = attu_catalog_lookup(db_cat(s), tn);
+        /* (the search path's table, whichever side the statement works
+         * on: a temporary sequence's table must be temporary, a permanent
+         * one's permanent, as PostgreSQL wants them in one schema) */
+        const attu_table *t = attu_catalog_lookup_side(db_cat(s), tn, ATTU_LAYER_AUTO);
+        if (t && attu_catalog_is_top(db_cat(s), t) != (seq->temp_owner != NULL))
+            return attu_error_set(err, "55000", 0, "sequence must be in same schema as table it is linked to");
         if (!t) {
             if (find(s->db->seqs, s, tn) >= 0) {
                 attu_error_set(err, "42809", 0, "sequence cannot be owned by relation \"%s\"", tn);
