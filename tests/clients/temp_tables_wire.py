@@ -151,7 +151,7 @@ try:
           e.query("SELECT count(*) FROM pg_class WHERE relname = 'tseq' AND relpersistence = 't'").rows(), [("0",)])
     check("E's pg_sequences has one tseq", e.query("SELECT count(*) FROM pg_sequences WHERE sequencename = 'tseq'").rows(),
           [("1",)])
-    check("E has no pg_temp.tseq", e.query("SELECT nextval('pg_temp.tseq')").error()[0], "42P01")
+    check("E has no pg_temp (no temporary relation yet)", e.query("SELECT nextval('pg_temp.tseq')").error()[0], "3F000")
     ok(e, "CREATE TEMP SEQUENCE tseq START 50")
     check("E's own temporary tseq", ok(e, "SELECT nextval('tseq')").rows(), [("50",)])
     check("C's is still its own", ok(c, "SELECT nextval('tseq')").rows(), [("2",)])
