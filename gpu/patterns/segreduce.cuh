@@ -37,7 +37,7 @@
 //  3. each thread whose positions hold an end folds its values again (kept
 //     in registers) and at every end s stores output[s].
 //
-// In both, the run still open at the tile's end (one per tile) is its
+// In all three, the run still open at the tile's end (one per tile) is its
 // carry-out; a scan of the tile records (the same segmented operator) gives
 // the carry entering each tile, and a fix-up folds it into the first
 // segment that tile ends. That segment's in-tile part was stored by the
