@@ -231,7 +231,10 @@ int attu_session_statement_timeout_ms(const attu_session *s) { return s->stateme
 
 const char *attu_session_timezone(const attu_session *s) { return attu_tz_name(s->timezone ? s->timezone : attu_tz_utc()); }
 
-void attu_session_use_zone(const attu_session *s) { attu_tz_set_session(s->timezone ? s->timezone : attu_tz_utc()); }
+void attu_session_use_zone(const attu_session *s) {
+    attu_tz_set_session(s->timezone ? s->timezone : attu_tz_utc());
+    attu_datestyle_set_session(s->datestyle);   /* (it shows values too) */
+}
 
 void db_statement_begins(attu_session *s, bool new_txn) {
     s->stmt_start_ms = attu_now_ms();

@@ -10,6 +10,7 @@
 #include "db/database.h"
 #include "engine/backend.h"
 #include "engine/catalog.h"
+#include "engine/datestyle.h"
 #include "engine/executor.h"
 #include "engine/random.h"
 #include "planner/binder.h"
@@ -88,6 +89,7 @@ struct attu_session {
     int64_t          max_recursive_rows;   /* attu.max_recursive_rows: 0 = the default, < 0 = none */
     double           stmt_start_ms;
     const struct attu_tz *timezone;    /* the TimeZone setting's zone (engine/timezone.h) */
+    attu_datestyle datestyle;          /* the DateStyle setting (engine/datestyle.h) */
     int64_t          txn_start_us;     /* when the transaction began: now() */
     attu_random_state rng;             /* random()'s generator, which setseed restarts (engine/random.h) */
     bool             snapshot_taken;   /* a query ran in this transaction: its isolation level is fixed */

@@ -23,6 +23,7 @@
  * transaction there (db_settings_end_statement).
  */
 #include "db/db_internal.h"
+#include "engine/datestyle.h"
 #include "engine/interval.h"
 #include "engine/setting_catalog.h"
 #include "engine/strbuf.h"
@@ -265,6 +266,9 @@ static void sync_timeout(attu_session *s) {
     s->timezone = v ? attu_tz_for_setting(v) : NULL;
     if (!s->timezone) s->timezone = attu_tz_utc();
     attu_tz_set_session(s->timezone);
+    /* DateStyle likewise, in the form the formatters read */
+    s->datestyle = attu_datestyle_from_setting(get_setting(s, "datestyle"));
+    attu_datestyle_set_session(s->datestyle);
 }
 
 void db_settings_end_block(attu_session *s, bool commit) {

@@ -2,6 +2,7 @@
  * thread_pool.c - fork-join parallel loops (thread_pool.h).
  */
 #include "engine/thread_pool.h"
+#include "engine/datestyle.h"
 #include "engine/enum_type.h"
 #include "engine/timezone.h"
 
@@ -22,12 +23,14 @@ typedef struct loop {
     const attu_tz *zone;   /* the caller's session zone: a worker reads
                               timestamptz text as the caller would */
     attu_enum_source enums;   /* and its enum types (enum_type.h) */
+    attu_datestyle datestyle;   /* and its DateStyle (datestyle.h) */
 } loop;
 
 static void *worker(void *arg) {
     loop *l = arg;
     attu_tz_set_session(l->zone);
     attu_enum_use(l->enums);
+    attu_datestyle_set_session(l->datestyle);
     for (;;) {
         size_t t = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
         if (t >= l->ntasks) break;
@@ -40,7 +43,7 @@ int attu_parallel_for(int nthreads, size_t ntasks,
                       void (*fn)(void *ctx, size_t task), void *ctx) {
     if (nthreads <= 0) nthreads = attu_cpu_count();
     if ((size_t)nthreads > ntasks) nthreads = (int)ntasks;
-    loop l = { fn, ctx, ntasks, 0, attu_tz_session(), attu_enum_current() };
+    loop l = { fn, ctx, ntasks, 0, attu_tz_session(), attu_enum_current(), attu_datestyle_session() };
     if (nthreads <= 1) {
         worker(&l);
         return 0;

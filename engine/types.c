@@ -21,6 +21,7 @@
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
 #include "engine/timezone.h"
+#include "engine/datestyle.h"
 #include "engine/time_of_day.h"
 #include "engine/numeric.h"
 #include "engine/datetime_input.h"
@@ -984,26 +985,70 @@ static size_t format_decimal(int64_t v, int scale, char *buf, size_t cap) {
     return put(buf, cap, out, n);
 }
 
+/* The date part as DateStyle prints it: ISO 2023-01-02, SQL 01/02/2023
+ * (02/01/2023 under DMY), German 02.01.2023, Postgres 01-02-2023
+ * (02-01-2023 under DMY); the year is 1 - y for a BC date, whose " BC"
+ * the caller appends last. */
+static size_t format_ymd(int y, int m, int d, attu_datestyle ds, char *out) {
+    int year = y <= 0 ? 1 - y : y;
+    bool dmy = ds.order == ATTU_DATEORDER_DMY;
+    switch (ds.style) {
+    case ATTU_DATESTYLE_SQL:
+        return (size_t)sprintf(out, "%02d/%02d/%04d", dmy ? d : m, dmy ? m : d, year);
+    case ATTU_DATESTYLE_GERMAN:
+        return (size_t)sprintf(out, "%02d.%02d.%04d", d, m, year);
+    case ATTU_DATESTYLE_POSTGRES:
+        return (size_t)sprintf(out, "%02d-%02d-%04d", dmy ? d : m, dmy ? m : d, year);
+    default:
+        return (size_t)sprintf(out, "%04d-%02d-%02d", year, m, d);
+    }
+}
+
 static size_t format_date(int32_t days, char *out) {
     if (days == DATE_INFINITY) return (size_t)sprintf(out, "infinity");
     if (days == DATE_NINFINITY) return (size_t)sprintf(out, "-infinity");
     int y, m, d;
     attu_date_to_ymd(days, &y, &m, &d);
-    if (y <= 0) return (size_t)sprintf(out, "%04d-%02d-%02d BC", 1 - y, m, d);
-    return (size_t)sprintf(out, "%04d-%02d-%02d", y, m, d);
+    size_t n = format_ymd(y, m, d, attu_datestyle_session(), out);
+    if (y <= 0) n += (size_t)sprintf(out + n, " BC");
+    return n;
 }
 
-static size_t format_timestamp(int64_t us, char *out) {
+/* A numeric UTC offset as PostgreSQL prints it: +02, +05:30, -04:56:02. */
+static size_t format_offset(int32_t off, char *out) {
+    int32_t a = off < 0 ? -off : off;
+    size_t n = (size_t)sprintf(out, "%c%02d", off < 0 ? '-' : '+', a / 3600);
+    if (a % 3600) n += (size_t)sprintf(out + n, ":%02d", a / 60 % 60);
+    if (a % 60) n += (size_t)sprintf(out + n, ":%02d", a % 60);
+    return n;
+}
+
+/* A wall time (microseconds since 1970-01-01 as the clock reads) in the
+ * calling thread's DateStyle, as PostgreSQL's EncodeDateTime. with_zone:
+ * a timestamptz, whose offset (ISO) or zone abbreviation (the other
+ * styles; the offset where the zone has none) follows the time. " BC"
+ * comes last in every style. */
+static size_t format_timestamp_zoned(int64_t us, bool with_zone, int32_t off, const char *abbrev, char *out) {
+    static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+    static const char *const dow[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
     if (us == TS_INFINITY) return (size_t)sprintf(out, "infinity");
     if (us == TS_NINFINITY) return (size_t)sprintf(out, "-infinity");
+    attu_datestyle ds = attu_datestyle_session();
     int64_t days = us / USECS_PER_DAY, rem = us % USECS_PER_DAY;
     if (rem < 0) { rem += USECS_PER_DAY; days--; }
     int y, m, d;
     attu_date_to_ymd((int32_t)days, &y, &m, &d);
     int64_t secs = rem / 1000000, frac = rem % 1000000;
-    size_t n = (size_t)sprintf(out, "%04d-%02d-%02d %02d:%02d:%02d",
-                               y <= 0 ? 1 - y : y, m, d, (int)(secs / 3600),
-                               (int)(secs / 60 % 60), (int)(secs % 60));
+    size_t n;
+    if (ds.style == ATTU_DATESTYLE_POSTGRES) {
+        int wday = (int)(((days + 4) % 7 + 7) % 7);   /* 1970-01-01 was a Thursday */
+        if (ds.order == ATTU_DATEORDER_DMY) n = (size_t)sprintf(out, "%s %02d %s", dow[wday], d, mon[m - 1]);
+        else n = (size_t)sprintf(out, "%s %s %02d", dow[wday], mon[m - 1], d);
+    } else {
+        n = format_ymd(y, m, d, ds, out);
+    }
+    n += (size_t)sprintf(out + n, " %02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
     if (frac) {
         char f[8];
         snprintf(f, sizeof f, "%06d", (int)frac);
@@ -1011,25 +1056,31 @@ static size_t format_timestamp(int64_t us, char *out) {
         while (k > 0 && f[k - 1] == '0') k--;
         n += (size_t)sprintf(out + n, ".%.*s", k, f);
     }
+    if (ds.style == ATTU_DATESTYLE_POSTGRES) n += (size_t)sprintf(out + n, " %04d", y <= 0 ? 1 - y : y);
+    if (with_zone) {
+        if (ds.style == ATTU_DATESTYLE_ISO) {
+            n += format_offset(off, out + n);
+        } else if (abbrev && *abbrev) {
+            n += (size_t)snprintf(out + n, 16, " %.10s", abbrev);   /* (PostgreSQL's MAXTZLEN) */
+        } else {
+            out[n++] = ' ';
+            n += format_offset(off, out + n);
+        }
+    }
     if (y <= 0) n += (size_t)sprintf(out + n, " BC");
     return n;
 }
+
+static size_t format_timestamp(int64_t us, char *out) { return format_timestamp_zoned(us, false, 0, NULL, out); }
 
 size_t attu_timestamptz_format(int64_t us, const struct attu_tz *zone, char *buf, size_t cap) {
     char out[96];
     if (us == TS_INFINITY || us == TS_NINFINITY) return put(buf, cap, us > 0 ? "infinity" : "-infinity", us > 0 ? 8 : 9);
     if (!zone) zone = attu_tz_utc();
     int64_t sec = us / 1000000 - (us % 1000000 < 0);
-    int32_t off = attu_tz_offset_at(zone, sec, NULL);
-    size_t n = format_timestamp(us + (int64_t)off * 1000000, out);
-    /* the offset goes before a " BC" */
-    bool bc = n > 3 && !memcmp(out + n - 3, " BC", 3);
-    if (bc) n -= 3;
-    int32_t a = off < 0 ? -off : off;
-    n += (size_t)sprintf(out + n, "%c%02d", off < 0 ? '-' : '+', a / 3600);
-    if (a % 3600) n += (size_t)sprintf(out + n, ":%02d", a / 60 % 60);
-    if (a % 60) n += (size_t)sprintf(out + n, ":%02d", a % 60);
-    if (bc) n += (size_t)sprintf(out + n, " BC");
+    const char *abbrev = NULL;
+    int32_t off = attu_tz_offset_at(zone, sec, &abbrev);
+    size_t n = format_timestamp_zoned(us + (int64_t)off * 1000000, true, off, abbrev, out);
     return put(buf, cap, out, n);
 }
 

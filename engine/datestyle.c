@@ -1,0 +1,28 @@
+/*
+ * The calling thread's DateStyle (see datestyle.h).
+ */
+#include "engine/datestyle.h"
+
+#include <string.h>
+#include <strings.h>
+
+static _Thread_local attu_datestyle session_style;   /* zero: ISO, MDY */
+
+attu_datestyle attu_datestyle_from_setting(const char *value) {
+    attu_datestyle ds = { ATTU_DATESTYLE_ISO, ATTU_DATEORDER_MDY };
+    if (!value) return ds;
+    if (!strncasecmp(value, "SQL", 3)) ds.style = ATTU_DATESTYLE_SQL;
+    else if (!strncasecmp(value, "Postgres", 8)) ds.style = ATTU_DATESTYLE_POSTGRES;
+    else if (!strncasecmp(value, "German", 6)) ds.style = ATTU_DATESTYLE_GERMAN;
+    const char *comma = strchr(value, ',');
+    if (comma) {
+        comma++;
+        while (*comma == ' ') comma++;
+        if (!strncasecmp(comma, "DMY", 3)) ds.order = ATTU_DATEORDER_DMY;
+        else if (!strncasecmp(comma, "YMD", 3)) ds.order = ATTU_DATEORDER_YMD;
+    }
+    return ds;
+}
+
+void attu_datestyle_set_session(attu_datestyle ds) { session_style = ds; }
+attu_datestyle attu_datestyle_session(void) { return session_style; }

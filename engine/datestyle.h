@@ -1,0 +1,31 @@
+#ifndef ATTU_DATESTYLE_H
+#define ATTU_DATESTYLE_H
+
+/*
+ * DateStyle on the calling thread: how date, timestamp and timestamptz
+ * print (ISO, SQL, Postgres, German) and how an ambiguous numeric date
+ * such as '01/02/2023' is read (MDY, DMY, YMD), as in PostgreSQL.
+ *
+ * Like the session zone (engine/timezone.h) it is per thread: the db
+ * layer sets it from the session's setting before each statement and
+ * when the setting changes, and the worker pools (thread_pool.c,
+ * cpu_threads.c) hand the caller's to their workers, so sessions on
+ * different threads never see each other's. ISO, MDY where none was set.
+ */
+
+typedef enum { ATTU_DATESTYLE_ISO, ATTU_DATESTYLE_SQL, ATTU_DATESTYLE_POSTGRES, ATTU_DATESTYLE_GERMAN } attu_datestyle_style;
+typedef enum { ATTU_DATEORDER_MDY, ATTU_DATEORDER_DMY, ATTU_DATEORDER_YMD } attu_datestyle_order;
+
+typedef struct attu_datestyle {
+    attu_datestyle_style style;
+    attu_datestyle_order order;
+} attu_datestyle;
+
+/* The setting's canonical text ("SQL, DMY", as db_settings.c writes it
+ * back) to its two parts; NULL or text it does not know is ISO, MDY. */
+attu_datestyle attu_datestyle_from_setting(const char *value);
+
+void attu_datestyle_set_session(attu_datestyle ds);
+attu_datestyle attu_datestyle_session(void);
+
+#endif
