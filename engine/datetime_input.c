@@ -21,6 +21,7 @@
  * year 0 is 22008 without it.
  */
 #include "engine/datetime_input.h"
+#include "engine/datestyle.h"
 #include "engine/timezone.h"
 
 #include <errno.h>
@@ -408,7 +409,9 @@ static int decode_run(dt_state *st, const char *s, int fmask, int *tmask) {
 }
 
 /* One number of a date: which part it is depends on what is settled and
- * on MDY order (PostgreSQL's DateStyle default). */
+ * on the DateStyle order of the calling thread (datestyle.h), as
+ * PostgreSQL's DecodeNumber: a first number of 3+ digits is always the
+ * year, else it is the year, day or month as the order puts it first. */
 static int decode_number(dt_state *st, const char *s, int text_month, int fmask, int *tmask) {
     const char *p;
     int val, rc;
@@ -429,18 +432,19 @@ static int decode_number(dt_state *st, const char *s, int text_month, int fmask,
         st->doy = val;
         return 0;
     }
+    attu_datestyle_order order = attu_datestyle_session().order;
     switch (fmask & M_DATE) {
     case 0:
-        /* the first date part: a year only if it has 3+ digits (which
-         * forces Y-M-D order), else the month (MDY) */
-        if (flen >= 3) { *tmask = M_YEAR; st->year = val; }
+        if (flen >= 3 || order == ATTU_DATEORDER_YMD) { *tmask = M_YEAR; st->year = val; }
+        else if (order == ATTU_DATEORDER_DMY) { *tmask = M_DAY; st->day = val; }
         else { *tmask = M_MONTH; st->month = val; }
         break;
     case M_YEAR:
         *tmask = M_MONTH; st->month = val;
         break;
     case M_MONTH:
-        if (text_month && flen >= 3) { *tmask = M_YEAR; st->year = val; }   /* MON-YYYY-... */
+        /* MON-YYYY-..., or YY-MON-DD under YMD */
+        if (text_month && (flen >= 3 || order == ATTU_DATEORDER_YMD)) { *tmask = M_YEAR; st->year = val; }
         else { *tmask = M_DAY; st->day = val; }
         break;
     case M_YEAR | M_MONTH:
