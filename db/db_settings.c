@@ -412,7 +412,8 @@ static int check_client_encoding(char *value, size_t cap, attu_error *err) {
  * DMY / Euro, MDY / US / NonEuro) in any case, either of which may be
  * left out and keeps the current one (German alone brings DMY), or
  * DEFAULT; written back as "Style, ORDER" as PostgreSQL's check_datestyle
- * does. (attu still prints dates as ISO: see docs/sql-reference.md.) */
+ * does. sync_timeout keeps it as engine/datestyle.h's form, which the
+ * date formatters and the date input read. */
 static int check_datestyle(const attu_session *s, char *value, size_t cap, attu_error *err) {
     const char *cur = get_setting(s, "datestyle");
     char style[16] = "ISO", order[8] = "MDY";

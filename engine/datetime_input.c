@@ -1,6 +1,6 @@
 /*
  * datetime_input.c - date and timestamp text as PostgreSQL 15 reads it
- * under DateStyle 'ISO, MDY' (see datetime_input.h).
+ * under the thread's DateStyle order (see datetime_input.h).
  *
  * Two passes, as PostgreSQL's documented interpretation works:
  *

@@ -1,6 +1,7 @@
 /*
  * datetime_input.h - reading date and timestamp text the way PostgreSQL 15
- * reads it under its default DateStyle 'ISO, MDY'.
+ * reads it, an ambiguous numeric date ('01/02/2023') in the calling
+ * thread's DateStyle order (engine/datestyle.h; MDY by default).
  *
  * This is the one place attu decodes date/time text: attu_value_parse
  * (casts, literals, COPY / CSV loading, the wire) calls it for DATE and

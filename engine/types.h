@@ -521,9 +521,12 @@ int attu_type_from_name(const char *name, int precision, int scale,
  * around numbers is allowed on input, booleans accept t/f/true/false/yes/no/
  * on/off/1/0, floats print shortest round-trip ("0.1", "1e+100",
  * "Infinity", "NaN"), DECIMAL prints exactly `scale` digits, DATE prints
- * YYYY-MM-DD, TIMESTAMP prints YYYY-MM-DD HH:MM:SS[.ffffff]. DATE and
- * TIMESTAMP read every form PostgreSQL reads under DateStyle 'ISO, MDY'
- * ("Feb 3 2001", "03/02/2001", "20010203T040506"; engine/datetime_input.h).
+ * YYYY-MM-DD, TIMESTAMP prints YYYY-MM-DD HH:MM:SS[.ffffff] under the
+ * default DateStyle, and in the calling thread's DateStyle otherwise
+ * (engine/datestyle.h: SQL, Postgres, German). DATE and TIMESTAMP read
+ * every form PostgreSQL reads ("Feb 3 2001", "03/02/2001",
+ * "20010203T040506"; engine/datetime_input.h), an ambiguous numeric date
+ * in the thread's DateStyle order (MDY, DMY, YMD).
  *
  * attu_value_parse writes one slot of attu_type_width(t.id) bytes into out.
  * TEXT is not handled here (it goes through a dictionary). On failure it
@@ -543,9 +546,10 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap);
 
 /* TIMESTAMPTZ text in and out under a given zone (struct attu_tz,
  * engine/timezone.h; NULL: UTC). attu_value_parse and attu_value_format
- * use the calling thread's session zone (attu_tz_session). Output is
- * PostgreSQL's ISO DateStyle: "2024-03-01 12:00:00+02", "+05:30",
- * "-04:56:02". */
+ * use the calling thread's session zone (attu_tz_session). Output is in
+ * the thread's DateStyle: ISO "2024-03-01 12:00:00+02", "+05:30",
+ * "-04:56:02"; the other styles print the zone's abbreviation
+ * ("03/01/2024 12:00:00 EET"), or the offset where it has none. */
 struct attu_tz;
 int attu_timestamptz_parse(const char *text, size_t len, const struct attu_tz *zone, int64_t *out,
                            attu_error *err);
