@@ -257,6 +257,7 @@ static int evaluate_arguments(attu_session *s, const char *sql, const attu_prepa
             pthread_rwlock_unlock(&s->db->lock);
             attu_stage_free(stage);
         }
+        attu_datestyle was = attu_datestyle_use_iso();   /* the values are read back (datestyle.h) */
         for (int i = 0; !rc && i < n; i++) {
             if (col[i] < 0) continue;
             const attu_column *c = cols[col[i]];
@@ -269,6 +270,7 @@ static int evaluate_arguments(attu_session *s, const char *sql, const attu_prepa
             else vals[i] = longv ? strndup(longv, len) : strndup(buf, len);
             if (!vals[i]) rc = attu_error_oom(err);
         }
+        attu_datestyle_set_session(was);
         if (cols) {
             for (int i = 0; i < k; i++) attu_column_free(cols[i]);
             free(cols);

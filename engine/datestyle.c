@@ -26,3 +26,9 @@ attu_datestyle attu_datestyle_from_setting(const char *value) {
 
 void attu_datestyle_set_session(attu_datestyle ds) { session_style = ds; }
 attu_datestyle attu_datestyle_session(void) { return session_style; }
+
+attu_datestyle attu_datestyle_use_iso(void) {
+    attu_datestyle was = session_style;
+    session_style = (attu_datestyle){ ATTU_DATESTYLE_ISO, ATTU_DATEORDER_MDY };
+    return was;
+}

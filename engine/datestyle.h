@@ -28,4 +28,11 @@ attu_datestyle attu_datestyle_from_setting(const char *value);
 void attu_datestyle_set_session(attu_datestyle ds);
 attu_datestyle attu_datestyle_session(void);
 
+/* Sets ISO, MDY on the calling thread and returns what was there (give it
+ * back to attu_datestyle_set_session after). For a value attu prints only
+ * to read it back (a binary parameter, EXECUTE's arguments): ISO text
+ * reads the same under every order, where '01/02/2023' under YMD or
+ * a zone abbreviation the input does not know would not. */
+attu_datestyle attu_datestyle_use_iso(void);
+
 #endif

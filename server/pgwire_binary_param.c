@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/datestyle.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
 #include "engine/pg_array_oid.h"
@@ -193,7 +194,9 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
             return NULL;
         }
         int32_t days = pg + 10957;   /* 2000-01-01 -> 1970-01-01 */
+        attu_datestyle was = attu_datestyle_use_iso();   /* (read back: datestyle.h) */
         attu_value_format(attu_type_make(ATTU_TYPE_DATE), &days, buf, sizeof buf);
+        attu_datestyle_set_session(was);
         break;
     }
     case ATTU_PG_OID_TIMESTAMP:
@@ -218,8 +221,10 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
             attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
             return NULL;
         }
+        attu_datestyle was = attu_datestyle_use_iso();   /* (read back: datestyle.h) */
         attu_value_format(attu_type_make(oid == ATTU_PG_OID_TIMESTAMP ? ATTU_TYPE_TIMESTAMP : ATTU_TYPE_TIMESTAMPTZ),
                           &us, buf, sizeof buf);
+        attu_datestyle_set_session(was);
         break;
     }
     case ATTU_PG_OID_TIME: {   /* time_recv: microseconds since midnight, 0 .. 24:00:00 */
