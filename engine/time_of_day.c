@@ -166,16 +166,21 @@ size_t attu_time_format(int64_t us, char *buf, size_t cap) {
     return (size_t)l;
 }
 
+size_t attu_utc_offset_format(int32_t east, char *out) {
+    int32_t a = east < 0 ? -east : east;
+    size_t n = (size_t)sprintf(out, "%c%02d", east < 0 ? '-' : '+', a / 3600);
+    if (a % 3600) n += (size_t)sprintf(out + n, ":%02d", a / 60 % 60);
+    if (a % 60) n += (size_t)sprintf(out + n, ":%02d", a % 60);
+    return n;
+}
+
 size_t attu_timetz_format(int64_t packed, char *buf, size_t cap) {
     int64_t us;
     int32_t east;
     attu_timetz_unpack(packed, &us, &east);
     char out[48];
     size_t l = attu_time_format(us, out, sizeof out);
-    int32_t a = east < 0 ? -east : east;
-    l += (size_t)snprintf(out + l, sizeof out - l, "%c%02d", east < 0 ? '-' : '+', a / 3600);
-    if (a % 3600) l += (size_t)snprintf(out + l, sizeof out - l, ":%02d", a / 60 % 60);
-    if (a % 60) l += (size_t)snprintf(out + l, sizeof out - l, ":%02d", a % 60);
+    l += attu_utc_offset_format(east, out + l);
     if (cap) {
         size_t k = l < cap - 1 ? l : cap - 1;
         memcpy(buf, out, k);

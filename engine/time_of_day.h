@@ -26,6 +26,10 @@ int attu_time_parse(const char *text, size_t len, int64_t *out, attu_error *err)
  * length written (at most 15 bytes and the NUL). */
 size_t attu_time_format(int64_t us, char *buf, size_t cap);
 
+/* A UTC offset in seconds east as PostgreSQL prints it: +02, +05:30,
+ * -04:56:02 (at most 10 bytes and a NUL into out). Returns its length. */
+size_t attu_utc_offset_format(int32_t east, char *out);
+
 /* x microseconds folded into one day (PostgreSQL's time_pl_interval and
  * interval_time: the remainder, made non-negative). */
 static inline int64_t attu_time_wrap(int64_t us) {

@@ -1014,15 +1014,6 @@ static size_t format_date(int32_t days, char *out) {
     return n;
 }
 
-/* A numeric UTC offset as PostgreSQL prints it: +02, +05:30, -04:56:02. */
-static size_t format_offset(int32_t off, char *out) {
-    int32_t a = off < 0 ? -off : off;
-    size_t n = (size_t)sprintf(out, "%c%02d", off < 0 ? '-' : '+', a / 3600);
-    if (a % 3600) n += (size_t)sprintf(out + n, ":%02d", a / 60 % 60);
-    if (a % 60) n += (size_t)sprintf(out + n, ":%02d", a % 60);
-    return n;
-}
-
 /* A wall time (microseconds since 1970-01-01 as the clock reads) in the
  * calling thread's DateStyle, as PostgreSQL's EncodeDateTime. with_zone:
  * a timestamptz, whose offset (ISO) or zone abbreviation (the other
@@ -1059,12 +1050,12 @@ static size_t format_timestamp_zoned(int64_t us, bool with_zone, int32_t off, co
     if (ds.style == ATTU_DATESTYLE_POSTGRES) n += (size_t)sprintf(out + n, " %04d", y <= 0 ? 1 - y : y);
     if (with_zone) {
         if (ds.style == ATTU_DATESTYLE_ISO) {
-            n += format_offset(off, out + n);
+            n += attu_utc_offset_format(off, out + n);
         } else if (abbrev && *abbrev) {
             n += (size_t)snprintf(out + n, 16, " %.10s", abbrev);   /* (PostgreSQL's MAXTZLEN) */
         } else {
             out[n++] = ' ';
-            n += format_offset(off, out + n);
+            n += attu_utc_offset_format(off, out + n);
         }
     }
     if (y <= 0) n += (size_t)sprintf(out + n, " BC");
