@@ -6,13 +6,42 @@
 // (lower) or when !comp(n, h) (upper); a needle's answer is the number of
 // haystack elements merged before it. Tiles cut the merged sequence into
 // pieces of nv; merge_partitions (merge_partition.cuh) finds each tile's
-// split with a merge-path search, in two levels for many tiles; each CTA loads its needles and haystack into shared memory, each
-// thread merges vt positions serially, answers go through shared memory so
-// the stores are coalesced.
+// split with a merge-path search, in two levels for many tiles; each CTA
+// loads its needles and haystack into shared memory, each thread merges vt
+// positions serially, answers go through shared memory so the stores are
+// coalesced.
+//
+// Two tile kernels (A/B: ATTU_SORTED_SEARCH_V2=0 picks the first, read once
+// by detail::sorted_search_v2_on()):
+// - sorted_search_kernel (the first): the serial merge keeps each step's
+//   answer and needle slot in registers (answer[vt], slot[vt]); after a
+//   barrier (the keys are dead) they go into shared memory over the keys,
+//   a second barrier, then the coalesced stores. Three barriers a tile.
+// - sorted_search_v2_kernel (the default): the answers have a shared array
+//   of their own beside the keys, so each merge step stores its answer
+//   straight into it (out[a] = b0 + b, a predicated store at the needle's
+//   slot) and the register arrays, the store pass and one barrier go. The
+//   step loads both keys unconditionally and decides with bitwise (not
+//   short-circuit) tests, so it is straight-line predicated code: take the
+//   needle when a < na and (b >= nb or the haystack key is not before it).
+//   Invariants: a <= na always (a needle is only taken while a < na); b
+//   only passes nb on the last thread's steps past the tile's end (or a
+//   clamped thread's), by at most vt, so the haystack array is padded by vt
+//   and the needles' by one: those reads are in bounds, their values
+//   unused. Each needle slot a in [0, na) is written by exactly the thread
+//   whose merge range takes it, so out[0, na) is complete after the
+//   barrier. Shared memory is nv * (sizeof(a) + sizeof(b) + 4) (+ pads),
+//   33.8 KB for int at 256 x 11: 6 CTAs an SM, as the 40 registers of the
+//   first kernel already allowed; key types for which that exceeds the
+//   48 KB of static shared memory (8-byte keys on sm_90) take the first
+//   kernel's body.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/merge_partition.cuh"
+
+#include <cstdlib>
+#include <type_traits>
 
 namespace attu {
 namespace gpu {
@@ -34,12 +63,24 @@ struct search_pred_t {
   }
 };
 
-template <bounds_t bounds, typename launch_t, typename needles_it,
+// ATTU_SORTED_SEARCH_V2=0 selects sorted_search_kernel, anything else (or
+// unset) sorted_search_v2_kernel; read once (A/B runs; the tests and the
+// bench set it through this reference).
+inline bool& sorted_search_v2_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SORTED_SEARCH_V2");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
+// The first tile body: answers in registers, then stored over the keys.
+template <bounds_t bounds, int nt, int vt, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
-__global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
+__device__ __forceinline__ void search_tile_register_answers(
     needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
     indices_it indices, comp_t comp, const int* __restrict__ part) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  enum { nv = nt * vt };
   using a_t = value_of_t<needles_it>;
   using b_t = value_of_t<haystack_it>;
   __shared__ union {
@@ -105,6 +146,113 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
   }
 }
 
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  search_tile_register_answers<bounds, launch_t::sm_ptx::nt, launch_t::sm_ptx::vt>(
+      needles, num_needles, haystack, num_haystack, indices, comp, part);
+}
+
+// The tile's keys, needles then haystack, in one array (haystack b at
+// keys[na + b]), and the answers beside them (see the file's comment).
+template <int nv, int vt, typename T>
+struct search_v2_shared_t {
+  T keys[nv + vt];
+  int out[nv];
+};
+
+// v2 needs raw pointers to one key type (the load picks its source pointer
+// per slot) and its shared memory within the 48 KB of a static array.
+template <int nv, int vt, typename needles_it, typename haystack_it>
+constexpr bool search_v2_fits() {
+  using a_t = value_of_t<needles_it>;
+  return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
+         std::is_same<a_t, value_of_t<haystack_it>>::value &&
+         sizeof(search_v2_shared_t<nv, vt, a_t>) <= 48 * 1024;
+}
+
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
+    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
+                                                  indices, comp, part);
+  } else {
+    using T = value_of_t<needles_it>;
+    __shared__ search_v2_shared_t<nv, vt, T> shared;
+    const int tid = threadIdx.x, cta = blockIdx.x;
+    const long long total = (long long)num_needles + num_haystack;
+    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+    const int b0 = part[cta], b1 = part[cta + 1];
+    const int a0 = diag0 - b0, a1 = diag1 - b1;
+    const int na = a1 - a0, nb = b1 - b0;
+    {
+      // Slot j < na + nb of the tile is needles[a0 + j] (j < na) or
+      // haystack[b0 + j - na]: one load from a selected base (no branch),
+      // all vt issued before the first shared store, which is keys[j].
+      const T* from_needles = needles + a0 + tid;
+      const T* from_haystack = haystack + (b0 - na) + tid;
+      T k[vt];
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        const T* from = j < na ? from_needles : from_haystack;
+        if (j < na + nb) k[i] = from[i * nt];
+      }
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        if (j < na + nb) shared.keys[j] = k[i];
+      }
+    }
+    __syncthreads();
+    const T* hay = shared.keys + na;
+    auto before = [&](int a, int b) {  // haystack b goes before needle a
+      return bounds == bounds_lower ? comp(hay[b], shared.keys[a]) : !comp(shared.keys[a], hay[b]);
+    };
+    const int d = min(tid * vt, na + nb);
+    int b = merge_path_b(na, nb, d, before);
+    int a = d - b;
+    // Straight-line steps: both keys read (a <= na, na + b < nv + vt: in
+    // the array), the needle taken when a < na and (b >= nb or its haystack
+    // key is not before it); a taken needle's answer goes to out[a].
+    // Pointers walk the keys (pa, pb) and the answers (po, the slot of
+    // pa's needle); the bounds are pointer compares.
+    const T* pa = shared.keys + a;
+    const T* pb = hay + b;
+    int* po = shared.out + a;
+    const T* const a_end = shared.keys + na;
+    const T* const b_end = hay + nb;
+    int answer = b0 + b;
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const T ka = *pa, kb = *pb;
+      const bool b_first = bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
+      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first);
+      // 4-byte keys: the answer slot is pa's address plus a constant (one
+      // pointer fewer to step); otherwise its own pointer
+      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa + sizeof(shared.keys)) : po;
+      if (take_a) *slot = answer;
+      // selects, not branches: each pointer stays one register
+      pa = take_a ? pa + 1 : pa;
+      po = take_a ? po + 1 : po;
+      pb = take_a ? pb : pb + 1;
+      answer = take_a ? answer : answer + 1;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const int j = tid + i * nt;
+      if (j < na) indices[a0 + j] = shared.out[j];
+    }
+  }
+}
+
 }  // namespace detail
 
 // indices[i] = lower/upper bound of needles[i] in haystack; both sorted by
@@ -123,8 +271,12 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
-  detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-      needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  if (detail::sorted_search_v2_on())
+    detail::sorted_search_v2_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  else
+    detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
   ATTU_CUDA_CHECK_LAUNCH();
 }
 
