@@ -155,22 +155,68 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
       needles, num_needles, haystack, num_haystack, indices, comp, part);
 }
 
+// The highest power of two <= nv / 2: the first step of search_v2_split.
+template <int nv>
+constexpr int search_v2_top_step() {
+  int p = 1;
+  while (2 * p <= nv / 2) p *= 2;
+  return p;
+}
+
 // The tile's keys, needles then haystack, in one array (haystack b at
 // keys[na + b]), and the answers beside them (see the file's comment).
+// search_v2_split reads up to top - 1 slots before keys[0] and after
+// keys[na + nb] (na + nb <= nv) for steps that do not fit: out before the
+// keys (nv >= top slots) and the pad after them keep those reads inside
+// the object; the merge reads at most vt - 1 slots past keys[na + nb].
 template <int nv, int vt, typename T>
 struct search_v2_shared_t {
-  T keys[nv + vt];
+  enum { top = search_v2_top_step<nv>(), pad = top > vt ? top : vt };
   int out[nv];
+  T keys[nv + pad];
 };
 
 // v2 needs raw pointers to one key type (the load picks its source pointer
-// per slot) and its shared memory within the 48 KB of a static array.
+// per slot), answers (nv ints) that cover the split search's reads before
+// the keys, and its shared memory within the 48 KB of a static array.
 template <int nv, int vt, typename needles_it, typename haystack_it>
 constexpr bool search_v2_fits() {
   using a_t = value_of_t<needles_it>;
   return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
          std::is_same<a_t, value_of_t<haystack_it>>::value &&
+         nv * sizeof(int) >= search_v2_top_step<nv>() * sizeof(a_t) &&  // out covers the underrun
          sizeof(search_v2_shared_t<nv, vt, a_t>) <= 48 * 1024;
+}
+
+// merge_path_b over the tile's keys by binary lifting: b starts at the
+// range's low end and tries steps of 2^k down to 1, taking a step when the
+// range allows it and haystack b + step - 1 goes before needle
+// d - b - step (then every haystack key up to it does: the predicate is
+// monotone). The split's range is at most min(na, nb) <= nv / 2 wide, so
+// steps from the highest power of two <= nv / 2 cover it (their sum is at
+// least nv / 2). Unrolled, each step is two shared loads at constant
+// offsets from two pointers, two compares and three selected adds: no
+// loop, no branch, no per-step address arithmetic (merge_path_b's loop
+// took about 14 instructions an iteration).
+template <int nv, typename T, typename b_first_t>
+__device__ __forceinline__ int search_v2_split(int na, int nb, int d, const T* keys, const T* hay,
+                                               b_first_t b_first) {
+  const int lo = d > na ? d - na : 0;
+  const int hi = d < nb ? d : nb;
+  int room = hi - lo;
+  const T* pb = hay + lo;            // haystack lo
+  const T* pa = keys + (d - 1 - lo);  // the needle it meets on diagonal d
+  constexpr int top = search_v2_top_step<nv>();
+#pragma unroll
+  for (int step = top; step > 0; step >>= 1) {
+    // both loads unconditional (see search_v2_shared_t: in bounds even
+    // when the step does not fit), the test bitwise: no branch
+    const bool take = (room >= step) & b_first(pa[1 - step], pb[step - 1]);
+    room = take ? room - step : room;
+    pa = take ? pa - step : pa;
+    pb = take ? pb + step : pb;
+  }
+  return hi - room;  // room = hi - b throughout
 }
 
 template <bounds_t bounds, typename launch_t, typename needles_it,
@@ -212,11 +258,12 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
     }
     __syncthreads();
     const T* hay = shared.keys + na;
-    auto before = [&](int a, int b) {  // haystack b goes before needle a
-      return bounds == bounds_lower ? comp(hay[b], shared.keys[a]) : !comp(shared.keys[a], hay[b]);
+    // true when haystack key kb goes before needle key ka
+    auto b_first = [&](const T& ka, const T& kb) {
+      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
     };
     const int d = min(tid * vt, na + nb);
-    int b = merge_path_b(na, nb, d, before);
+    int b = search_v2_split<nv>(na, nb, d, shared.keys, hay, b_first);
     int a = d - b;
     // Straight-line steps: both keys read (a <= na, na + b < nv + vt: in
     // the array), the needle taken when a < na and (b >= nb or its haystack
@@ -231,12 +278,10 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
     int answer = b0 + b;
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
-      const T ka = *pa, kb = *pb;
-      const bool b_first = bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
-      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first);
-      // 4-byte keys: the answer slot is pa's address plus a constant (one
-      // pointer fewer to step); otherwise its own pointer
-      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa + sizeof(shared.keys)) : po;
+      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first(*pa, *pb));
+      // 4-byte keys: the answer slot is pa's address less a constant (out
+      // lies just before keys; one pointer fewer to step); otherwise po
+      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa - sizeof(shared.out)) : po;
       if (take_a) *slot = answer;
       // selects, not branches: each pointer stays one register
       pa = take_a ? pa + 1 : pa;
