@@ -17,24 +17,34 @@
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
 //   barrier (the keys are dead) they go into shared memory over the keys,
 //   a second barrier, then the coalesced stores. Three barriers a tile.
-// - sorted_search_v2_kernel (the default): the answers have a shared array
-//   of their own beside the keys, so each merge step stores its answer
-//   straight into it (out[a] = b0 + b, a predicated store at the needle's
-//   slot) and the register arrays, the store pass and one barrier go. The
-//   step loads both keys unconditionally and decides with bitwise (not
-//   short-circuit) tests, so it is straight-line predicated code: take the
-//   needle when a < na and (b >= nb or the haystack key is not before it).
+// - sorted_search_v2_kernel (the default; raw pointers to one key type):
+//   fewer instructions a thread (SASS, sm_90, int / less: 391 against
+//   585, NOPs left out; v2's are straight-line, each run once, where the
+//   first has a search loop of about 13 run about 11 times, and its loads
+//   and merge steps branch):
+//   * the tile's needles and haystack in one array (keys[j], j < na + nb
+//     <= nv; haystack b at keys[na + b]), loaded from a base pointer picked
+//     per slot: no branches, one shared store a slot;
+//   * each thread's split (merge_path_b over the tile) by unrolled binary
+//     lifting (search_v2_split): 8 instructions a step, no loop;
+//   * the merge's steps straight-line: both keys read unconditionally, the
+//     needle taken when a < na and (b >= nb or its haystack key is not
+//     before it), its answer b0 + b stored at once into out[a], an int
+//     array of its own (no answer / slot registers, no store pass, one
+//     barrier fewer: two a tile);
+//   * 32 registers and 26.6 KB of shared memory at 256 x 11 (int): 8 CTAs
+//     an SM, against 6 for the first kernel's 40 registers.
 //   Invariants: a <= na always (a needle is only taken while a < na); b
-//   only passes nb on the last thread's steps past the tile's end (or a
-//   clamped thread's), by at most vt, so the haystack array is padded by vt
-//   and the needles' by one: those reads are in bounds, their values
-//   unused. Each needle slot a in [0, na) is written by exactly the thread
-//   whose merge range takes it, so out[0, na) is complete after the
-//   barrier. Shared memory is nv * (sizeof(a) + sizeof(b) + 4) (+ pads),
-//   33.8 KB for int at 256 x 11: 6 CTAs an SM, as the 40 registers of the
-//   first kernel already allowed; key types for which that exceeds the
-//   48 KB of static shared memory (8-byte keys on sm_90) take the first
-//   kernel's body.
+//   passes nb only on the steps after the tile's last item (the last
+//   thread's, or a thread clamped to the end), by at most vt - 1. Each
+//   needle slot a < na is written by exactly the thread whose merge range
+//   takes it, so out[0, na) is complete at the barrier. The reads that
+//   fall outside the tile's keys (the search's steps that do not fit, the
+//   merge past the end) stay inside the shared object (out before the
+//   keys, a pad after them; search_v2_shared_t) and their values are never
+//   used. Key types for which that layout exceeds 48 KB of static shared
+//   memory, iterators that are not pointers, or needles and haystack of
+//   different types take the first kernel's body.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
