@@ -332,7 +332,7 @@ void bench_interval_move(context_t& ctx, size_t n, long long mean, const char* b
   row(name, "int32", n, 8.0 * n + 12.0 * num, ours, "-", -1);
 }
 
-void bench_sorted_search(context_t& ctx, size_t n) {
+void bench_sorted_search(context_t& ctx, size_t n, const char* suffix = "") {
   dbuf<int> needles(n), hay(n), idx(n);
   fill_random(needles.p, n, 8, 1ll << 30);
   fill_random(hay.p, n, 9, 1ll << 30);
@@ -346,7 +346,9 @@ void bench_sorted_search(context_t& ctx, size_t n) {
     thrust::lower_bound(thrust::cuda::par.on(ctx.stream()), hay.p, hay.p + n, needles.p,
                         needles.p + n, idx.p);
   });
-  row("sorted_search lower, n needles into n", "int32", n, 12.0 * n, ours, "thrust::lower_bound", theirs);
+  char name[64];
+  std::snprintf(name, sizeof name, "sorted_search lower, n needles into n%s", suffix);
+  row(name, "int32", n, 12.0 * n, ours, "thrust::lower_bound", theirs);
 }
 
 }  // namespace bc
@@ -483,6 +485,17 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
+      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel and v2
+      // (sorted_search.cuh), alternately twice
+      if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_MODES")) {
+        const bool saved = ag::detail::sorted_search_v2_on();
+        for (int round = 0; round < 2; ++round)
+          for (bool on : {false, true}) {
+            ag::detail::sorted_search_v2_on() = on;
+            bc::bench_sorted_search(ctx, n, on ? " (v2)" : " (first)");
+          }
+        ag::detail::sorted_search_v2_on() = saved;
+      }
     }
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());

@@ -6,13 +6,52 @@
 // (lower) or when !comp(n, h) (upper); a needle's answer is the number of
 // haystack elements merged before it. Tiles cut the merged sequence into
 // pieces of nv; merge_partitions (merge_partition.cuh) finds each tile's
-// split with a merge-path search, in two levels for many tiles; each CTA loads its needles and haystack into shared memory, each
-// thread merges vt positions serially, answers go through shared memory so
-// the stores are coalesced.
+// split with a merge-path search, in two levels for many tiles; each CTA
+// loads its needles and haystack into shared memory, each thread merges vt
+// positions serially, answers go through shared memory so the stores are
+// coalesced.
+//
+// Two tile kernels (A/B: ATTU_SORTED_SEARCH_V2=0 picks the first, read once
+// by detail::sorted_search_v2_on()):
+// - sorted_search_kernel (the first): the serial merge keeps each step's
+//   answer and needle slot in registers (answer[vt], slot[vt]); after a
+//   barrier (the keys are dead) they go into shared memory over the keys,
+//   a second barrier, then the coalesced stores. Three barriers a tile.
+// - sorted_search_v2_kernel (the default; raw pointers to one key type):
+//   fewer instructions a thread (SASS, sm_90, int / less: 391 against
+//   585, NOPs left out; v2's are straight-line, each run once, where the
+//   first has a search loop of about 13 run about 11 times, and its loads
+//   and merge steps branch):
+//   * the tile's needles and haystack in one array (keys[j], j < na + nb
+//     <= nv; haystack b at keys[na + b]), loaded from a base pointer picked
+//     per slot: no branches, one shared store a slot;
+//   * each thread's split (merge_path_b over the tile) by unrolled binary
+//     lifting (search_v2_split): 8 instructions a step, no loop;
+//   * the merge's steps straight-line: both keys read unconditionally, the
+//     needle taken when a < na and (b >= nb or its haystack key is not
+//     before it), its answer b0 + b stored at once into out[a], an int
+//     array of its own (no answer / slot registers, no store pass, one
+//     barrier fewer: two a tile);
+//   * 32 registers and 26.6 KB of shared memory at 256 x 11 (int): 8 CTAs
+//     an SM, against 6 for the first kernel's 40 registers.
+//   Invariants: a <= na always (a needle is only taken while a < na); b
+//   passes nb only on the steps after the tile's last item (the last
+//   thread's, or a thread clamped to the end), by at most vt - 1. Each
+//   needle slot a < na is written by exactly the thread whose merge range
+//   takes it, so out[0, na) is complete at the barrier. The reads that
+//   fall outside the tile's keys (the search's steps that do not fit, the
+//   merge past the end) stay inside the shared object (out before the
+//   keys, a pad after them; search_v2_shared_t) and their values are never
+//   used. Key types for which that layout exceeds 48 KB of static shared
+//   memory, iterators that are not pointers, or needles and haystack of
+//   different types take the first kernel's body.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/merge_partition.cuh"
+
+#include <cstdlib>
+#include <type_traits>
 
 namespace attu {
 namespace gpu {
@@ -34,12 +73,24 @@ struct search_pred_t {
   }
 };
 
-template <bounds_t bounds, typename launch_t, typename needles_it,
+// ATTU_SORTED_SEARCH_V2=0 selects sorted_search_kernel, anything else (or
+// unset) sorted_search_v2_kernel; read once (A/B runs; the tests and the
+// bench set it through this reference).
+inline bool& sorted_search_v2_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SORTED_SEARCH_V2");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
+// The first tile body: answers in registers, then stored over the keys.
+template <bounds_t bounds, int nt, int vt, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
-__global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
+__device__ __forceinline__ void search_tile_register_answers(
     needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
     indices_it indices, comp_t comp, const int* __restrict__ part) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  enum { nv = nt * vt };
   using a_t = value_of_t<needles_it>;
   using b_t = value_of_t<haystack_it>;
   __shared__ union {
@@ -105,6 +156,158 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
   }
 }
 
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  search_tile_register_answers<bounds, launch_t::sm_ptx::nt, launch_t::sm_ptx::vt>(
+      needles, num_needles, haystack, num_haystack, indices, comp, part);
+}
+
+// The highest power of two <= nv / 2: the first step of search_v2_split.
+template <int nv>
+constexpr int search_v2_top_step() {
+  int p = 1;
+  while (2 * p <= nv / 2) p *= 2;
+  return p;
+}
+
+// The tile's keys, needles then haystack, in one array (haystack b at
+// keys[na + b]), and the answers beside them (see the file's comment).
+// search_v2_split reads up to top - 1 slots before keys[0] and after
+// keys[na + nb] (na + nb <= nv) for steps that do not fit: out before the
+// keys (nv >= top slots) and the pad after them keep those reads inside
+// the object; the merge reads at most vt - 1 slots past keys[na + nb].
+template <int nv, int vt, typename T>
+struct search_v2_shared_t {
+  enum { top = search_v2_top_step<nv>(), pad = top > vt ? top : vt };
+  int out[nv];
+  T keys[nv + pad];
+};
+
+// v2 needs raw pointers to one key type (the load picks its source pointer
+// per slot), answers (nv ints) that cover the split search's reads before
+// the keys, and its shared memory within the 48 KB of a static array.
+template <int nv, int vt, typename needles_it, typename haystack_it>
+constexpr bool search_v2_fits() {
+  using a_t = value_of_t<needles_it>;
+  return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
+         std::is_same<a_t, value_of_t<haystack_it>>::value &&
+         nv * sizeof(int) >= search_v2_top_step<nv>() * sizeof(a_t) &&  // out covers the underrun
+         sizeof(search_v2_shared_t<nv, vt, a_t>) <= 48 * 1024;
+}
+
+// merge_path_b over the tile's keys by binary lifting: b starts at the
+// range's low end and tries steps of 2^k down to 1, taking a step when the
+// range allows it and haystack b + step - 1 goes before needle
+// d - b - step (then every haystack key up to it does: the predicate is
+// monotone). The split's range is at most min(na, nb) <= nv / 2 wide, so
+// steps from the highest power of two <= nv / 2 cover it (their sum is at
+// least nv / 2). Unrolled, each step is two shared loads at constant
+// offsets from two pointers, two compares and three selected adds: no
+// loop, no branch, no per-step address arithmetic (merge_path_b's loop
+// took about 14 instructions an iteration).
+template <int nv, typename T, typename b_first_t>
+__device__ __forceinline__ int search_v2_split(int na, int nb, int d, const T* keys, const T* hay,
+                                               b_first_t b_first) {
+  const int lo = d > na ? d - na : 0;
+  const int hi = d < nb ? d : nb;
+  int room = hi - lo;
+  const T* pb = hay + lo;            // haystack lo
+  const T* pa = keys + (d - 1 - lo);  // the needle it meets on diagonal d
+  constexpr int top = search_v2_top_step<nv>();
+#pragma unroll
+  for (int step = top; step > 0; step >>= 1) {
+    // both loads unconditional (see search_v2_shared_t: in bounds even
+    // when the step does not fit), the test bitwise: no branch
+    const bool take = (room >= step) & b_first(pa[1 - step], pb[step - 1]);
+    room = take ? room - step : room;
+    pa = take ? pa - step : pa;
+    pb = take ? pb + step : pb;
+  }
+  return hi - room;  // room = hi - b throughout
+}
+
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
+    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
+                                                  indices, comp, part);
+  } else {
+    using T = value_of_t<needles_it>;
+    __shared__ search_v2_shared_t<nv, vt, T> shared;
+    const int tid = threadIdx.x, cta = blockIdx.x;
+    const long long total = (long long)num_needles + num_haystack;
+    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+    const int b0 = part[cta], b1 = part[cta + 1];
+    const int a0 = diag0 - b0, a1 = diag1 - b1;
+    const int na = a1 - a0, nb = b1 - b0;
+    {
+      // Slot j < na + nb of the tile is needles[a0 + j] (j < na) or
+      // haystack[b0 + j - na]: one load from a selected base (no branch),
+      // all vt issued before the first shared store, which is keys[j].
+      const T* from_needles = needles + a0 + tid;
+      const T* from_haystack = haystack + (b0 - na) + tid;
+      T k[vt];
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        const T* from = j < na ? from_needles : from_haystack;
+        if (j < na + nb) k[i] = from[i * nt];
+      }
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        if (j < na + nb) shared.keys[j] = k[i];
+      }
+    }
+    __syncthreads();
+    const T* hay = shared.keys + na;
+    // true when haystack key kb goes before needle key ka
+    auto b_first = [&](const T& ka, const T& kb) {
+      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
+    };
+    const int d = min(tid * vt, na + nb);
+    int b = search_v2_split<nv>(na, nb, d, shared.keys, hay, b_first);
+    int a = d - b;
+    // Straight-line steps: both keys read (a <= na, na + b < nv + vt: in
+    // the array), the needle taken when a < na and (b >= nb or its haystack
+    // key is not before it); a taken needle's answer goes to out[a].
+    // Pointers walk the keys (pa, pb) and the answers (po, the slot of
+    // pa's needle); the bounds are pointer compares.
+    const T* pa = shared.keys + a;
+    const T* pb = hay + b;
+    int* po = shared.out + a;
+    const T* const a_end = shared.keys + na;
+    const T* const b_end = hay + nb;
+    int answer = b0 + b;
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first(*pa, *pb));
+      // 4-byte keys: the answer slot is pa's address less a constant (out
+      // lies just before keys; one pointer fewer to step); otherwise po
+      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa - sizeof(shared.out)) : po;
+      if (take_a) *slot = answer;
+      // selects, not branches: each pointer stays one register
+      pa = take_a ? pa + 1 : pa;
+      po = take_a ? po + 1 : po;
+      pb = take_a ? pb : pb + 1;
+      answer = take_a ? answer : answer + 1;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const int j = tid + i * nt;
+      if (j < na) indices[a0 + j] = shared.out[j];
+    }
+  }
+}
+
 }  // namespace detail
 
 // indices[i] = lower/upper bound of needles[i] in haystack; both sorted by
@@ -123,8 +326,12 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
-  detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-      needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  if (detail::sorted_search_v2_on())
+    detail::sorted_search_v2_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  else
+    detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
   ATTU_CUDA_CHECK_LAUNCH();
 }
 

@@ -63,10 +63,15 @@ int main() {
     test::expect_equal(r, out.to_host(), want, "warp_partition_point");
   });
 
+  // Both tile kernels (sorted_search.cuh: v2, the default, and the first,
+  // ATTU_SORTED_SEARCH_V2=0) on every case.
+  const bool v2_saved = attu::gpu::detail::sorted_search_v2_on();
+  for (bool v2 : {true, false})
   for (bool upper : {false, true}) {
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
-              " (int keys, duplicates), up to 16M into 16M",
+              (v2 ? " (v2 tiles)" : " (first tiles)") + " (int keys, duplicates), up to 16M into 16M",
           [&] {
+            attu::gpu::detail::sorted_search_v2_on() = v2;
             for (auto c : cases) {
               auto needles = test::random_sorted<int>(c.a, -(c.range / 2), c.range / 2, c.a * 3 + 1);
               auto hay = test::random_sorted<int>(c.b, -(c.range / 2), c.range / 2, c.b * 5 + 2);
@@ -84,6 +89,7 @@ int main() {
             }
           });
   }
+  attu::gpu::detail::sorted_search_v2_on() = v2_saved;
 
   r.run("merge_partitions: two levels against one (merge_partition.cuh)", [&] {
     // the two-level form forced (two_level_min 0) against the one-level
@@ -111,7 +117,10 @@ int main() {
     }
   });
 
-  r.run("sorted_search with descending order (greater_t) and double keys", [&] {
+  for (bool v2 : {true, false})
+  r.run(std::string("sorted_search with descending order (greater_t) and double keys") +
+            (v2 ? " (v2 tiles)" : " (first tiles)"), [&] {
+    attu::gpu::detail::sorted_search_v2_on() = v2;
     auto needles = test::random_sorted<int>(50000, -5000, 5000, 1);
     auto hay = test::random_sorted<int>(70000, -5000, 5000, 2);
     std::vector<double> n2(needles.rbegin(), needles.rend()), h2(hay.rbegin(), hay.rend());
@@ -125,6 +134,7 @@ int main() {
                                 greater_t<double>(), ctx);
     test::expect_equal(r, out.to_host(), ref::sorted_search(n2, h2, false, greater_t<double>()),
                        "descending");
+    attu::gpu::detail::sorted_search_v2_on() = v2_saved;
   });
 
   r.run("inner_join: pairs ordered by (a, b), duplicates on both sides", [&] {
