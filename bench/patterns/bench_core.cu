@@ -462,6 +462,18 @@ int main(int argc, char** argv) {
         // the load-balanced tiles beside the warp path (a launch box keeps them)
         if (bench_wanted("interval_move") && mean >= 100)
           bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (tiles)");
+        // ATTU_BENCH_MOVE_MODES=1: the tiles (256 x 6) with lbs_move's
+        // counted ends and CTA scan (v1) and its warp-found segments (v2),
+        // alternately twice
+        if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_MODES")) {
+          const bool saved = ag::detail::lbs_move_v2_on();
+          for (int round = 0; round < 2; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::lbs_move_v2_on() = on;
+              bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, on ? " (v2)" : " (v1)");
+            }
+          ag::detail::lbs_move_v2_on() = saved;
+        }
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
           bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
           bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");
