@@ -415,7 +415,7 @@ int main() {
     cases.push_back({5 * mnv + 3, test::geo_random, -1});
     cases.push_back({1 << 20, test::geo_random, -1});
     const bool saved_v2 = detail::lbs_move_v2_on();
-    for (bool v2 : {true, false})
+    for (bool v2 : {true, false}) {
     for (auto c : cases) {
       detail::lbs_move_v2_on() = v2;
       auto segs = c.mean >= 0 ? test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo)
@@ -458,6 +458,13 @@ int main() {
       std::fill(want.begin(), want.end(), -1);
       ref::interval_move(src, c.count, segs, scatter, gather, &want);
       test::expect_equal(r, out.to_host(), want, ("move " + nm).c_str());
+      // another tile shape (64 x 11: two warps, odd vt), always tiles
+      out.memset(0xff);
+      interval_move<launch_params_t<64, 11>>((const int*)d_src.data(), c.count, S, ns,
+                                             (const int*)d_s.data(), (const int*)d_g.data(),
+                                             out.data(), ctx);
+      test::expect_equal(r, out.to_host(), want, ("move 64x11 " + nm).c_str());
+    }
     }
     detail::lbs_move_v2_on() = saved_v2;
   });
