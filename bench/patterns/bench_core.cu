@@ -463,16 +463,19 @@ int main(int argc, char** argv) {
         if (bench_wanted("interval_move") && mean >= 100)
           bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (tiles)");
         // ATTU_BENCH_MOVE_MODES=1: the tiles (256 x 6) with lbs_move's
-        // counted ends and CTA scan (v1) and its warp-found segments (v2),
-        // alternately twice
+        // counted ends and CTA scan (v1), its warp-found segments (v2) and
+        // those in persistent CTAs, alternately twice
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_MODES")) {
-          const bool saved = ag::detail::lbs_move_v2_on();
+          const bool saved = ag::detail::lbs_move_v2_on(), saved_p = ag::detail::lbs_move_persistent_on();
           for (int round = 0; round < 2; ++round)
-            for (bool on : {false, true}) {
-              ag::detail::lbs_move_v2_on() = on;
-              bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, on ? " (v2)" : " (v1)");
+            for (int mode : {0, 1, 2}) {
+              ag::detail::lbs_move_v2_on() = mode != 0;
+              ag::detail::lbs_move_persistent_on() = mode == 2;
+              bc::bench_interval_move<ag::launch_params_t<256, 6>>(
+                  ctx, n, mean, mode == 0 ? " (v1)" : mode == 1 ? " (v2)" : " (v2 persistent)");
             }
           ag::detail::lbs_move_v2_on() = saved;
+          ag::detail::lbs_move_persistent_on() = saved_p;
         }
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
           bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");

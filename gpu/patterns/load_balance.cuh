@@ -34,6 +34,7 @@
 // load_balance_search: output[index] = seg.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 
@@ -111,16 +112,22 @@ struct lbs_range_t {
   __device__ int nb() const { return b1 - b0; }
 };
 
-__device__ inline lbs_range_t lbs_tile_range(const int* part, int cta, int nv,
-                                             int count, int num_segments) {
+// Tile cta's range given part[cta] = b0 and part[cta + 1] = b1.
+__device__ inline lbs_range_t lbs_range_of(int b0, int b1, int cta, int nv, int count,
+                                           int num_segments) {
   int total = count + num_segments;
   int diag0 = cta * nv, diag1 = min(diag0 + nv, total);
   lbs_range_t r;
-  r.b0 = part[cta];
-  r.b1 = part[cta + 1];
+  r.b0 = b0;
+  r.b1 = b1;
   r.a0 = diag0 - r.b0;
   r.a1 = diag1 - r.b1;
   return r;
+}
+
+__device__ inline lbs_range_t lbs_tile_range(const int* part, int cta, int nv,
+                                             int count, int num_segments) {
+  return lbs_range_of(part[cta], part[cta + 1], cta, nv, count, num_segments);
 }
 
 // Loads the tile's ends and the start of its first segment.
@@ -424,27 +431,16 @@ __device__ inline unsigned warp_or(unsigned x) {
 // 32 items) take another batch, which overrides. Lane 31 item's start
 // carries to the next round; loads of round i are issued before round
 // i + 1's search, and all loads before the first store.
-template <typename launch_t, typename T, typename load_t, typename store_t,
-          typename segments_it, typename tpl_t>
-__global__ __launch_bounds__(launch_t::nt) void lbs_move_v2_kernel(
-    load_t load, store_t store, int count, segments_it segments, int num_segments,
-    const int* __restrict__ part, tpl_t caching) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  static_assert(nt % 32 == 0, "lbs_move_v2_kernel: whole warps");
-  using cache_t = typename cached_tuple<tpl_t>::type;
-  __shared__ int s_ends[nv];
-  __shared__ int s_owner[nt / 32][32];
-  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
-  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
+// One warp's items of a tile whose ends and cached values are in shared
+// memory (lbs_move_v2_kernel and lbs_move_persistent_kernel; see above).
+template <int vt, typename T, typename load_t, typename store_t, typename cache_t>
+__device__ inline void lbs_move_warp_items(const load_t& load, const store_t& store,
+                                           const lbs_range_t& r, int start_b0, const int* s_ends,
+                                           const cache_t* s_cache, int* own) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
-  const int start_b0 =
-      lbs_load_ends_cached<nt>(r, segments, count, num_segments, caching, s_ends, s_cache);
-  __syncthreads();
   const int na = r.na(), nb = r.nb();
   const int c0 = warp * 32 * vt;
-  if (c0 >= na) return;  // the warp's whole (no CTA barrier follows)
-  int* own = s_owner[warp];
+  if (c0 >= na) return;  // the warp's whole
   const int first = r.a0 + c0;
   int k = (int)warp_partition_point(0, nb, [&](long long m) { return s_ends[m] < first; });
   int carry_start = k > 0 ? s_ends[k - 1] : start_b0;
@@ -502,6 +498,109 @@ __global__ __launch_bounds__(launch_t::nt) void lbs_move_v2_kernel(
   }
 }
 
+template <typename launch_t, typename T, typename load_t, typename store_t,
+          typename segments_it, typename tpl_t>
+__global__ __launch_bounds__(launch_t::nt) void lbs_move_v2_kernel(
+    load_t load, store_t store, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, tpl_t caching) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  static_assert(nt % 32 == 0, "lbs_move_v2_kernel: whole warps");
+  using cache_t = typename cached_tuple<tpl_t>::type;
+  __shared__ int s_ends[nv];
+  __shared__ int s_owner[nt / 32][32];
+  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
+  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
+  const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
+  const int start_b0 =
+      lbs_load_ends_cached<nt>(r, segments, count, num_segments, caching, s_ends, s_cache);
+  __syncthreads();
+  lbs_move_warp_items<vt, T>(load, store, r, start_b0, s_ends, s_cache, s_owner[threadIdx.x >> 5]);
+}
+
+// ATTU_LBS_MOVE_PERSISTENT=1 (read once; off by default, an experiment
+// for A/B runs): lbs_move_v2's tiles run by persistent CTAs
+// (lbs_move_persistent_kernel) when lbs_move_v2_on().
+inline bool& lbs_move_persistent_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_LBS_MOVE_PERSISTENT");
+    return e && *e == '1';
+  }();
+  return on;
+}
+
+// lbs_move_v2_kernel over tiles blockIdx.x, + gridDim.x, ... (as many CTAs
+// as fit at once): while a tile's items move, the thread's share of the
+// next tile's first nt segments (its end, start of the first segment,
+// cached values) is already loading into registers and part[] of the tile
+// after that too; after the CTA's barrier they go to shared memory (the
+// rest of a tile with more than nt segments loads there and then). The
+// chain part -> ends -> items of a tile becomes, in steady state, the
+// item loads alone.
+// Registers: capped for 1536 threads a multiprocessor (256 x 6: 39, no
+// spills; unbounded it took 60, 4 CTAs; 8 CTAs spilled the values loaded
+// ahead).
+template <typename launch_t, typename T, typename load_t, typename store_t,
+          typename segments_it, typename tpl_t>
+__global__ __launch_bounds__(launch_t::nt, (1536 / launch_t::nt > 0 ? 1536 / launch_t::nt : 1)) void lbs_move_persistent_kernel(
+    load_t load, store_t store, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, tpl_t caching, int num_tiles) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  static_assert(nt % 32 == 0, "lbs_move_persistent_kernel: whole warps");
+  using cache_t = typename cached_tuple<tpl_t>::type;
+  constexpr auto seq = cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>();
+  __shared__ int s_ends[nv];
+  __shared__ int s_owner[nt / 32][32];
+  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
+  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
+  const int tid = threadIdx.x, stride = gridDim.x;
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  // The thread's registers ahead of tile r: j = tid of its segments.
+  int a_start = 0, a_end = 0;
+  cache_t a_cache;
+  auto load_ahead = [&](const lbs_range_t& q) {
+    a_start = q.b0 > 0 ? (int)segments[q.b0] : 0;
+    const int nseg = min(q.b1, num_segments - 1) - q.b0 + 1;
+    if (tid < q.nb()) a_end = ends[q.b0 + tid];
+    if (tid < nseg) a_cache = load_cached(caching, q.b0 + tid, seq);
+  };
+  int t = blockIdx.x;  // the grid has at most num_tiles CTAs
+  lbs_range_t r = lbs_tile_range(part, t, nv, count, num_segments);
+  load_ahead(r);
+  int pb0 = 0, pb1 = 0;  // part[] of tile t + stride
+  if (t + stride < num_tiles) {
+    pb0 = part[t + stride];
+    pb1 = part[t + stride + 1];
+  }
+  for (;;) {
+    const int nb = r.nb(), nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
+    if (tid < nb) s_ends[tid] = a_end;
+    if (tid < nseg) s_cache[tid] = a_cache;
+    for (int j = tid + nt; j < nseg; j += nt) {
+      const int e = j < nb ? ends[r.b0 + j] : 0;
+      const cache_t c = load_cached(caching, r.b0 + j, seq);
+      if (j < nb) s_ends[j] = e;
+      s_cache[j] = c;
+    }
+    const int start_b0 = a_start;
+    __syncthreads();
+    const int tn = t + stride;
+    lbs_range_t rn = r;
+    if (tn < num_tiles) {
+      rn = lbs_range_of(pb0, pb1, tn, nv, count, num_segments);
+      load_ahead(rn);
+      if (tn + stride < num_tiles) {
+        pb0 = part[tn + stride];
+        pb1 = part[tn + stride + 1];
+      }
+    }
+    lbs_move_warp_items<vt, T>(load, store, r, start_b0, s_ends, s_cache, s_owner[tid >> 5]);
+    if (tn >= num_tiles) return;
+    __syncthreads();  // every warp is done with tile t's shared ends and values
+    r = rn;
+    t = tn;
+  }
+}
+
 template <typename launch_arg_t, typename T, typename load_t, typename store_t,
           typename segments_it, typename tpl_t>
 void lbs_move(load_t load, store_t store, int count, segments_it segments,
@@ -512,6 +611,19 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
   size_t cache_bytes = (nv + 1) * sizeof(typename cached_tuple<tpl_t>::type);
+  if (lbs_move_v2_on() && lbs_move_persistent_on()) {
+    auto kernel = lbs_move_persistent_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
+    ATTU_CUDA_CHECK(cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
+    int per_sm = 0;
+    ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, launch_t::nt,
+                                                                  cache_bytes));
+    const int grid = (int)std::min<long long>(num_tiles, (long long)std::max(per_sm, 1) * ctx.sm_count());
+    kernel<<<grid, launch_t::nt, cache_bytes, ctx.stream()>>>(
+        load, store, count, segments, num_segments, part.data(), caching, num_tiles);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
   auto kernel = lbs_move_v2_on() ? lbs_move_v2_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>
                                  : lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
   ATTU_CUDA_CHECK(cudaFuncSetAttribute(
