@@ -541,7 +541,8 @@ inline bool& lbs_move_persistent_on() {
 // ahead).
 template <typename launch_t, typename T, typename load_t, typename store_t,
           typename segments_it, typename tpl_t>
-__global__ __launch_bounds__(launch_t::nt, (1536 / launch_t::nt > 0 ? 1536 / launch_t::nt : 1)) void lbs_move_persistent_kernel(
+__global__ __launch_bounds__(launch_t::nt, (1536 / launch_t::nt > 0 ? 1536 / launch_t::nt : 1))
+void lbs_move_persistent_kernel(
     load_t load, store_t store, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, tpl_t caching, int num_tiles) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
