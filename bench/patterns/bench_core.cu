@@ -477,6 +477,21 @@ int main(int argc, char** argv) {
         // the load-balanced tiles beside the warp path (a launch box keeps them)
         if (bench_wanted("interval_move") && mean >= 100)
           bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (tiles)");
+        // ATTU_BENCH_MOVE_MODES=1: the tiles (256 x 6) with lbs_move's
+        // counted ends and CTA scan (v1), its warp-found segments (v2) and
+        // those in persistent CTAs, alternately twice
+        if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_MODES")) {
+          const bool saved = ag::detail::lbs_move_v2_on(), saved_p = ag::detail::lbs_move_persistent_on();
+          for (int round = 0; round < 2; ++round)
+            for (int mode : {0, 1, 2}) {
+              ag::detail::lbs_move_v2_on() = mode != 0;
+              ag::detail::lbs_move_persistent_on() = mode == 2;
+              bc::bench_interval_move<ag::launch_params_t<256, 6>>(
+                  ctx, n, mean, mode == 0 ? " (v1)" : mode == 1 ? " (v2)" : " (v2 persistent)");
+            }
+          ag::detail::lbs_move_v2_on() = saved;
+          ag::detail::lbs_move_persistent_on() = saved_p;
+        }
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
           bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
           bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");

@@ -75,6 +75,23 @@ static std::vector<geo_case_t> geo_cases(int nv, bool big) {
   return test::small_filter(c, [](const geo_case_t& g) { return g.count; });
 }
 
+// Segment starts for count items: runs of empty segments (0 to 2, one
+// time in 8 up to 99) between segments of 0 to 4 items.
+static std::vector<int> empty_runs(int count) {
+  std::vector<int> segs;
+  unsigned x = 12345;
+  int pos = 0;
+  while (pos < count) {
+    x = x * 1664525u + 1013904223u;
+    const int run = (int)((x >> 8) % (((x >> 4) & 7) == 0 ? 100 : 3));
+    for (int e = run; e > 0; --e) segs.push_back(pos);
+    segs.push_back(pos);
+    pos = std::min(count, pos + (int)((x >> 20) % 5));
+  }
+  if (segs.empty()) segs.push_back(0);
+  return segs;
+}
+
 static std::string name_of(const geo_case_t& c, size_t segs) {
   return "n=" + std::to_string(c.count) + " " + test::geometry_name(c.geo) +
          " segs=" + std::to_string(segs);
@@ -388,14 +405,28 @@ int main() {
     }
   });
 
-  r.run("interval_expand / gather / scatter / move", [&] {
+  r.run("interval_expand / gather / scatter / move, both lbs_move kernels", [&] {
     // and the warp path's geometries (warp_segments.cuh: 1M+ items, mean
-    // 256-4096, none over 16384): half the intervals empty, and random
+    // 256-4096, none over 16384): half the intervals empty, and random.
+    // Each geometry runs with lbs_move's warp-found segments
+    // (lbs_move_v2_kernel), with the counted ends and CTA scan, and with
+    // v2's persistent CTAs (lbs_move_persistent_kernel).
     auto cases = geo_cases(mnv, false);
     cases.push_back({2 << 20, test::geo_empty_heavy, 800});
     cases.push_back({2 << 20, test::geo_random, 3000});
+    // mean -1: runs of up to 99 empty intervals between intervals of 0 to
+    // 4 items (lbs_move_v2_kernel's batches of 32 ends inside one window)
+    cases.push_back({5 * mnv + 3, test::geo_random, -1});
+    cases.push_back({1 << 20, test::geo_random, -1});
+    const bool saved_v2 = detail::lbs_move_v2_on(), saved_pers = detail::lbs_move_persistent_on();
+    // 0: counted ends (v1), 1: warp-found segments (v2), 2: v2 persistent
+    for (int mode : {1, 0, 2}) {
     for (auto c : cases) {
-      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo);
+      const bool v2 = mode != 0;
+      detail::lbs_move_v2_on() = v2;
+      detail::lbs_move_persistent_on() = mode == 2;
+      auto segs = c.mean >= 0 ? test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo)
+                              : empty_runs(c.count);
       int ns = (int)segs.size();
       std::vector<int> len(ns);
       for (int s = 0; s < ns; ++s) len[s] = ref::interval_end(segs, s, c.count) - segs[s];
@@ -411,7 +442,7 @@ int main() {
       mem_t<int> d_src = to_mem(src, ctx), d_segs = to_mem(segs, ctx),
                  d_g = to_mem(gather, ctx), d_s = to_mem(scatter, ctx), out(c.count, ctx);
       const int* S = d_segs.data();
-      std::string nm = name_of(c, ns);
+      std::string nm = name_of(c, ns) + (mode == 0 ? " v1" : mode == 1 ? " v2" : " v2 persistent");
       out.memset(0xff);
       interval_expand((const int*)d_src.data(), c.count, S, ns, out.data(), ctx);
       std::vector<int> src_ns(src.begin(), src.begin() + ns);
@@ -434,7 +465,16 @@ int main() {
       std::fill(want.begin(), want.end(), -1);
       ref::interval_move(src, c.count, segs, scatter, gather, &want);
       test::expect_equal(r, out.to_host(), want, ("move " + nm).c_str());
+      // another tile shape (64 x 11: two warps, odd vt), always tiles
+      out.memset(0xff);
+      interval_move<launch_params_t<64, 11>>((const int*)d_src.data(), c.count, S, ns,
+                                             (const int*)d_s.data(), (const int*)d_g.data(),
+                                             out.data(), ctx);
+      test::expect_equal(r, out.to_host(), want, ("move 64x11 " + nm).c_str());
     }
+    }
+    detail::lbs_move_v2_on() = saved_v2;
+    detail::lbs_move_persistent_on() = saved_pers;
   });
 
   r.run("lbs_workcreate: upsweep counts, downsweep segments and order", [&] {
