@@ -174,7 +174,7 @@ void bench_compact(context_t& ctx, size_t n) {
 
 // ATTU_BENCH_SELECT_BOXES=1: select_if over other launch boxes (nt x vt).
 template <int nt, int vt>
-void bench_select_box(context_t& ctx, size_t n, const char* note = "") {
+void bench_select_box(context_t& ctx, size_t n) {
   using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
   dbuf<int> a(n), b(n), cnt(1);
   fill_random(a.p, n, 5);
@@ -186,7 +186,7 @@ void bench_select_box(context_t& ctx, size_t n, const char* note = "") {
   int kept = 0;
   ATTU_CUDA_CHECK(cudaMemcpy(&kept, cnt.p, sizeof kept, cudaMemcpyDeviceToHost));
   char name[64];
-  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d%s", nt, vt, note);
+  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d", nt, vt);
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
@@ -398,17 +398,6 @@ int main(int argc, char** argv) {
         bc::bench_select_delays<128, 24>(ctx, n);
         bc::bench_select_delays<384, 17>(ctx, n);
       }
-      // ATTU_BENCH_SELECT_MODES=1: select_if a CTA a tile and by resident
-      // CTAs prefetching their next tile, alternately twice
-      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_MODES")) {
-        const bool saved = ag::detail::select_prefetch_on();
-        for (int round = 0; round < 2; ++round)
-          for (bool on : {false, true}) {
-            ag::detail::select_prefetch_on() = on;
-            bc::bench_select_box<128, 24>(ctx, n, on ? ", prefetch" : ", a CTA a tile");
-          }
-        ag::detail::select_prefetch_on() = saved;
-      }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);
         bc::bench_select_box<384, 17>(ctx, n);
@@ -451,18 +440,16 @@ int main(int argc, char** argv) {
           bc::bench_segreduce<ag::launch_params_t<128, 20>>(ctx, n, mean, " (128x20)");
         }
         if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean);
-        // ATTU_BENCH_LBS_MODES=1: transform_lbs's tiles with few ends by
-        // the merge, the direct count and the direct walk, alternately twice
+        // ATTU_BENCH_LBS_MODES=1: transform_lbs with the direct count of
+        // tiles with few ends off and on, alternately twice
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_MODES")) {
-          const bool saved = ag::detail::lbs_direct_on(), saved_walk = ag::detail::lbs_walk_on();
+          const bool saved = ag::detail::lbs_direct_on();
           for (int round = 0; round < 2; ++round)
-            for (int mode : {0, 1, 2}) {
-              ag::detail::lbs_direct_on() = mode > 0;
-              ag::detail::lbs_walk_on() = mode == 2;
-              bc::bench_lbs(ctx, n, mean, mode == 0 ? " (merge)" : mode == 1 ? " (direct)" : " (walk)");
+            for (bool on : {false, true}) {
+              ag::detail::lbs_direct_on() = on;
+              bc::bench_lbs(ctx, n, mean, on ? " (direct)" : " (merge)");
             }
           ag::detail::lbs_direct_on() = saved;
-          ag::detail::lbs_walk_on() = saved_walk;
         }
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_BOXES")) {
           if (mean == means[0]) bc::bench_write_pairs(ctx, n);

@@ -232,17 +232,6 @@ inline bool& lbs_direct_on() {
   return on;
 }
 
-// The direct count's items found by walking the ends (each thread's
-// items in order, the next end in a register) rather than by counting all
-// of the tile's ends for every item; ATTU_LBS_WALK=0 turns it off (A/B).
-inline bool& lbs_walk_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_WALK");
-    return !(e && *e == '0');
-  }();
-  return on;
-}
-
 template <int nv>
 struct lbs_shared_t {
   int ends[nv];
@@ -252,7 +241,7 @@ struct lbs_shared_t {
 template <typename launch_t, typename func_t, typename segments_it, typename tpl_t>
 __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
     func_t f, int count, segments_it segments, int num_segments,
-    const int* __restrict__ part, tpl_t caching, bool direct, bool lbs_walk) {
+    const int* __restrict__ part, tpl_t caching, bool direct) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   constexpr bool caching_on = !std::is_same<tpl_t, no_cache_t>::value;
   using cache_t = typename std::conditional<caching_on, cached_tuple<tpl_t>,
@@ -277,27 +266,6 @@ __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
   // merge and no second barrier.
   if (direct && r.nb() <= kLbsDirectEnds) {
     const int nb = r.nb();
-    if (lbs_walk) {
-      // A thread's items rise by nt, so its segment only moves forward:
-      // keep the next end in a register and step past the ends each item
-      // reaches (at most nb steps over all of the thread's items).
-      int k = 0, start = start_b0;
-      int next = nb > 0 ? shared.ends[0] : INT_MAX;
-#pragma unroll
-      for (int i = 0; i < vt; ++i) {
-        int j = tid + i * nt;
-        if (j >= r.na()) break;
-        int index = r.a0 + j;
-        while (next <= index) {
-          start = next;
-          ++k;
-          next = k < nb ? shared.ends[k] : INT_MAX;
-        }
-        if constexpr (caching_on) f(index, r.b0 + k, index - start, s_cache[k]);
-        else f(index, r.b0 + k, index - start);
-      }
-      return;
-    }
     for (int j = tid; j < r.na(); j += nt) {
       int index = r.a0 + j, seg = r.b0, start = start_b0;
       for (int k = 0; k < nb; ++k) {
@@ -344,8 +312,7 @@ void transform_lbs_impl(func_t f, int count, segments_it segments,
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
   }
   kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
-      f, count, segments, num_segments, part.data(), caching, lbs_direct_on(),
-      lbs_walk_on());
+      f, count, segments, num_segments, part.data(), caching, lbs_direct_on());
   ATTU_CUDA_CHECK_LAUNCH();
 }
 

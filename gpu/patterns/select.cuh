@@ -15,8 +15,6 @@
 // pred(x) -> bool must be a pure function of the item.
 #pragma once
 
-#include <algorithm>
-
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_exchange.cuh>
@@ -33,80 +31,23 @@ namespace detail {
 // 0.185; docs/performance.md, session 21).
 using select_delay_t = cub::detail::fixed_delay_constructor_t<76, 1150>;
 
-// The shared memory of one select_if tile.
-template <typename launch_t, typename delay_t, typename T, typename tile_state_t>
-struct select_tile_t {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using exchange_t = cub::BlockExchange<T, nt, vt>;
-  using scan_t = cub::BlockScan<int, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
-  struct storage_t {
-    union {
-      typename exchange_t::TempStorage exchange;
-      T staged[nv];
-    } shared;
-    typename scan_t::TempStorage scan_storage;
-    typename prefix_op_t::TempStorage prefix_storage;
-    int s_prefix, s_kept;
-  };
-
-  // One tile whose items (striped, tile_count of them) are in x: their
-  // keep flags scanned with the look-back, the kept items staged in order
-  // and stored. Ends with the staged items read: the caller must barrier
-  // before the storage is written again.
-  template <typename pred_t>
-  static __device__ __forceinline__ void run(storage_t& st, int cta, int tile_begin, int tile_count, int count,
-                                             T (&x)[vt], pred_t pred, T* __restrict__ output,
-                                             int* __restrict__ num_selected, tile_state_t& tile_state) {
-    int tid = threadIdx.x;
-    exchange_t(st.shared.exchange).StripedToBlocked(x);
-    bool keep[vt];
-    int kept = 0;
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      keep[i] = tid * vt + i < tile_count && pred(x[i]);
-      kept += keep[i];
-    }
-    // exclusive position among the kept items, from the start of the array
-    int excl;
-    if (cta == 0) {
-      int agg;
-      scan_t(st.scan_storage).ExclusiveSum(kept, excl, agg);
-      if (!tid) {
-        if (tile_count == nv) tile_state.SetInclusive(0, agg);
-        st.s_prefix = 0;
-        st.s_kept = agg;
-      }
-    } else {
-      prefix_op_t prefix_op(tile_state, st.prefix_storage, plus_t<int>(), cta);
-      scan_t(st.scan_storage).ExclusiveScan(kept, excl, plus_t<int>(), prefix_op);
-      if (!tid) st.s_prefix = excl;  // thread 0's exclusive value is the tile's prefix
-      if (tid == nt - 1) st.s_kept = excl + kept;  // the inclusive total; the prefix is subtracted below
-    }
-    __syncthreads();
-    int prefix = st.s_prefix;
-    int tile_kept = cta == 0 ? st.s_kept : st.s_kept - prefix;
-    // stage the kept items at their tile-local positions, then store striped
-    int pos = excl - prefix;
-#pragma unroll
-    for (int i = 0; i < vt; ++i)
-      if (keep[i]) st.shared.staged[pos++] = x[i];
-    __syncthreads();
-    for (int i = tid; i < tile_kept; i += nt) output[prefix + i] = st.shared.staged[i];
-    if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
-  }
-};
-
-// A CTA a tile.
 template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
                                                                  pred_t pred, T* __restrict__ output,
                                                                  int* __restrict__ num_selected,
                                                                  tile_state_t tile_state, tile_state_t next_state,
                                                                  int next_tiles) {
-  using tile_t = select_tile_t<launch_t, delay_t, T, tile_state_t>;
-  enum { nt = tile_t::nt, vt = tile_t::vt, nv = tile_t::nv };
-  __shared__ typename tile_t::storage_t st;
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  using exchange_t = cub::BlockExchange<T, nt, vt>;
+  using scan_t = cub::BlockScan<int, nt>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
+  __shared__ union {
+    typename exchange_t::TempStorage exchange;
+    T staged[nv];
+  } shared;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ typename prefix_op_t::TempStorage prefix_storage;
+  __shared__ int s_prefix, s_kept;
   int tid = threadIdx.x, cta = blockIdx.x;
   lookback_mark_next(next_state, next_tiles);
   int tile_begin = cta * nv;
@@ -115,49 +56,41 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
   T x[vt];
   auto load = [=](int i) { return input[i]; };
   load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
-  tile_t::run(st, cta, tile_begin, tile_count, count, x, pred, output, num_selected, tile_state);
-}
-
-// Resident CTAs walking the tiles in steps of the grid, each loading its
-// next tile's items into registers before it scans, waits on the
-// look-back for and stores the current one: a CTA waiting on its
-// predecessors still has a tile's loads in flight. Every CTA of the grid
-// is resident (the grid is the occupancy's), and a CTA takes its tiles in
-// rising order, so the lowest unfinished tile always runs and never
-// waits on a later one.
-template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
-__global__ __launch_bounds__(launch_t::nt) void select_if_prefetch_kernel(
-    const T* __restrict__ input, int count, int num_tiles, pred_t pred, T* __restrict__ output,
-    int* __restrict__ num_selected, tile_state_t tile_state, tile_state_t next_state, int next_tiles) {
-  using tile_t = select_tile_t<launch_t, delay_t, T, tile_state_t>;
-  enum { nt = tile_t::nt, vt = tile_t::vt, nv = tile_t::nv };
-  __shared__ typename tile_t::storage_t st;
-  int tid = threadIdx.x;
-  lookback_mark_next(next_state, next_tiles);
-  auto load = [=](int i) { return input[i]; };
-  int cta = blockIdx.x;
-  T x[vt];
-  load_striped<nt, vt>(load, tid, cta * nv, min(nv, count - cta * nv), x);
-  for (; cta < num_tiles; cta += gridDim.x) {
-    int tile_begin = cta * nv, tile_count = min(nv, count - tile_begin);
-    T y[vt];
-    int next = cta + gridDim.x;
-    if (next < num_tiles) load_striped<nt, vt>(load, tid, next * nv, min(nv, count - next * nv), y);
-    tile_t::run(st, cta, tile_begin, tile_count, count, x, pred, output, num_selected, tile_state);
+  exchange_t(shared.exchange).StripedToBlocked(x);
+  bool keep[vt];
+  int kept = 0;
 #pragma unroll
-    for (int i = 0; i < vt; ++i) x[i] = y[i];
-    __syncthreads();  // the staged items are read before the next tile's exchange
+  for (int i = 0; i < vt; ++i) {
+    keep[i] = tid * vt + i < tile_count && pred(x[i]);
+    kept += keep[i];
   }
-}
-
-// ATTU_SELECT_PREFETCH=1: select_if by resident CTAs that prefetch their
-// next tile (select_if_prefetch_kernel); 0: a CTA a tile (A/B runs).
-inline bool& select_prefetch_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SELECT_PREFETCH");
-    return e && *e == '1';
-  }();
-  return on;
+  // exclusive position among the kept items, from the start of the array
+  int excl;
+  if (cta == 0) {
+    int agg;
+    scan_t(scan_storage).ExclusiveSum(kept, excl, agg);
+    if (!tid) {
+      if (tile_count == nv) tile_state.SetInclusive(0, agg);
+      s_prefix = 0;
+      s_kept = agg;
+    }
+  } else {
+    prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
+    scan_t(scan_storage).ExclusiveScan(kept, excl, plus_t<int>(), prefix_op);
+    if (!tid) s_prefix = excl;  // thread 0's exclusive value is the tile's prefix
+    if (tid == nt - 1) s_kept = excl + kept;  // the inclusive total; the prefix is subtracted below
+  }
+  __syncthreads();
+  int prefix = s_prefix;
+  int tile_kept = cta == 0 ? s_kept : s_kept - prefix;
+  // stage the kept items at their tile-local positions, then store striped
+  int pos = excl - prefix;
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (keep[i]) shared.staged[pos++] = x[i];
+  __syncthreads();
+  for (int i = tid; i < tile_kept; i += nt) output[prefix + i] = shared.staged[i];
+  if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
 }
 
 }  // namespace detail
@@ -175,16 +108,6 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
     return;
   }
   using tile_state_t = cub::ScanTileState<int>;
-  if (detail::select_prefetch_on()) {
-    auto kernel = detail::select_if_prefetch_kernel<launch_t, delay_t, T, pred_t, tile_state_t>;
-    const int grid = std::min(num_tiles, occupancy(kernel, launch_t::nt) * ctx.sm_count());
-    auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)grid * launch_t::nt, ctx);
-    kernel<<<grid, launch_t::nt, 0, ctx.stream()>>>(input, count, num_tiles, pred, output, num_selected,
-                                                    lb.state, lb.next, lb.next_tiles);
-    ATTU_CUDA_CHECK_LAUNCH();
-    lookback_end(lb, ctx);
-    return;
-  }
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
   detail::select_if_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
       input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles);

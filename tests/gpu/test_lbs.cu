@@ -147,13 +147,11 @@ int main() {
   r.run("transform_lbs: the direct count of tiles with few ends and the merge, long segments", [&] {
     // Means 300 to 20000 (empty segments among them in the empty-heavy
     // geometry) put tiles with 0 to 8 ends and tiles with more side by
-    // side; each geometry runs with the direct count by walking, by
-    // counting, and with the merge, with and without caching.
-    const bool saved = detail::lbs_direct_on(), saved_walk = detail::lbs_walk_on();
-    for (int mode : {0, 1, 2}) {  // the direct count by walking, by counting, the merge
-      const bool direct = mode < 2;
+    // side; each geometry runs with the direct count on and off, with
+    // and without caching.
+    const bool saved = detail::lbs_direct_on();
+    for (bool direct : {true, false}) {
       detail::lbs_direct_on() = direct;
-      detail::lbs_walk_on() = mode == 0;
       for (int mean : {300, 1000, 5000, 20000})
         for (auto g : {test::geo_random, test::geo_empty_heavy, test::geo_one_huge})
           for (int n : {nv - 1, nv + 1, 3 << 20}) {
@@ -170,7 +168,7 @@ int main() {
                 n, (const int*)d_segs.data(), ns, cuda::std::make_tuple((const int*)d_va.data()), ctx);
             std::vector<int> want(n);
             ref::transform_lbs([&](int i, int s, int rank) { want[i] = va[s] * 7919 + rank * 31 + s; }, n, segs);
-            std::string what = std::string(mode == 0 ? "walk" : mode == 1 ? "direct" : "merge") + " mean " + std::to_string(mean) + " " +
+            std::string what = std::string(direct ? "direct" : "merge") + " mean " + std::to_string(mean) + " " +
                                test::geometry_name(g) + " n=" + std::to_string(n);
             test::expect_equal(r, out.to_host(), want, ("cached " + what).c_str());
             seg_out.memset(0xff);
@@ -179,7 +177,6 @@ int main() {
           }
     }
     detail::lbs_direct_on() = saved;
-    detail::lbs_walk_on() = saved_walk;
   });
 
   r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {

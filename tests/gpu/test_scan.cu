@@ -350,13 +350,10 @@ int main() {
     }
   });
 
-  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M; a CTA a tile and prefetching", [&] {
+  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
     using box = stream_box_t<int>;
     int nv = box::nt * box::vt;
-    const bool saved = detail::select_prefetch_on();
-    for (bool prefetch : {false, true})
     for (int n : sizes_around(nv, true)) {
-      detail::select_prefetch_on() = prefetch;
       auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
       mem_t<int> d = to_mem(in, ctx);
       for (int mode = 0; mode < 3; ++mode) {
@@ -372,8 +369,7 @@ int main() {
                     cnt.data(), ctx);
         else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
         int k = cnt.to_host()[0];
-        std::string what = std::string(prefetch ? "prefetch " : "") + "n=" + std::to_string(n) + " mode " +
-                           std::to_string(mode);
+        std::string what = "n=" + std::to_string(n) + " mode " + std::to_string(mode);
         if (k != (int)want.size()) {
           r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
           continue;
@@ -383,7 +379,6 @@ int main() {
         test::expect_equal(r, got, want, what.c_str());
       }
     }
-    detail::select_prefetch_on() = saved;
   });
 
   // The look-back statuses live in the context between calls (lookback.cuh):
