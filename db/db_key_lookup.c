@@ -85,13 +85,13 @@ bool db_key_list_local(const attu_session *s, const attu_ast_expr_list *l) {
     return true;
 }
 
-static bool order_local(const attu_session *s, const attu_ast_order_list *o) {
+bool db_key_order_local(const attu_session *s, const attu_ast_order_list *o) {
     for (int i = 0; i < o->n; i++) if (!db_key_row_local(s, o->items[i].expr)) return false;
     return true;
 }
 
-static bool window_local(const attu_session *s, const attu_ast_window *w) {
-    return !w || (db_key_list_local(s, &w->partition_by) && order_local(s, &w->order_by) &&
+bool db_key_window_local(const attu_session *s, const attu_ast_window *w) {
+    return !w || (db_key_list_local(s, &w->partition_by) && db_key_order_local(s, &w->order_by) &&
                   db_key_row_local(s, w->frame_start.offset) && db_key_row_local(s, w->frame_end.offset));
 }
 
@@ -125,7 +125,7 @@ bool db_key_row_local(const attu_session *s, const attu_ast_expr *e) {
         if (!e->u.func.name || attu_sql_function_exists(attu_catalog_comments(db_cat(s)), e->u.func.name)) return false;
         /* (an aggregate's ORDER BY and FILTER, a window's clauses) */
         return db_key_list_local(s, &e->u.func.args) && db_key_row_local(s, e->u.func.filter) &&
-               order_local(s, &e->u.func.order_by) && window_local(s, e->u.func.over);
+               db_key_order_local(s, &e->u.func.order_by) && db_key_window_local(s, e->u.func.over);
     default: return false;   /* subqueries, DEFAULT */
     }
 }

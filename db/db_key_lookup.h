@@ -26,6 +26,10 @@ struct attu_session;
  * copy stands in for), no DEFAULT, no hidden rowid (the copy's is 0). */
 bool db_key_row_local(const struct attu_session *s, const attu_ast_expr *e);
 bool db_key_list_local(const struct attu_session *s, const attu_ast_expr_list *l);
+/* The same for an ORDER BY list's expressions, and a window's clauses
+ * (PARTITION BY, ORDER BY, the frame's offsets; NULL: none). */
+bool db_key_order_local(const struct attu_session *s, const attu_ast_order_list *o);
+bool db_key_window_local(const struct attu_session *s, const attu_ast_window *w);
 
 /* The candidate row of base a keyed statement reads, as a copy that
  * stands in for base wherever the binder reads base. */

@@ -63,11 +63,6 @@ static bool keyed_wanted(void) {
     return !e || (strcmp(e, "0") && strcmp(e, "off"));
 }
 
-static bool order_local(const attu_session *s, const attu_ast_order_list *o) {
-    for (int i = 0; i < o->n; i++) if (!db_key_row_local(s, o->items[i].expr)) return false;
-    return true;
-}
-
 /* Whether every expression of q reads its FROM row alone (no subquery,
  * no SQL function, no rowid). */
 static bool query_local(const attu_session *s, const attu_ast_query *q) {
@@ -75,16 +70,12 @@ static bool query_local(const attu_session *s, const attu_ast_query *q) {
         if (!db_key_row_local(s, q->u.select.items[i].expr)) return false;
     if (!db_key_list_local(s, &q->u.select.distinct_on) || !db_key_row_local(s, q->u.select.where) ||
         !db_key_list_local(s, &q->u.select.group_by) || !db_key_row_local(s, q->u.select.having) ||
-        !order_local(s, &q->order_by) || !db_key_row_local(s, q->limit) || !db_key_row_local(s, q->offset))
+        !db_key_order_local(s, &q->order_by) || !db_key_row_local(s, q->limit) || !db_key_row_local(s, q->offset))
         return false;
     /* (the WINDOW clause's definitions are merged into their OVERs, which
      * the items' calls carry; these are checked too, all the same) */
-    for (int i = 0; i < q->u.select.nwindows; i++) {
-        const attu_ast_window *w = &q->u.select.windows[i];
-        if (!db_key_list_local(s, &w->partition_by) || !order_local(s, &w->order_by) ||
-            !db_key_row_local(s, w->frame_start.offset) || !db_key_row_local(s, w->frame_end.offset))
-            return false;
-    }
+    for (int i = 0; i < q->u.select.nwindows; i++)
+        if (!db_key_window_local(s, &q->u.select.windows[i])) return false;
     return true;
 }
 
