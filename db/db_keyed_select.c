@@ -19,6 +19,9 @@
  * then the select list, GROUP BY / aggregates, HAVING, windows, DISTINCT,
  * ORDER BY, LIMIT / OFFSET and FOR UPDATE / SHARE as for any table. The
  * copy is an ordinary table version, so either backend runs the rest.
+ * The query of a SELECT statement (database.c) and the source query of
+ * INSERT ... SELECT and CREATE TABLE AS (db_ddl.c run_coerced) are looked
+ * up this way.
  *
  * Joins. The FROM list may join the table with others (inner, LEFT,
  * RIGHT, FULL, CROSS, commas, nested): the WHERE keeps only joined rows

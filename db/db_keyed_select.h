@@ -11,7 +11,8 @@
 
 struct attu_session;
 
-/* 1 with *out when query q (a SELECT statement's, run with params) reads
+/* 1 with *out when query q (a SELECT statement's, or the source of
+ * INSERT ... SELECT / CREATE TABLE AS, run with params) reads
  * a table, alone or joined, whose key its WHERE names: the copy to read
  * in its place (db_key_copy_params); 0 when the query must scan; -1 with
  * err (no memory). The caller holds the read lock, and frees *out after
