@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# bench/unique/point_statements.sh BUILD_DIR [ROWS] - statements that name
-# one row by its PRIMARY KEY on a ROWS-row table (default 10,000,000),
-# through a CPU attud of BUILD_DIR (its server/attud and clients/attu):
-# the point SELECT / UPDATE of docs/performance.md ("Unique checks").
+# bench/unique/point_statements.sh BUILD_DIR [ROWS] [DEVICE] - statements
+# that name one row by its PRIMARY KEY on a ROWS-row table (default
+# 10,000,000), through an attud of BUILD_DIR (its server/attud and
+# clients/attu) on DEVICE (cpu, the default, or gpu): the point SELECT /
+# UPDATE of docs/performance.md ("Unique checks").
 #
 # The table bk(id int primary key, v int, s text) is loaded by INSERT ...
 # SELECT, whose check builds the key index. Each statement runs 7 times
@@ -15,8 +16,9 @@
 set -euo pipefail
 build=$(cd "$1" && pwd)
 rows=${2:-10000000}
+device=${3:-cpu}
 tmp=$(mktemp -d /tmp/attu-point.XXXXXX)
-"$build/server/attud" --port 0 --device cpu --ready-file "$tmp/port" --log-level error >"$tmp/attud.log" 2>&1 &
+"$build/server/attud" --port 0 --device "$device" --ready-file "$tmp/port" --log-level error >"$tmp/attud.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
