@@ -15,6 +15,7 @@
 #include "db/db_domain_check.h"
 #include "engine/enum_type.h"
 #include "db/db_index.h"
+#include "db/db_keyed_select.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -726,7 +727,18 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
         /* pg_terminate_backend(pid) ... over rows: called per row */
         db_signal_fill sfill;
         q = db_signal_fill_prepare(q, &sfill);
-        attu_result *r = db_run_query(s, sql, q, params, err);
+        /* a WHERE that names one row by its key: the query reads that row
+         * alone, found through the key set (db_keyed_select.c) */
+        db_key_copy *keyed = NULL;
+        attu_bind_params kp;
+        int kr = db_keyed_select_find(s, sql, q, params, &keyed, err);
+        if (kr > 0) {
+            memset(&kp, 0, sizeof kp);
+            if (params) kp = *params;
+            db_key_copy_params(keyed, &kp);
+        }
+        attu_result *r = kr < 0 ? NULL : db_run_query(s, sql, q, kr > 0 ? &kp : params, err);
+        db_key_copy_free(keyed);
         if (r && db_seq_fill_apply(s, &fill, r->cols, r->nrows, err)) { attu_result_free(r); r = NULL; }
         db_seq_fill_free(&fill);
         pthread_rwlock_unlock(&s->db->lock);

@@ -13,6 +13,7 @@
 #include "db/db_domain_check.h"
 #include "engine/comments.h"
 #include "db/db_fkey.h"
+#include "db/db_keyed_select.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -995,14 +996,23 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
     if (params) bp = *params;
+    /* a WHERE that names one row of a table by its key: that table read
+     * as the row (db_keyed_select.c), as a SELECT statement reads it */
+    db_key_copy *keyed = NULL;
+    int kr = db_keyed_select_find(s, sql, q, params, &keyed, err);
+    if (kr < 0) return NULL;
+    if (kr) db_key_copy_params(keyed, &bp);
     bool batched = false;
     bp.cond_batched = &batched;
     attu_result *res = run_coerced_once(s, sql, q, &bp, ncols, fewer_ok, types, names, err);
-    if (res || !db_retry_per_binding(batched, err)) return res;
-    attu_error_clear(err);
-    bp.cond_per_binding = true;
-    bp.cond_batched = NULL;
-    return run_coerced_once(s, sql, q, &bp, ncols, fewer_ok, types, names, err);
+    if (!res && db_retry_per_binding(batched, err)) {
+        attu_error_clear(err);
+        bp.cond_per_binding = true;
+        bp.cond_batched = NULL;
+        res = run_coerced_once(s, sql, q, &bp, ncols, fewer_ok, types, names, err);
+    }
+    db_key_copy_free(keyed);
+    return res;
 }
 
 /* The subquery runner of a query that is only described (CREATE TABLE AS

@@ -44,8 +44,10 @@
  * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
  * an index, as a table loaded at start has none, and the next check
  * builds one. A load into an empty table keeps the statement's own set
- * as the index. Only writers, under the database's write lock, touch an
- * index; readers never do.
+ * as the index. Only writers (holding the table's lock) build or change
+ * an index; a keyed SELECT (db_key_lookup.c) reads one beside them, and
+ * the sets are attached to a version and taken off it under a lock of
+ * their own (index_mu) that its lookup holds.
  *
  * The earlier way, a query over the candidate table on whichever backend
  * the database uses, stays for ATTU_UNIQUE_INDEX=off and for when memory
@@ -76,6 +78,7 @@
 #include "db/db_index.h"
 #include "db/db_unique.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -582,6 +585,32 @@ static bool set_serves(const attu_key_set *ks, const attu_table *t, const attu_u
     return true;
 }
 
+/* The lock under which a key set is attached to a table version or taken
+ * off it (the sets' pointers, attu_key_index's array). Writers of a table
+ * hold its table lock (db_lock.c), which keeps other writers off its
+ * sets, but only the database's read lock: a query of another session
+ * (keyed SELECT, db_key_lookup.c) may probe the same version's set beside
+ * them, and does so under this lock. A writer changes a set's entries
+ * only once it is off the version queries read (db_unique_follow) or
+ * before it is on one (key_set_of builds it first). */
+static pthread_mutex_t index_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Appends ks to t's sets (under index_mu); 0 when it took it. */
+static int attach_set(attu_table *t, attu_key_set *ks) {
+    pthread_mutex_lock(&index_mu);
+    int rc = -1;
+    attu_key_index *ix = t->key_index;
+    if (!ix && (ix = calloc(1, sizeof *ix))) t->key_index = ix;
+    attu_key_set **sets = ix ? realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1)) : NULL;
+    if (sets) {
+        ix->sets = sets;
+        ix->sets[ix->n++] = ks;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&index_mu);
+    return rc;
+}
+
 /* u's key set over base, in step with it: the one base carries, or one
  * built now (one pass over the key columns' host data: no download, as a
  * table's columns always have their host copy) and kept on base. NULL
@@ -590,13 +619,6 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
     attu_key_index *ix = base->key_index;
     for (int i = 0; ix && i < ix->n; i++)
         if (set_serves(ix->sets[i], base, u)) return ix->sets[i];
-    if (!ix) {
-        if (!(ix = calloc(1, sizeof *ix))) return NULL;
-        base->key_index = ix;
-    }
-    attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1));
-    if (!sets) return NULL;
-    ix->sets = sets;
     attu_key_set *ks = attu_key_set_new(base, u->cols, u->ncols, base->nrows);
     if (!ks) return NULL;
     attu_key_rows self = { base, 0, NULL };
@@ -608,7 +630,7 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
         if (attu_key_set_add(ks, h, (int64_t)r)) { attu_key_set_free(ks); return NULL; }
     }
     ks->nrows = base->nrows;
-    ix->sets[ix->n++] = ks;
+    if (attach_set(base, ks)) { attu_key_set_free(ks); return NULL; }
     return ks;
 }
 
@@ -623,6 +645,26 @@ attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_unique *u) 
     for (int i = 0; ix && i < ix->n; i++)
         if (set_serves(ix->sets[i], t, u)) return ix->sets[i];
     return NULL;
+}
+
+bool db_unique_key_set_held(const attu_table *t, const attu_unique *u) {
+    pthread_mutex_lock(&index_mu);
+    bool held = db_unique_key_set_kept(t, u) != NULL;
+    pthread_mutex_unlock(&index_mu);
+    return held;
+}
+
+int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r, int64_t *row) {
+    pthread_mutex_lock(&index_mu);
+    const attu_key_set *ks = db_unique_key_set_kept(t, u);
+    if (ks) {
+        uint64_t h;
+        attu_key_rows self = { t, 0, NULL };
+        /* (a NULL in the key finds nothing: NULL = x is never true) */
+        *row = attu_key_hash(probe, u->cols, u->ncols, r, &h) ? attu_key_set_find(ks, h, &self, probe, r) : -1;
+    }
+    pthread_mutex_unlock(&index_mu);
+    return ks != NULL;
 }
 
 /* Whether every row r with changed[r] (below a->nrows) holds in b the key
@@ -641,14 +683,8 @@ static bool keys_kept(const attu_table *a, const attu_table *b, const int *cols,
 
 /* Hands ks, a set of all of t's keys, to t; 0 when it took it. */
 static int keep_set(attu_table *t, attu_key_set *ks) {
-    attu_key_index *ix = t->key_index;
-    if (!ix && !(ix = t->key_index = calloc(1, sizeof *ix))) return -1;
-    attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1));
-    if (!sets) return -1;
-    ix->sets = sets;
     ks->nrows = t->nrows;
-    ix->sets[ix->n++] = ks;
-    return 0;
+    return attach_set(t, ks);
 }
 
 /* The check through the key sets of base (t's rows below base->nrows are
@@ -793,9 +829,14 @@ query:
 }
 
 void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
+    if (old == t) return;
+    /* (off old first: its entries change below, and old is still the
+     * version other sessions' queries read) */
+    pthread_mutex_lock(&index_mu);
     attu_key_index *ix = old->key_index;
-    if (!ix || old == t) return;
     old->key_index = NULL;
+    pthread_mutex_unlock(&index_mu);
+    if (!ix) return;
     if (t->nrows < old->nrows || t->ncols != old->ncols) { attu_key_index_free(ix); return; }
     int kept = 0;
     for (int i = 0; i < ix->n; i++) {
@@ -828,6 +869,7 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
     }
     ix->n = kept;
     /* t's own sets join the followed ones */
+    pthread_mutex_lock(&index_mu);
     attu_key_index *own = t->key_index;
     t->key_index = ix;
     if (own && own->n) {
@@ -838,6 +880,7 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
             own->n = 0;
         }
     }
+    pthread_mutex_unlock(&index_mu);
     attu_key_index_free(own);
 }
 
@@ -897,9 +940,12 @@ static int64_t renumber_few(const int64_t *gone, size_t ngone, int64_t r) {
 }
 
 void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep) {
+    if (old == t) return;
+    pthread_mutex_lock(&index_mu);   /* (as db_unique_follow) */
     attu_key_index *ix = old->key_index;
-    if (!ix || old == t) return;
     old->key_index = NULL;
+    pthread_mutex_unlock(&index_mu);
+    if (!ix) return;
     int64_t gone[FEW_DELETED];
     size_t ngone = 0, kept_rows = 0;
     for (size_t r = 0; r < old->nrows; r++) {
@@ -949,6 +995,9 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
     }
     free(newrow);
     ix->n = kept;
-    attu_key_index_free(t->key_index);
+    pthread_mutex_lock(&index_mu);
+    attu_key_index *own = t->key_index;
     t->key_index = ix;
+    pthread_mutex_unlock(&index_mu);
+    attu_key_index_free(own);
 }

@@ -81,6 +81,16 @@ struct attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u);
  * duplicates. The caller holds the write lock. */
 struct attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_unique *u);
 
+/* For a query, which holds only the database's read lock while writers
+ * of t may run beside it (db_key_lookup.c): whether t carries u's key set
+ * now (a hint: a writer may take it off before the lookup), and the
+ * lookup itself, under the key index's own lock. find: 1 with *row the
+ * row of t whose key equals row r of probe (a table of t's column types,
+ * only u's columns read), -1 when none does or the key has a NULL; 0
+ * when t carries no set of u (never built here). */
+bool db_unique_key_set_held(const attu_table *t, const attu_unique *u);
+int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r, int64_t *row);
+
 /* Hands old's key index (engine/key_set.h) to t, its next version, now in
  * the catalog in its place: t holds old's rows, those with changed[r]
  * (changed NULL: none) updated, then rows appended, and it passed

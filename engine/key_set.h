@@ -25,7 +25,8 @@
  * one per constraint that has been checked: built on first use, handed
  * from a table to its next version by the writer that made it when it can
  * follow the change cheaply (db/db_unique.c), and freed with the table.
- * Only writers, under the database's write lock, read or change them.
+ * Only writers change them; queries read one through db/db_unique.c's
+ * lookup, under the lock it attaches and detaches sets under.
  */
 #ifndef ATTU_KEY_SET_H
 #define ATTU_KEY_SET_H

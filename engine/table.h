@@ -46,7 +46,9 @@ typedef struct attu_table {
      * built by the first check that needs them and handed on to the next
      * version by the writer that can follow its change (db/db_unique.c);
      * NULL for none. Never copied by attu_table_clone; freed with the
-     * table. Only writers, under the database's write lock, touch it. */
+     * table. Only writers change it; a query's lookup by key reads it
+     * under db/db_unique.c's lock, which attaching and detaching sets
+     * take. */
     struct attu_key_index *key_index;
     /* Catalogs holding it besides the first (0: one owner). A
      * transaction's working catalog shares the committed catalog's
