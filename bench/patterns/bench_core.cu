@@ -174,7 +174,7 @@ void bench_compact(context_t& ctx, size_t n) {
 
 // ATTU_BENCH_SELECT_BOXES=1: select_if over other launch boxes (nt x vt).
 template <int nt, int vt>
-void bench_select_box(context_t& ctx, size_t n) {
+void bench_select_box(context_t& ctx, size_t n, const char* note = "") {
   using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
   dbuf<int> a(n), b(n), cnt(1);
   fill_random(a.p, n, 5);
@@ -186,7 +186,7 @@ void bench_select_box(context_t& ctx, size_t n) {
   int kept = 0;
   ATTU_CUDA_CHECK(cudaMemcpy(&kept, cnt.p, sizeof kept, cudaMemcpyDeviceToHost));
   char name[64];
-  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d", nt, vt);
+  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d%s", nt, vt, note);
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
@@ -398,6 +398,17 @@ int main(int argc, char** argv) {
         bc::bench_select_delays<128, 24>(ctx, n);
         bc::bench_select_delays<384, 17>(ctx, n);
       }
+      // ATTU_BENCH_SELECT_MODES=1: select_if storing from the tile's first
+      // kept item and from the output's 32-item boundary, alternately twice
+      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_MODES")) {
+        const bool saved = ag::detail::select_align_on();
+        for (int round = 0; round < 2; ++round)
+          for (bool on : {false, true}) {
+            ag::detail::select_align_on() = on;
+            bc::bench_select_box<128, 24>(ctx, n, on ? ", stores aligned" : ", stores from the tile's first");
+          }
+        ag::detail::select_align_on() = saved;
+      }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);
         bc::bench_select_box<384, 17>(ctx, n);
@@ -443,13 +454,17 @@ int main(int argc, char** argv) {
         // ATTU_BENCH_LBS_MODES=1: transform_lbs with the direct count of
         // tiles with few ends off and on, alternately twice
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_MODES")) {
-          const bool saved = ag::detail::lbs_direct_on();
+          // (and the items mapped from the tile's first or aligned to 32)
+          const bool saved = ag::detail::lbs_direct_on(), saved_align = ag::detail::lbs_align_on();
           for (int round = 0; round < 2; ++round)
-            for (bool on : {false, true}) {
-              ag::detail::lbs_direct_on() = on;
-              bc::bench_lbs(ctx, n, mean, on ? " (direct)" : " (merge)");
+            for (int mode = 0; mode < 4; ++mode) {
+              ag::detail::lbs_direct_on() = mode % 2 == 1;
+              ag::detail::lbs_align_on() = mode >= 2;
+              static const char* names[] = {" (merge)", " (direct)", " (merge, aligned)", " (direct, aligned)"};
+              bc::bench_lbs(ctx, n, mean, names[mode]);
             }
           ag::detail::lbs_direct_on() = saved;
+          ag::detail::lbs_align_on() = saved_align;
         }
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_BOXES")) {
           if (mean == means[0]) bc::bench_write_pairs(ctx, n);

@@ -232,6 +232,16 @@ inline bool& lbs_direct_on() {
   return on;
 }
 
+// transform_lbs's items a warp's aligned run of 32 (transform_lbs_kernel);
+// ATTU_LBS_ALIGN=0 maps them from the tile's first item (A/B runs).
+inline bool& lbs_align_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_LBS_ALIGN");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
 template <int nv>
 struct lbs_shared_t {
   int ends[nv];
@@ -241,7 +251,7 @@ struct lbs_shared_t {
 template <typename launch_t, typename func_t, typename segments_it, typename tpl_t>
 __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
     func_t f, int count, segments_it segments, int num_segments,
-    const int* __restrict__ part, tpl_t caching, bool direct) {
+    const int* __restrict__ part, tpl_t caching, bool direct, bool align) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   constexpr bool caching_on = !std::is_same<tpl_t, no_cache_t>::value;
   using cache_t = typename std::conditional<caching_on, cached_tuple<tpl_t>,
@@ -264,9 +274,15 @@ __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
   // A tile with few ends (long segments): each item counts the ends at or
   // before it, read as shared-memory broadcasts; no merge path, no serial
   // merge and no second barrier.
+  // The items' loop starts at the 32-item boundary at or before a0, so a
+  // warp's 32 items are one aligned run of the output (a tile's first
+  // item falls anywhere: unaligned, each warp's stores of 4-byte values
+  // span two 128-byte lines and five sectors, two of them partial).
+  const int j0 = tid - (align ? r.a0 & 31 : 0);
   if (direct && r.nb() <= kLbsDirectEnds) {
     const int nb = r.nb();
-    for (int j = tid; j < r.na(); j += nt) {
+    for (int j = j0; j < r.na(); j += nt) {
+      if (j < 0) continue;
       int index = r.a0 + j, seg = r.b0, start = start_b0;
       for (int k = 0; k < nb; ++k) {
         int e = shared.ends[k];
@@ -285,7 +301,8 @@ __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
   lbs_thread_start(r, shared.ends, d, a, b);
   lbs_serial_segments<vt>(r, shared.ends, a, b, shared.seg);
   __syncthreads();
-  for (int j = tid; j < r.na(); j += nt) {
+  for (int j = j0; j < r.na(); j += nt) {
+    if (j < 0) continue;
     int index = r.a0 + j;
     int seg = shared.seg[smem_pad(j)];
     int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
@@ -312,7 +329,7 @@ void transform_lbs_impl(func_t f, int count, segments_it segments,
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
   }
   kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
-      f, count, segments, num_segments, part.data(), caching, lbs_direct_on());
+      f, count, segments, num_segments, part.data(), caching, lbs_direct_on(), lbs_align_on());
   ATTU_CUDA_CHECK_LAUNCH();
 }
 

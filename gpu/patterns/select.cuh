@@ -31,12 +31,22 @@ namespace detail {
 // 0.185; docs/performance.md, session 21).
 using select_delay_t = cub::detail::fixed_delay_constructor_t<76, 1150>;
 
+// select_if's stores from the output's 32-item boundary (the kernel's
+// last loop); ATTU_SELECT_ALIGN=0 stores from the tile's first (A/B runs).
+inline bool& select_align_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SELECT_ALIGN");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
 template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
                                                                  pred_t pred, T* __restrict__ output,
                                                                  int* __restrict__ num_selected,
                                                                  tile_state_t tile_state, tile_state_t next_state,
-                                                                 int next_tiles) {
+                                                                 int next_tiles, bool align) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   using exchange_t = cub::BlockExchange<T, nt, vt>;
   using scan_t = cub::BlockScan<int, nt>;
@@ -89,7 +99,10 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
   for (int i = 0; i < vt; ++i)
     if (keep[i]) shared.staged[pos++] = x[i];
   __syncthreads();
-  for (int i = tid; i < tile_kept; i += nt) output[prefix + i] = shared.staged[i];
+  // from the 32-item boundary of the output at or before prefix: a warp's
+  // stores are one aligned 128-byte run (4-byte items), not two partial ones
+  for (int i = tid - (align ? prefix & 31 : 0); i < tile_kept; i += nt)
+    if (i >= 0) output[prefix + i] = shared.staged[i];
   if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
 }
 
@@ -110,7 +123,7 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
   using tile_state_t = cub::ScanTileState<int>;
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
   detail::select_if_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-      input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles);
+      input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
   ATTU_CUDA_CHECK_LAUNCH();
   lookback_end(lb, ctx);
 }

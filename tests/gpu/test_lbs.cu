@@ -147,11 +147,14 @@ int main() {
   r.run("transform_lbs: the direct count of tiles with few ends and the merge, long segments", [&] {
     // Means 300 to 20000 (empty segments among them in the empty-heavy
     // geometry) put tiles with 0 to 8 ends and tiles with more side by
-    // side; each geometry runs with the direct count on and off, with
-    // and without caching.
-    const bool saved = detail::lbs_direct_on();
-    for (bool direct : {true, false}) {
+    // side; each geometry runs with the direct count on and off, the
+    // items aligned to 32 or mapped from the tile's first, with and
+    // without caching.
+    const bool saved = detail::lbs_direct_on(), saved_align = detail::lbs_align_on();
+    for (int mode = 0; mode < 4; ++mode) {  // direct / merge, items aligned / from a0
+      const bool direct = mode % 2 == 0;
       detail::lbs_direct_on() = direct;
+      detail::lbs_align_on() = mode < 2;
       for (int mean : {300, 1000, 5000, 20000})
         for (auto g : {test::geo_random, test::geo_empty_heavy, test::geo_one_huge})
           for (int n : {nv - 1, nv + 1, 3 << 20}) {
@@ -168,7 +171,7 @@ int main() {
                 n, (const int*)d_segs.data(), ns, cuda::std::make_tuple((const int*)d_va.data()), ctx);
             std::vector<int> want(n);
             ref::transform_lbs([&](int i, int s, int rank) { want[i] = va[s] * 7919 + rank * 31 + s; }, n, segs);
-            std::string what = std::string(direct ? "direct" : "merge") + " mean " + std::to_string(mean) + " " +
+            std::string what = std::string(direct ? "direct" : "merge") + (mode < 2 ? " aligned" : "") + " mean " + std::to_string(mean) + " " +
                                test::geometry_name(g) + " n=" + std::to_string(n);
             test::expect_equal(r, out.to_host(), want, ("cached " + what).c_str());
             seg_out.memset(0xff);
@@ -177,6 +180,7 @@ int main() {
           }
     }
     detail::lbs_direct_on() = saved;
+    detail::lbs_align_on() = saved_align;
   });
 
   r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {

@@ -353,7 +353,10 @@ int main() {
   r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
     using box = stream_box_t<int>;
     int nv = box::nt * box::vt;
+    const bool saved = detail::select_align_on();
+    for (bool align : {true, false})
     for (int n : sizes_around(nv, true)) {
+      detail::select_align_on() = align;
       auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
       mem_t<int> d = to_mem(in, ctx);
       for (int mode = 0; mode < 3; ++mode) {
@@ -369,7 +372,8 @@ int main() {
                     cnt.data(), ctx);
         else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
         int k = cnt.to_host()[0];
-        std::string what = "n=" + std::to_string(n) + " mode " + std::to_string(mode);
+        std::string what = std::string(align ? "" : "unaligned ") + "n=" + std::to_string(n) + " mode " +
+                           std::to_string(mode);
         if (k != (int)want.size()) {
           r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
           continue;
@@ -379,6 +383,7 @@ int main() {
         test::expect_equal(r, got, want, what.c_str());
       }
     }
+    detail::select_align_on() = saved;
   });
 
   // The look-back statuses live in the context between calls (lookback.cuh):
