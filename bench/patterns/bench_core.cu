@@ -516,13 +516,16 @@ int main(int argc, char** argv) {
       // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel and v2
       // (sorted_search.cuh), alternately twice
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_MODES")) {
-        const bool saved = ag::detail::sorted_search_v2_on();
+        // (and v2 with its loads and stores aligned to 32 items)
+        const bool saved = ag::detail::sorted_search_v2_on(), saved_align = ag::detail::search_align_on();
         for (int round = 0; round < 2; ++round)
-          for (bool on : {false, true}) {
-            ag::detail::sorted_search_v2_on() = on;
-            bc::bench_sorted_search(ctx, n, on ? " (v2)" : " (first)");
+          for (int mode : {0, 1, 2}) {
+            ag::detail::sorted_search_v2_on() = mode > 0;
+            ag::detail::search_align_on() = mode == 2;
+            bc::bench_sorted_search(ctx, n, mode == 0 ? " (first)" : mode == 1 ? " (v2)" : " (v2, aligned)");
           }
         ag::detail::sorted_search_v2_on() = saved;
+        ag::detail::search_align_on() = saved_align;
       }
     }
   } catch (const std::exception& e) {

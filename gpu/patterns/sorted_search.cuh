@@ -73,6 +73,16 @@ struct search_pred_t {
   }
 };
 
+// v2's loads and stores in runs aligned to 32 items (sorted_search_v2_kernel);
+// ATTU_SEARCH_ALIGN=0 maps them from the tile's first needle (A/B runs).
+inline bool& search_align_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SEARCH_ALIGN");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
 // ATTU_SORTED_SEARCH_V2=0 selects sorted_search_kernel, anything else (or
 // unset) sorted_search_v2_kernel; read once (A/B runs; the tests and the
 // bench set it through this reference).
@@ -233,7 +243,7 @@ template <bounds_t bounds, typename launch_t, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
 __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
     needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
-    indices_it indices, comp_t comp, const int* __restrict__ part) {
+    indices_it indices, comp_t comp, const int* __restrict__ part, bool align) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
     search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
@@ -247,7 +257,34 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
     const int b0 = part[cta], b1 = part[cta + 1];
     const int a0 = diag0 - b0, a1 = diag1 - b1;
     const int na = a1 - a0, nb = b1 - b0;
-    {
+    // Aligned runs (align): a0 and b0 fall anywhere, so a warp's 32 loads
+    // of a plain mapping span two 128-byte lines, and so do its stores of
+    // the answers. Virtual slots v = tid + i * nt (vt + 1 of them a thread)
+    // map the needles from v = s_a = a0 % 32 (needle a0 + v - s_a: a warp's
+    // run starts at a multiple of 32) and the haystack from the first v at
+    // or past the needles' end that is b0's residue mod 32 (haystack b0 + v
+    // - c). Both runs fit: c + nb <= na + s_a + 31 + nb <= nv + 62 < nv + nt.
+    const int s_a = align && nt >= 64 ? a0 & 31 : 0;
+    if (align && nt >= 64) {
+      const int c = na + s_a + ((b0 - na - s_a) & 31);
+      T k[vt + 1];
+#pragma unroll
+      for (int i = 0; i <= vt; ++i) {
+        const int v = tid + i * nt;
+        const bool is_a = v < na + s_a;
+        const int g = is_a ? a0 - s_a + v : b0 - c + v;  // global index
+        const bool ok = is_a ? v >= s_a : v >= c && v < c + nb;
+        const T* from = is_a ? needles : haystack;
+        if (ok) k[i] = from[g];
+      }
+#pragma unroll
+      for (int i = 0; i <= vt; ++i) {
+        const int v = tid + i * nt;
+        const bool is_a = v < na + s_a;
+        const bool ok = is_a ? v >= s_a : v >= c && v < c + nb;
+        if (ok) shared.keys[is_a ? v - s_a : na + v - c] = k[i];
+      }
+    } else {
       // Slot j < na + nb of the tile is needles[a0 + j] (j < na) or
       // haystack[b0 + j - na]: one load from a selected base (no branch),
       // all vt issued before the first shared store, which is keys[j].
@@ -300,10 +337,11 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
       answer = take_a ? answer : answer + 1;
     }
     __syncthreads();
+    // (aligned: from the needles' 32-item boundary, vt + 1 slots a thread)
 #pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      const int j = tid + i * nt;
-      if (j < na) indices[a0 + j] = shared.out[j];
+    for (int i = 0; i <= vt; ++i) {
+      const int j = tid + i * nt - s_a;
+      if (j >= 0 && j < na) indices[a0 + j] = shared.out[j];
     }
   }
 }
@@ -328,7 +366,7 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
   if (detail::sorted_search_v2_on())
     detail::sorted_search_v2_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data(), detail::search_align_on());
   else
     detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         needles, num_needles, haystack, num_haystack, indices, comp, part.data());

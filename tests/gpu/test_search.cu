@@ -65,13 +65,18 @@ int main() {
 
   // Both tile kernels (sorted_search.cuh: v2, the default, and the first,
   // ATTU_SORTED_SEARCH_V2=0) on every case.
+  // v2 runs with its loads and stores aligned to 32 items and without.
   const bool v2_saved = attu::gpu::detail::sorted_search_v2_on();
-  for (bool v2 : {true, false})
+  const bool align_saved = attu::gpu::detail::search_align_on();
+  for (int mode : {0, 1, 2})  // v2 aligned, v2 from the tile's first, the first kernel
   for (bool upper : {false, true}) {
+    const bool v2 = mode < 2;
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
-              (v2 ? " (v2 tiles)" : " (first tiles)") + " (int keys, duplicates), up to 16M into 16M",
+              (mode == 0 ? " (v2 tiles, aligned)" : v2 ? " (v2 tiles)" : " (first tiles)") +
+              " (int keys, duplicates), up to 16M into 16M",
           [&] {
             attu::gpu::detail::sorted_search_v2_on() = v2;
+            attu::gpu::detail::search_align_on() = mode == 0;
             for (auto c : cases) {
               auto needles = test::random_sorted<int>(c.a, -(c.range / 2), c.range / 2, c.a * 3 + 1);
               auto hay = test::random_sorted<int>(c.b, -(c.range / 2), c.range / 2, c.b * 5 + 2);
@@ -90,6 +95,7 @@ int main() {
           });
   }
   attu::gpu::detail::sorted_search_v2_on() = v2_saved;
+  attu::gpu::detail::search_align_on() = align_saved;
 
   r.run("merge_partitions: two levels against one (merge_partition.cuh)", [&] {
     // the two-level form forced (two_level_min 0) against the one-level
@@ -117,10 +123,11 @@ int main() {
     }
   });
 
-  for (bool v2 : {true, false})
+  for (int mode : {0, 1, 2})
   r.run(std::string("sorted_search with descending order (greater_t) and double keys") +
-            (v2 ? " (v2 tiles)" : " (first tiles)"), [&] {
-    attu::gpu::detail::sorted_search_v2_on() = v2;
+            (mode == 0 ? " (v2 tiles, aligned)" : mode == 1 ? " (v2 tiles)" : " (first tiles)"), [&] {
+    attu::gpu::detail::sorted_search_v2_on() = mode < 2;
+    attu::gpu::detail::search_align_on() = mode == 0;
     auto needles = test::random_sorted<int>(50000, -5000, 5000, 1);
     auto hay = test::random_sorted<int>(70000, -5000, 5000, 2);
     std::vector<double> n2(needles.rbegin(), needles.rend()), h2(hay.rbegin(), hay.rend());
@@ -135,6 +142,7 @@ int main() {
     test::expect_equal(r, out.to_host(), ref::sorted_search(n2, h2, false, greater_t<double>()),
                        "descending");
     attu::gpu::detail::sorted_search_v2_on() = v2_saved;
+    attu::gpu::detail::search_align_on() = align_saved;
   });
 
   r.run("inner_join: pairs ordered by (a, b), duplicates on both sides", [&] {
