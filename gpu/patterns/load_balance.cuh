@@ -22,9 +22,9 @@
 // 2% faster at mean 1000, so it keeps the merge). The interval moves'
 // default kernel (lbs_move_v3_kernel; ATTU_LBS_MOVE_V3=0 for v2 below)
 // marks in shared memory each item that starts a segment (the last end of
-// a run of equal ends writes it: no atomics) and each 32-item window's
-// carried segment, then each lane takes the highest mark at or below its
-// item by one ballot and bfind. Its second (lbs_move_v2_kernel;
+// a run of equal ends writes it: no atomics) and the first item of each
+// 32-item window, then each lane takes the highest mark at or below its
+// item by one ballot, bfind and shfl. Its second (lbs_move_v2_kernel;
 // ATTU_LBS_MOVE_V2=0 with v3 off for the counted one, lbs_move_kernel)
 // lets each warp find its own items' segments: a
 // 32-probe search for its first item, then per window of 32 items a batch
@@ -565,26 +565,27 @@ __device__ inline int highest_bit(unsigned x) {
 // an H100 runs it issue-bound at mean 10). Local positions: item a0 + p is
 // position p of the tile, segment b0 + sl its local segment sl (sl = the
 // number of the tile's ends at or before the item).
-// - Marks: s_mark[p] = sl > 0 when item p starts a segment, else 0. Of a
-//   run of equal ends (empty segments) only the last writes, with its own
-//   count (index + 1), so no two threads write one word and no atomics are
-//   needed. Every end with a value below a1 has all its equal ends in the
-//   tile (they all merge before that item), and ends before b0 are at or
-//   below a0, so index + 1 is exact.
-// - Carries: window w (items 32 w .. 32 w + 31) gets s_carry[w] = (sl,
-//   start - 32 w) of the segment holding its first item, written by the
-//   thread of the segment covering it (the default, before the first
-//   barrier: segment b0, whose start start_b0 may lie before a0). Lanes
-//   with no mark at or below them in their window take it.
+// - Marks: s_mark[p] = sl + 1 when item p starts a segment or is the first
+//   of a window of 32 items (p = 32 w), else 0. Of a run of equal ends
+//   (empty segments) only the last writes, with its own count (index + 1):
+//   every end below a1 has all its equal ends in the tile (they all merge
+//   before that item) and the ends before b0 are at or below a0, so the
+//   count is exact. A window's first item, when no segment starts there,
+//   is written by the thread of the segment covering it, or keeps the
+//   default 1 (segment b0) from the clear. So no two threads write one word
+//   (no atomics), and every window's lane 0 holds a mark.
+// - s_start[sl] = the local start of segment sl (segment b0's may lie
+//   before a0: start_b0 - a0, in wrapping arithmetic, exact once
+//   subtracted from p), beside its cached values s_cache[sl].
 // Per window a lane loads its mark, ballots the nonzero ones, takes the
-// highest at or below it (bfind) and its value (shfl); its rank is its
-// lane less that position, or less the carry's start. Registers keep each
-// item's cached values from the load to the store (no second shared load).
-// Two barriers a tile: after clearing the marks (the thread's first ends
-// and cached values are already loading) and after writing them.
-// Every geometry is exact: empty segments (each run one mark), one huge
-// segment (no marks; carries over the whole tile), tiles with no ends (all
-// default carries), ends at a1 (no mark, p = na), the partial last tile
+// value of the highest at or below it (bfind, shfl): its segment; its rank
+// is p - s_start[sl]. No selects, no carry between a warp's windows.
+// Registers keep each item's cached values from its load to its store (no
+// second shared load). Two barriers a tile: after clearing the marks (the
+// thread's first ends and cached values already loading) and after
+// writing them. Every geometry is exact: empty segments (each run one
+// mark), one huge segment (window marks only), tiles with no ends (all
+// marks default), ends at a1 (p = na: no mark), the partial last tile
 // (windows past na read cleared marks; their items are masked).
 // Registers: 4-byte items are held to 32 a thread (2048 threads a
 // multiprocessor, 8 CTAs of 256 x 6; unbounded they took 36, 6 CTAs; no
@@ -601,12 +602,12 @@ template <typename launch_t, typename T, typename load_t, typename store_t,
 __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt>())) void lbs_move_v3_kernel(
     load_t load, store_t store, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, tpl_t caching) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt, nw = nv / 32 };
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   static_assert(nt % 32 == 0, "lbs_move_v3_kernel: whole warps");
   using cache_t = typename cached_tuple<tpl_t>::type;
   constexpr auto seq = cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>();
   __shared__ __align__(16) int s_mark[nv];
-  __shared__ int2 s_carry[nw];
+  __shared__ int s_start[nv + 1];
   extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
   cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
   const int tid = threadIdx.x;
@@ -616,7 +617,7 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   const int nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
   segment_ends_t<segments_it> ends{segments, num_segments, count};
   // End j's value and the next end's (a1 past the tile's last: its
-  // segment runs to the tile's end), and segment j's cached values.
+  // segment runs to the tile's end).
   auto load_end = [&](int j, int& e, int& e_next) {
     e = e_next = 0;
     if (j < nb) {
@@ -624,12 +625,17 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
       e_next = j + 1 < nb ? ends[r.b0 + j + 1] : r.a1;
     }
   };
+  // Segment j's cached values; for end j, the last of its run and below
+  // a1, segment j + 1's mark, start and window marks.
   auto place = [&](int j, int e, int e_next, const cache_t& c) {
     s_cache[j] = c;
-    if (j < nb && e_next != e) {  // the last of a run of equal ends, below a1
+    if (j < nb && e_next != e) {
       const int p = e - r.a0, pe = min(e_next - r.a0, na);
-      if (p < na) s_mark[p] = j + 1;
-      for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_carry[w] = make_int2(j + 1, p - 32 * w);
+      if (p < na) {
+        s_mark[p] = j + 2;
+        s_start[j + 1] = p;
+      }
+      for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_mark[32 * w] = j + 2;
     }
   };
   int e0 = 0, e0_next = 0;
@@ -639,10 +645,9 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
     c0v = load_cached(caching, r.b0 + tid, seq);
   }
   const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
-  for (int q = tid; q < nv / 4; q += nt) reinterpret_cast<int4*>(s_mark)[q] = make_int4(0, 0, 0, 0);
-  // start_b0 - a0 - 32 w wraps only where the rank it gives does not
-  for (int w = tid; w < nw; w += nt)
-    s_carry[w] = make_int2(0, (int)((unsigned)start_b0 - (unsigned)r.a0 - 32u * (unsigned)w));
+  for (int q = tid; q < nv / 4; q += nt)  // window firsts: segment b0
+    reinterpret_cast<int4*>(s_mark)[q] = make_int4(q % 8 == 0, 0, 0, 0);
+  if (tid == 0) s_start[0] = (int)((unsigned)start_b0 - (unsigned)r.a0);
   __syncthreads();
   if (tid < nseg) place(tid, e0, e0_next, c0v);
   for (int j = tid + nt; j < nseg; j += nt) {
@@ -653,7 +658,7 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   __syncthreads();
 
   const int lane = tid & 31, warp = tid >> 5;
-  const int c0 = warp * 32 * vt;  // the warp's first item, window warp * vt
+  const int c0 = warp * 32 * vt;  // the warp's first item
   if (c0 >= na) return;
   const unsigned at_or_below = 0xffffffffu >> (31 - lane);
   T v[vt];
@@ -663,13 +668,9 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   for (int i = 0; i < vt; ++i) {
     const int p = c0 + 32 * i + lane;
     const int m = s_mark[p];
-    const unsigned mine = __ballot_sync(~0u, m != 0) & at_or_below;
-    const int pos = highest_bit(mine);            // -1: no mark at or below
-    const int m_at = __shfl_sync(~0u, m, pos);    // lane pos & 31
-    const int2 carry = s_carry[warp * vt + i];
-    const bool has = pos >= 0;
-    const int sl = has ? m_at : carry.x;
-    const int rank = lane - (has ? pos : carry.y);
+    const unsigned marks = __ballot_sync(~0u, m != 0) & at_or_below;  // bit 0 always set
+    const int sl = __shfl_sync(~0u, m, highest_bit(marks)) - 1;
+    const int rank = (int)((unsigned)p - (unsigned)s_start[sl]);
     if (p < na) {
       seg_of[i] = r.b0 + sl;
       rank_of[i] = rank;
@@ -783,6 +784,10 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
     auto kernel = lbs_move_v3_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
     ATTU_CUDA_CHECK(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
+    // 256 x 6 of int pairs: 12.3 KB static + 12.3 KB cached values a CTA;
+    // 8 CTAs need the largest shared carveout (v2's 19.5 KB fit 164 KB)
+    ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         (int)cudaSharedmemCarveoutMaxShared));
     kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
         load, store, count, segments, num_segments, part.data(), caching);
     ATTU_CUDA_CHECK_LAUNCH();
