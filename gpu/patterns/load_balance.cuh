@@ -565,30 +565,34 @@ __device__ inline int highest_bit(unsigned x) {
 // an H100 runs it issue-bound at mean 10). Local positions: item a0 + p is
 // position p of the tile, segment b0 + sl its local segment sl (sl = the
 // number of the tile's ends at or before the item).
-// - Marks: s_mark[p] = sl + 1 when item p starts a segment or is the first
-//   of a window of 32 items (p = 32 w), else 0. Of a run of equal ends
-//   (empty segments) only the last writes, with its own count (index + 1):
-//   every end below a1 has all its equal ends in the tile (they all merge
-//   before that item) and the ends before b0 are at or below a0, so the
-//   count is exact. A window's first item, when no segment starts there,
+// - Marks (16-bit): s_mark[p] = sl + 1 when item p starts a segment or is
+//   the first of a window of 32 items (p = 32 w), else 0. Of a run of equal
+//   ends (empty segments) only the last writes, with its own count (index +
+//   1): every end below a1 has all its equal ends in the tile (they all
+//   merge before that item) and the ends before b0 are at or below a0, so
+//   the count is exact. A window's first item, when no segment starts there,
 //   is written by the thread of the segment covering it, or keeps the
-//   default 1 (segment b0) from the clear. So no two threads write one word
+//   default 1 (segment b0) from the clear. So no two threads write one mark
 //   (no atomics), and every window's lane 0 holds a mark.
-// - s_start[sl] = the local start of segment sl (segment b0's may lie
-//   before a0: start_b0 - a0, in wrapping arithmetic, exact once
-//   subtracted from p), beside its cached values s_cache[sl].
+// - s_start[sl] = the local start of segment sl (segment b0's may lie before
+//   a0: start_b0 - a0, in wrapping arithmetic, exact once subtracted from
+//   p), beside its cached values s_cache[sl].
 // Per window a lane loads its mark, ballots the nonzero ones, takes the
 // value of the highest at or below it (bfind, shfl): its segment; its rank
 // is p - s_start[sl]. No selects, no carry between a warp's windows.
 // Registers keep each item's cached values from its load to its store (no
-// second shared load). Two barriers a tile: after clearing the marks (the
-// thread's first ends and cached values already loading) and after
-// writing them. Every geometry is exact: empty segments (each run one
-// mark), one huge segment (window marks only), tiles with no ends (all
-// marks default), ends at a1 (p = na: no mark), the partial last tile
-// (windows past na read cleared marks; their items are masked).
+// second shared load). Shared memory at 256 x 6 with int pairs cached: 9.2
+// KB static + 12.3 KB dynamic a CTA (v2: 7.2 + 12.3), still 8 CTAs a
+// multiprocessor (the driver sizes the carveout for occupancy). Two barriers
+// a tile: after clearing the marks (the thread's first ends and cached
+// values already loading) and after writing them. Every geometry is exact:
+// empty segments (each run one mark), one huge segment (window marks only),
+// tiles with no ends (all marks default), ends at a1 (p = na: no mark), the
+// partial last tile (windows past na read cleared marks; their items are
+// masked).
+//
 // Registers: 4-byte items are held to 32 a thread (2048 threads a
-// multiprocessor, 8 CTAs of 256 x 6; unbounded they took 36, 6 CTAs; no
+// multiprocessor, 8 CTAs of 256 x 6; unbounded they took 48, 5 CTAs; no
 // spills at 32); wider items are left to the compiler (8-byte items
 // spilled at 32).
 template <typename T, int nt>
@@ -606,7 +610,8 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   static_assert(nt % 32 == 0, "lbs_move_v3_kernel: whole warps");
   using cache_t = typename cached_tuple<tpl_t>::type;
   constexpr auto seq = cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>();
-  __shared__ __align__(16) int s_mark[nv];
+  static_assert(nv + 1 <= 0xffff, "lbs_move_v3_kernel: marks are 16-bit");
+  __shared__ __align__(16) unsigned short s_mark[nv];
   __shared__ int s_start[nv + 1];
   extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
   cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
@@ -632,10 +637,10 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
     if (j < nb && e_next != e) {
       const int p = e - r.a0, pe = min(e_next - r.a0, na);
       if (p < na) {
-        s_mark[p] = j + 2;
+        s_mark[p] = (unsigned short)(j + 2);
         s_start[j + 1] = p;
       }
-      for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_mark[32 * w] = j + 2;
+      for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_mark[32 * w] = (unsigned short)(j + 2);
     }
   };
   int e0 = 0, e0_next = 0;
@@ -645,8 +650,13 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
     c0v = load_cached(caching, r.b0 + tid, seq);
   }
   const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
-  for (int q = tid; q < nv / 4; q += nt)  // window firsts: segment b0
-    reinterpret_cast<int4*>(s_mark)[q] = make_int4(q % 8 == 0, 0, 0, 0);
+  // 16 bytes (8 marks) a store, 4 a window; window firsts: segment b0
+  constexpr int n16 = nv / 8;
+#pragma unroll
+  for (int k = 0; k < (n16 + nt - 1) / nt; ++k) {
+    const int q = tid + k * nt;
+    if (n16 % nt == 0 || q < n16) reinterpret_cast<int4*>(s_mark)[q] = make_int4(q % 4 == 0, 0, 0, 0);
+  }
   if (tid == 0) s_start[0] = (int)((unsigned)start_b0 - (unsigned)r.a0);
   __syncthreads();
   if (tid < nseg) place(tid, e0, e0_next, c0v);
@@ -784,10 +794,6 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
     auto kernel = lbs_move_v3_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
     ATTU_CUDA_CHECK(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
-    // 256 x 6 of int pairs: 12.3 KB static + 12.3 KB cached values a CTA;
-    // 8 CTAs need the largest shared carveout (v2's 19.5 KB fit 164 KB)
-    ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                         (int)cudaSharedmemCarveoutMaxShared));
     kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
         load, store, count, segments, num_segments, part.data(), caching);
     ATTU_CUDA_CHECK_LAUNCH();
