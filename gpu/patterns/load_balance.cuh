@@ -591,19 +591,19 @@ __device__ inline int highest_bit(unsigned x) {
 // partial last tile (windows past na read cleared marks; their items are
 // masked).
 //
-// Registers: 4-byte items are held to 32 a thread (2048 threads a
-// multiprocessor, 8 CTAs of 256 x 6; unbounded they took 48, 5 CTAs; no
-// spills at 32); wider items are left to the compiler (8-byte items
-// spilled at 32).
-template <typename T, int nt>
+// Registers: 4-byte items up to 6 a thread are held to 32 registers (2048
+// threads a multiprocessor, 8 CTAs of 256 x 6; unbounded they took 48, 5
+// CTAs; no spills at 32). Wider items or more of them are left to the
+// compiler: at 32, 8-byte items spilled, and so did vt 8 of 4-byte ones.
+template <typename T, int nt, int vt>
 constexpr int lbs_move_v3_min_ctas() {
   // at most 32 CTAs a multiprocessor
-  return sizeof(T) > 4 || 2048 / nt < 1 ? 1 : 2048 / nt > 32 ? 32 : 2048 / nt;
+  return sizeof(T) > 4 || vt > 6 || 2048 / nt < 1 ? 1 : 2048 / nt > 32 ? 32 : 2048 / nt;
 }
 
 template <typename launch_t, typename T, typename load_t, typename store_t,
           typename segments_it, typename tpl_t>
-__global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt>())) void lbs_move_v3_kernel(
+__global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt, launch_t::vt>())) void lbs_move_v3_kernel(
     load_t load, store_t store, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, tpl_t caching) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
