@@ -640,6 +640,8 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
         s_mark[p] = (unsigned short)(j + 2);
         s_start[j + 1] = p;
       }
+      // one window a segment at mean 10 or less; a long one writes many
+#pragma unroll 4
       for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_mark[32 * w] = (unsigned short)(j + 2);
     }
   };
