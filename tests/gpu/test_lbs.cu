@@ -475,6 +475,14 @@ int main() {
                                              (const int*)d_s.data(), (const int*)d_g.data(),
                                              out.data(), ctx);
       test::expect_equal(r, out.to_host(), want, ("move 64x11 " + nm).c_str());
+      // 8-byte items (lbs_move_v3_kernel leaves their registers to the compiler)
+      std::vector<long long> src64(ns);
+      for (int s = 0; s < ns; ++s) src64[s] = (long long)src[s] * 4097 + s;
+      mem_t<long long> d_src64 = to_mem(src64, ctx), out64(c.count, ctx);
+      out64.memset(0xff);
+      interval_expand((const long long*)d_src64.data(), c.count, S, ns, out64.data(), ctx);
+      test::expect_equal(r, out64.to_host(), ref::interval_expand(src64, c.count, segs),
+                         ("expand int64 " + nm).c_str());
     }
     }
     detail::lbs_move_v2_on() = saved_v2;
