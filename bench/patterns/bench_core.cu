@@ -492,17 +492,20 @@ int main(int argc, char** argv) {
           bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (tiles)");
         // ATTU_BENCH_MOVE_MODES=1: the tiles (256 x 6) with lbs_move's
         // counted ends and CTA scan (v1), its warp-found segments (v2) and
-        // those in persistent CTAs, alternately twice
+        // its tile-marked segments (v3), alternately twice
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_MODES")) {
-          const bool saved = ag::detail::lbs_move_v2_on(), saved_p = ag::detail::lbs_move_persistent_on();
+          const bool saved = ag::detail::lbs_move_v2_on(), saved_3 = ag::detail::lbs_move_v3_on(),
+                     saved_p = ag::detail::lbs_move_persistent_on();
+          ag::detail::lbs_move_persistent_on() = false;
           for (int round = 0; round < 2; ++round)
-            for (int mode : {0, 1, 2}) {
-              ag::detail::lbs_move_v2_on() = mode != 0;
-              ag::detail::lbs_move_persistent_on() = mode == 2;
+            for (int mode : {1, 2, 3}) {
+              ag::detail::lbs_move_v2_on() = mode == 2;
+              ag::detail::lbs_move_v3_on() = mode == 3;
               bc::bench_interval_move<ag::launch_params_t<256, 6>>(
-                  ctx, n, mean, mode == 0 ? " (v1)" : mode == 1 ? " (v2)" : " (v2 persistent)");
+                  ctx, n, mean, mode == 1 ? " (v1)" : mode == 2 ? " (v2)" : " (v3)");
             }
           ag::detail::lbs_move_v2_on() = saved;
+          ag::detail::lbs_move_v3_on() = saved_3;
           ag::detail::lbs_move_persistent_on() = saved_p;
         }
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {

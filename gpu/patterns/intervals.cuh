@@ -2,8 +2,10 @@
 // interval_move (seeds/003), each one load-balanced pass with the
 // per-interval values cached by the tile (detail::lbs_move: the loads of a
 // thread are all issued before its stores; its default kernel,
-// lbs_move_v2_kernel, finds segments a warp at a time with one CTA barrier
-// a tile, ATTU_LBS_MOVE_V2=0 the counted ends and CTA scan instead).
+// lbs_move_v3_kernel, marks the items that start segments in shared memory
+// and each lane finds its item's segment with one ballot;
+// ATTU_LBS_MOVE_V3=0 the warp-found segments of lbs_move_v2_kernel,
+// with ATTU_LBS_MOVE_V2=0 too the counted ends and CTA scan instead).
 //
 // `segments` is the exclusive scan of the interval lengths, `count` their
 // sum, num_segments the number of intervals. For interval s and rank r:

@@ -20,8 +20,13 @@
 // merge-path search, no serial merge; session 12 on an H100: interval_move
 // at mean 10 7% faster, transform_lbs the same way 3% slower at mean 10 and
 // 2% faster at mean 1000, so it keeps the merge). The interval moves'
-// default kernel (lbs_move_v2_kernel; ATTU_LBS_MOVE_V2=0 for the counted
-// one, lbs_move_kernel) lets each warp find its own items' segments: a
+// default kernel (lbs_move_v3_kernel; ATTU_LBS_MOVE_V3=0 for v2 below)
+// marks in shared memory each item that starts a segment (the last end of
+// a run of equal ends writes it: no atomics) and the first item of each
+// 32-item window, then each lane takes the highest mark at or below its
+// item by one ballot, bfind and shfl. Its second (lbs_move_v2_kernel;
+// ATTU_LBS_MOVE_V2=0 with v3 off for the counted one, lbs_move_kernel)
+// lets each warp find its own items' segments: a
 // 32-probe search for its first item, then per window of 32 items a batch
 // of 32 ends, a ballot and an OR of their positions (popc / clz give each
 // item its segment and start); one barrier a tile instead of five, no
@@ -382,8 +387,9 @@ __global__ __launch_bounds__(launch_t::nt) void lbs_move_kernel(
   }
 }
 
-// lbs_move's second form (lbs_move_v2_kernel), the default: warps find
-// their items' segments themselves. ATTU_LBS_MOVE_V2=0 turns it off (the
+// lbs_move's second form (lbs_move_v2_kernel), taken when v3 is off
+// (lbs_move_v3_on() below): warps find their items' segments themselves.
+// ATTU_LBS_MOVE_V2=0 turns it off (the
 // counted ends and CTA scan of lbs_move_kernel instead), read once; tests
 // and the bench switch it through this for A/B runs.
 inline bool& lbs_move_v2_on() {
@@ -534,6 +540,163 @@ __global__ __launch_bounds__(launch_t::nt) void lbs_move_v2_kernel(
   lbs_move_warp_items<vt, T>(load, store, r, start_b0, s_ends, s_cache, s_owner[threadIdx.x >> 5]);
 }
 
+// lbs_move's third form (lbs_move_v3_kernel), the default: the tile marks
+// each item that starts a segment in shared memory and every lane finds its
+// item's segment with one ballot. ATTU_LBS_MOVE_V3=0 turns it off (then
+// lbs_move_v2_on() picks between v2 and v1), read once; tests and the bench
+// switch it through this for A/B runs.
+inline bool& lbs_move_v3_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_LBS_MOVE_V3");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
+// The position of the highest set bit of x, -1 when x is 0 (one FLO).
+__device__ inline int highest_bit(unsigned x) {
+  int pos;
+  asm("bfind.u32 %0, %1;" : "=r"(pos) : "r"(x));
+  return pos;
+}
+
+// lbs_move with the search done once a tile instead of once a window
+// (lbs_move_v2_kernel spends about 100 warp instructions per 32 items, and
+// an H100 runs it issue-bound at mean 10). Local positions: item a0 + p is
+// position p of the tile, segment b0 + sl its local segment sl (sl = the
+// number of the tile's ends at or before the item).
+// - Marks (16-bit): s_mark[p] = sl + 1 when item p starts a segment or is
+//   the first of a window of 32 items (p = 32 w), else 0. Of a run of equal
+//   ends (empty segments) only the last writes, with its own count (index +
+//   1): every end below a1 has all its equal ends in the tile (they all
+//   merge before that item) and the ends before b0 are at or below a0, so
+//   the count is exact. A window's first item, when no segment starts there,
+//   is written by the thread of the segment covering it, or keeps the
+//   default 1 (segment b0) from the clear. So no two threads write one mark
+//   (no atomics), and every window's lane 0 holds a mark.
+// - s_start[sl] = the local start of segment sl (segment b0's may lie before
+//   a0: start_b0 - a0, in wrapping arithmetic, exact once subtracted from
+//   p), beside its cached values s_cache[sl].
+// Per window a lane loads its mark, ballots the nonzero ones, takes the
+// value of the highest at or below it (bfind, shfl): its segment; its rank
+// is p - s_start[sl]. No selects, no carry between a warp's windows.
+// Registers keep each item's cached values from its load to its store (no
+// second shared load). Shared memory at 256 x 6 with int pairs cached: 9.2
+// KB static + 12.3 KB dynamic a CTA (v2: 7.2 + 12.3), still 8 CTAs a
+// multiprocessor (the driver sizes the carveout for occupancy). Two barriers
+// a tile: after clearing the marks (the thread's first ends and cached
+// values already loading) and after writing them. Every geometry is exact:
+// empty segments (each run one mark), one huge segment (window marks only),
+// tiles with no ends (all marks default), ends at a1 (p = na: no mark), the
+// partial last tile (windows past na read cleared marks; their items are
+// masked).
+//
+// Registers: 4-byte items up to 6 a thread are held to 32 registers (2048
+// threads a multiprocessor, 8 CTAs of 256 x 6; unbounded they took 48, 5
+// CTAs; no spills at 32). Wider items or more of them are left to the
+// compiler: at 32, 8-byte items spilled, and so did vt 8 of 4-byte ones.
+template <typename T, int nt, int vt>
+constexpr int lbs_move_v3_min_ctas() {
+  // at most 32 CTAs a multiprocessor
+  return sizeof(T) > 4 || vt > 6 || 2048 / nt < 1 ? 1 : 2048 / nt > 32 ? 32 : 2048 / nt;
+}
+
+template <typename launch_t, typename T, typename load_t, typename store_t,
+          typename segments_it, typename tpl_t>
+__global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt, launch_t::vt>())) void lbs_move_v3_kernel(
+    load_t load, store_t store, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, tpl_t caching) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  static_assert(nt % 32 == 0, "lbs_move_v3_kernel: whole warps");
+  using cache_t = typename cached_tuple<tpl_t>::type;
+  constexpr auto seq = cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>();
+  static_assert(nv + 1 <= 0xffff, "lbs_move_v3_kernel: marks are 16-bit");
+  __shared__ __align__(16) unsigned short s_mark[nv];
+  __shared__ int s_start[nv + 1];
+  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
+  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
+  const int tid = threadIdx.x;
+  const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
+  const int na = r.na(), nb = r.nb();
+  // Segments referenced by the tile's items: b0 .. min(b1, last), nb or nb + 1.
+  const int nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  // End j's value and the next end's (a1 past the tile's last: its
+  // segment runs to the tile's end).
+  auto load_end = [&](int j, int& e, int& e_next) {
+    e = e_next = 0;
+    if (j < nb) {
+      e = ends[r.b0 + j];
+      e_next = j + 1 < nb ? ends[r.b0 + j + 1] : r.a1;
+    }
+  };
+  // Segment j's cached values; for end j, the last of its run and below
+  // a1, segment j + 1's mark, start and window marks.
+  auto place = [&](int j, int e, int e_next, const cache_t& c) {
+    s_cache[j] = c;
+    if (j < nb && e_next != e) {
+      const int p = e - r.a0, pe = min(e_next - r.a0, na);
+      if (p < na) {
+        s_mark[p] = (unsigned short)(j + 2);
+        s_start[j + 1] = p;
+      }
+      // one window a segment at mean 10 or less; a long one writes many
+#pragma unroll 4
+      for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_mark[32 * w] = (unsigned short)(j + 2);
+    }
+  };
+  int e0 = 0, e0_next = 0;
+  cache_t c0v{};
+  if (tid < nseg) {
+    load_end(tid, e0, e0_next);
+    c0v = load_cached(caching, r.b0 + tid, seq);
+  }
+  const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
+  // 16 bytes (8 marks) a store, 4 a window; window firsts: segment b0
+  constexpr int n16 = nv / 8;
+#pragma unroll
+  for (int k = 0; k < (n16 + nt - 1) / nt; ++k) {
+    const int q = tid + k * nt;
+    if (n16 % nt == 0 || q < n16) reinterpret_cast<int4*>(s_mark)[q] = make_int4(q % 4 == 0, 0, 0, 0);
+  }
+  if (tid == 0) s_start[0] = (int)((unsigned)start_b0 - (unsigned)r.a0);
+  __syncthreads();
+  if (tid < nseg) place(tid, e0, e0_next, c0v);
+  for (int j = tid + nt; j < nseg; j += nt) {
+    int e, e_next;
+    load_end(j, e, e_next);
+    place(j, e, e_next, load_cached(caching, r.b0 + j, seq));
+  }
+  __syncthreads();
+
+  const int lane = tid & 31, warp = tid >> 5;
+  const int c0 = warp * 32 * vt;  // the warp's first item
+  if (c0 >= na) return;
+  const unsigned at_or_below = 0xffffffffu >> (31 - lane);
+  T v[vt];
+  int seg_of[vt], rank_of[vt];
+  cache_t c_of[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const int p = c0 + 32 * i + lane;
+    const int m = s_mark[p];
+    const unsigned marks = __ballot_sync(~0u, m != 0) & at_or_below;  // bit 0 always set
+    const int sl = __shfl_sync(~0u, m, highest_bit(marks)) - 1;
+    const int rank = (int)((unsigned)p - (unsigned)s_start[sl]);
+    if (p < na) {
+      seg_of[i] = r.b0 + sl;
+      rank_of[i] = rank;
+      c_of[i] = s_cache[sl];
+      v[i] = load(r.a0 + p, r.b0 + sl, rank, c_of[i]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const int p = c0 + 32 * i + lane;
+    if (p < na) store(r.a0 + p, seg_of[i], rank_of[i], c_of[i], v[i]);
+  }
+}
+
 // ATTU_LBS_MOVE_PERSISTENT=1 (read once; off by default, an experiment
 // for A/B runs): lbs_move_v2's tiles run by persistent CTAs
 // (lbs_move_persistent_kernel) when lbs_move_v2_on().
@@ -629,6 +792,15 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
   size_t cache_bytes = (nv + 1) * sizeof(typename cached_tuple<tpl_t>::type);
+  if (lbs_move_v3_on()) {
+    auto kernel = lbs_move_v3_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
+    ATTU_CUDA_CHECK(cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
+    kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
+        load, store, count, segments, num_segments, part.data(), caching);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
   if (lbs_move_v2_on() && lbs_move_persistent_on()) {
     auto kernel = lbs_move_persistent_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
     ATTU_CUDA_CHECK(cudaFuncSetAttribute(
