@@ -332,6 +332,7 @@ void bench_interval_move(context_t& ctx, size_t n, long long mean, const char* b
   row(name, "int32", n, 8.0 * n + 12.0 * num, ours, "-", -1);
 }
 
+template <typename box = ag::empty_t>
 void bench_sorted_search(context_t& ctx, size_t n, const char* suffix = "") {
   dbuf<int> needles(n), hay(n), idx(n);
   fill_random(needles.p, n, 8, 1ll << 30);
@@ -340,7 +341,8 @@ void bench_sorted_search(context_t& ctx, size_t n, const char* suffix = "") {
   ag::radix_sort(hay.p, n, ag::less_t<int>(), ctx);
   ctx.synchronize();
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::sorted_search<ag::bounds_lower>(needles.p, int(n), hay.p, int(n), idx.p, ag::less_t<int>(), ctx);
+    ag::sorted_search<ag::bounds_lower, box>(needles.p, int(n), hay.p, int(n), idx.p,
+                                             ag::less_t<int>(), ctx);
   });
   double theirs = time_ms(ctx, no_prep, [&] {
     thrust::lower_bound(thrust::cuda::par.on(ctx.stream()), hay.p, hay.p + n, needles.p,
@@ -487,16 +489,31 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
-      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel and v2
-      // (sorted_search.cuh), alternately twice
+      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel, v2 and v3
+      // (sorted_search.cuh), alternately twice; ATTU_BENCH_SEARCH_BOXES=1:
+      // v3 at other tile shapes (odd vt; the default is 256 x 11)
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_MODES")) {
-        const bool saved = ag::detail::sorted_search_v2_on();
+        const bool saved2 = ag::detail::sorted_search_v2_on();
+        const bool saved3 = ag::detail::sorted_search_v3_on();
+        const char* const names[] = {" (first)", " (v2)", " (v3)"};
         for (int round = 0; round < 2; ++round)
-          for (bool on : {false, true}) {
-            ag::detail::sorted_search_v2_on() = on;
-            bc::bench_sorted_search(ctx, n, on ? " (v2)" : " (first)");
+          for (int k : {0, 1, 2}) {
+            ag::detail::sorted_search_v2_on() = k == 1;
+            ag::detail::sorted_search_v3_on() = k == 2;
+            bc::bench_sorted_search(ctx, n, names[k]);
           }
-        ag::detail::sorted_search_v2_on() = saved;
+        ag::detail::sorted_search_v2_on() = saved2;
+        ag::detail::sorted_search_v3_on() = saved3;
+      }
+      if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_BOXES")) {
+        const bool saved3 = ag::detail::sorted_search_v3_on();
+        ag::detail::sorted_search_v3_on() = true;
+        bc::bench_sorted_search<ag::launch_params_t<256, 13>>(ctx, n, " (v3 256x13)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 15>>(ctx, n, " (v3 256x15)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v3 128x11)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 15>>(ctx, n, " (v3 128x15)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 9>>(ctx, n, " (v3 256x9)");
+        ag::detail::sorted_search_v3_on() = saved3;
       }
     }
   } catch (const std::exception& e) {

@@ -84,6 +84,17 @@ inline bool& sorted_search_v2_on() {
   return on;
 }
 
+// ATTU_SORTED_SEARCH_V3=0 turns sorted_search_v3_kernel off (then
+// sorted_search_v2_on() picks v2 or the first kernel); anything else (or
+// unset) selects it. Read once, like sorted_search_v2_on().
+inline bool& sorted_search_v3_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SORTED_SEARCH_V3");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
 // The first tile body: answers in registers, then stored over the keys.
 template <bounds_t bounds, int nt, int vt, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
@@ -308,6 +319,96 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
   }
 }
 
+// v3: v2's tile (load, split, answers, readout) with a merge that keeps the
+// current needle and haystack keys in registers (ka, kb) and reads only the
+// key of the side that advanced: one shared load a step (two before the
+// first step, none after the last: vt + 1 a thread) instead of v2's two.
+// The shared / L1 pipe is what bounds v2 (Nsight Compute at 64M: L1/TEX
+// 95.7%), and the merge's loads are its largest share: lanes' positions
+// are data-dependent, so a warp's loads hit about 3 words a bank (a host
+// count of bank wavefronts on the bench's uniform keys, per 32 items at
+// 256 x 11: merge 6.3 -> 3.6; split 5.1, answers 2.2, tile store 1.0,
+// readout 0.5 unchanged; 15.1 -> 12.4 in all).
+// Invariants as v2's: pa <= keys + na and pb < hay + nb + vt, so the
+// reads (keys[na] or the pad) stay inside the object; a key read past its
+// side's end is never compared (take_a tests pa < a_end and pb >= b_end
+// first).
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
+    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
+                                                  indices, comp, part);
+  } else {
+    using T = value_of_t<needles_it>;
+    __shared__ search_v2_shared_t<nv, vt, T> shared;
+    const int tid = threadIdx.x, cta = blockIdx.x;
+    const long long total = (long long)num_needles + num_haystack;
+    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+    const int b0 = part[cta], b1 = part[cta + 1];
+    const int a0 = diag0 - b0, a1 = diag1 - b1;
+    const int na = a1 - a0, nb = b1 - b0;
+    {
+      // as v2: slot j < na + nb from a base picked per slot, vt loads in
+      // flight, then one shared store a slot
+      const T* from_needles = needles + a0 + tid;
+      const T* from_haystack = haystack + (b0 - na) + tid;
+      T k[vt];
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        const T* from = j < na ? from_needles : from_haystack;
+        if (j < na + nb) k[i] = from[i * nt];
+      }
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        if (j < na + nb) shared.keys[j] = k[i];
+      }
+    }
+    __syncthreads();
+    const T* hay = shared.keys + na;
+    auto b_first = [&](const T& ka, const T& kb) {
+      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
+    };
+    const int d = min(tid * vt, na + nb);
+    const int b = search_v2_split<nv>(na, nb, d, shared.keys, hay, b_first);
+    const int a = d - b;
+    const T* pa = shared.keys + a;
+    const T* pb = hay + b;
+    int* po = shared.out + a;
+    const T* const a_end = shared.keys + na;
+    const T* const b_end = hay + nb;
+    int answer = b0 + b;
+    T ka = *pa, kb = *pb;
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first(ka, kb));
+      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa - sizeof(shared.out)) : po;
+      if (take_a) *slot = answer;
+      pa = take_a ? pa + 1 : pa;
+      po = take_a ? po + 1 : po;
+      pb = take_a ? pb : pb + 1;
+      answer = take_a ? answer : answer + 1;
+      if (i + 1 < vt) {
+        // one load from a selected address: the advanced side's next key
+        const T next = *(take_a ? pa : pb);
+        ka = take_a ? next : ka;
+        kb = take_a ? kb : next;
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const int j = tid + i * nt;
+      if (j < na) indices[a0 + j] = shared.out[j];
+    }
+  }
+}
+
 }  // namespace detail
 
 // indices[i] = lower/upper bound of needles[i] in haystack; both sorted by
@@ -326,7 +427,10 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
-  if (detail::sorted_search_v2_on())
+  if (detail::sorted_search_v3_on())
+    detail::sorted_search_v3_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  else if (detail::sorted_search_v2_on())
     detail::sorted_search_v2_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         needles, num_needles, haystack, num_haystack, indices, comp, part.data());
   else

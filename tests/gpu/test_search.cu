@@ -63,15 +63,25 @@ int main() {
     test::expect_equal(r, out.to_host(), want, "warp_partition_point");
   });
 
-  // Both tile kernels (sorted_search.cuh: v2, the default, and the first,
-  // ATTU_SORTED_SEARCH_V2=0) on every case.
+  // All three tile kernels (sorted_search.cuh: v3, the default; v2,
+  // ATTU_SORTED_SEARCH_V3=0; the first, both off) on every case.
   const bool v2_saved = attu::gpu::detail::sorted_search_v2_on();
-  for (bool v2 : {true, false})
+  const bool v3_saved = attu::gpu::detail::sorted_search_v3_on();
+  const char* const kernel_names[] = {" (v3 tiles)", " (v2 tiles)", " (first tiles)"};
+  auto pick_kernel = [](int k) {  // 0: v3, 1: v2, 2: the first
+    attu::gpu::detail::sorted_search_v3_on() = k == 0;
+    attu::gpu::detail::sorted_search_v2_on() = k == 1;
+  };
+  auto restore_kernel = [&] {
+    attu::gpu::detail::sorted_search_v3_on() = v3_saved;
+    attu::gpu::detail::sorted_search_v2_on() = v2_saved;
+  };
+  for (int kernel : {0, 1, 2})
   for (bool upper : {false, true}) {
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
-              (v2 ? " (v2 tiles)" : " (first tiles)") + " (int keys, duplicates), up to 16M into 16M",
+              kernel_names[kernel] + " (int keys, duplicates), up to 16M into 16M",
           [&] {
-            attu::gpu::detail::sorted_search_v2_on() = v2;
+            pick_kernel(kernel);
             for (auto c : cases) {
               auto needles = test::random_sorted<int>(c.a, -(c.range / 2), c.range / 2, c.a * 3 + 1);
               auto hay = test::random_sorted<int>(c.b, -(c.range / 2), c.range / 2, c.b * 5 + 2);
@@ -89,7 +99,7 @@ int main() {
             }
           });
   }
-  attu::gpu::detail::sorted_search_v2_on() = v2_saved;
+  restore_kernel();
 
   r.run("merge_partitions: two levels against one (merge_partition.cuh)", [&] {
     // the two-level form forced (two_level_min 0) against the one-level
@@ -117,10 +127,10 @@ int main() {
     }
   });
 
-  for (bool v2 : {true, false})
+  for (int kernel : {0, 1, 2})
   r.run(std::string("sorted_search with descending order (greater_t) and double keys") +
-            (v2 ? " (v2 tiles)" : " (first tiles)"), [&] {
-    attu::gpu::detail::sorted_search_v2_on() = v2;
+            kernel_names[kernel], [&] {
+    pick_kernel(kernel);
     auto needles = test::random_sorted<int>(50000, -5000, 5000, 1);
     auto hay = test::random_sorted<int>(70000, -5000, 5000, 2);
     std::vector<double> n2(needles.rbegin(), needles.rend()), h2(hay.rbegin(), hay.rend());
@@ -134,7 +144,7 @@ int main() {
                                 greater_t<double>(), ctx);
     test::expect_equal(r, out.to_host(), ref::sorted_search(n2, h2, false, greater_t<double>()),
                        "descending");
-    attu::gpu::detail::sorted_search_v2_on() = v2_saved;
+    restore_kernel();
   });
 
   r.run("inner_join: pairs ordered by (a, b), duplicates on both sides", [&] {
