@@ -512,7 +512,7 @@ int main(int argc, char** argv) {
         bc::bench_sorted_search<ag::launch_params_t<256, 15>>(ctx, n, " (v3 256x15)");
         bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v3 128x11)");
         bc::bench_sorted_search<ag::launch_params_t<128, 15>>(ctx, n, " (v3 128x15)");
-        bc::bench_sorted_search<ag::launch_params_t<256, 9>>(ctx, n, " (v3 256x9)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 13>>(ctx, n, " (v3 128x13)");
         ag::detail::sorted_search_v3_on() = saved3;
       }
     }

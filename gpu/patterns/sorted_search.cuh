@@ -11,13 +11,16 @@
 // positions serially, answers go through shared memory so the stores are
 // coalesced.
 //
-// Two tile kernels (A/B: ATTU_SORTED_SEARCH_V2=0 picks the first, read once
-// by detail::sorted_search_v2_on()):
+// Three tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V3=0 turns
+// v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0 picks
+// the first, detail::sorted_search_v2_on()):
 // - sorted_search_kernel (the first): the serial merge keeps each step's
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
 //   barrier (the keys are dead) they go into shared memory over the keys,
 //   a second barrier, then the coalesced stores. Three barriers a tile.
-// - sorted_search_v2_kernel (the default; raw pointers to one key type):
+// - sorted_search_v3_kernel (the default): v2's tile with one shared load
+//   a merge step instead of two (see its comment); the rest below is v2's.
+// - sorted_search_v2_kernel (raw pointers to one key type):
 //   fewer instructions a thread (SASS, sm_90, int / less: 391 against
 //   585, NOPs left out; v2's are straight-line, each run once, where the
 //   first has a search loop of about 13 run about 11 times, and its loads
@@ -44,7 +47,7 @@
 //   keys, a pad after them; search_v2_shared_t) and their values are never
 //   used. Key types for which that layout exceeds 48 KB of static shared
 //   memory, iterators that are not pointers, or needles and haystack of
-//   different types take the first kernel's body.
+//   different types take the first kernel's body (v3 too).
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
@@ -240,6 +243,37 @@ __device__ __forceinline__ int search_v2_split(int na, int nb, int d, const T* k
   return hi - room;  // room = hi - b throughout
 }
 
+// search_v2_split that also hands back the key of the merge's first step
+// that its last step (step 1) already read: that step compares needle
+// d - 1 - b' with haystack b' (b' = b before it); taken, b = b' + 1 and the
+// needle is the merge's first needle (d - b); not taken, b = b' and the
+// haystack key is the merge's first haystack key. So the merge loads only
+// the other key (one shared load fewer a thread). The values are those of
+// the same addresses the merge would read, bounds and pads included.
+template <int nv, typename T, typename b_first_t>
+__device__ __forceinline__ int search_v3_split(int na, int nb, int d, const T* keys, const T* hay,
+                                               b_first_t b_first, T& last_key,
+                                               bool& last_was_needle) {
+  const int lo = d > na ? d - na : 0;
+  const int hi = d < nb ? d : nb;
+  int room = hi - lo;
+  const T* pb = hay + lo;
+  const T* pa = keys + (d - 1 - lo);
+  constexpr int top = search_v2_top_step<nv>();
+#pragma unroll
+  for (int step = top; step > 1; step >>= 1) {
+    const bool take = (room >= step) & b_first(pa[1 - step], pb[step - 1]);
+    room = take ? room - step : room;
+    pa = take ? pa - step : pa;
+    pb = take ? pb + step : pb;
+  }
+  const T ka = pa[0], kb = pb[0];  // step 1
+  const bool take = (room >= 1) & b_first(ka, kb);
+  last_key = take ? ka : kb;
+  last_was_needle = take;
+  return take ? hi - room + 1 : hi - room;
+}
+
 template <bounds_t bounds, typename launch_t, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
 __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
@@ -327,8 +361,10 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
 // 95.7%), and the merge's loads are its largest share: lanes' positions
 // are data-dependent, so a warp's loads hit about 3 words a bank (a host
 // count of bank wavefronts on the bench's uniform keys, per 32 items at
-// 256 x 11: merge 6.3 -> 3.6; split 5.1, answers 2.2, tile store 1.0,
-// readout 0.5 unchanged; 15.1 -> 12.4 in all).
+// 256 x 11: merge 6.3 -> 3.4, split 5.1, answers 2.2, tile store 1.0,
+// readout 0.5: 15.1 -> 12.2 in all; 55 -> 44 shared loads a thread in the
+// PTX). The merge's first two keys: the split's last step already read
+// one of them (search_v3_split), so the merge loads the other.
 // Invariants as v2's: pa <= keys + na and pb < hay + nb + vt, so the
 // reads (keys[na] or the pad) stay inside the object; a key read past its
 // side's end is never compared (take_a tests pa < a_end and pb >= b_end
@@ -375,7 +411,10 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
       return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
     };
     const int d = min(tid * vt, na + nb);
-    const int b = search_v2_split<nv>(na, nb, d, shared.keys, hay, b_first);
+    T first_key;
+    bool first_is_needle;
+    const int b = search_v3_split<nv>(na, nb, d, shared.keys, hay, b_first, first_key,
+                                      first_is_needle);
     const int a = d - b;
     const T* pa = shared.keys + a;
     const T* pb = hay + b;
@@ -383,7 +422,10 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
     const T* const a_end = shared.keys + na;
     const T* const b_end = hay + nb;
     int answer = b0 + b;
-    T ka = *pa, kb = *pb;
+    // the split's last step read one of the two first keys; load the other
+    const T other_key = *(first_is_needle ? pb : pa);
+    T ka = first_is_needle ? first_key : other_key;
+    T kb = first_is_needle ? other_key : first_key;
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
       const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first(ka, kb));
