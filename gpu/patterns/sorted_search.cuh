@@ -11,9 +11,14 @@
 // positions serially, answers go through shared memory so the stores are
 // coalesced.
 //
-// Three tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V3=0 turns
-// v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0 picks
-// the first, detail::sorted_search_v2_on()):
+// Four tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V4=1 picks v4
+// where it applies, detail::sorted_search_v4_on(); ATTU_SORTED_SEARCH_V3=0
+// turns v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0
+// picks the first, detail::sorted_search_v2_on()):
+// - sorted_search_v4_kernel (an experiment, off by default until measured;
+//   raw pointers to one arithmetic key type of 4 or 8 bytes): a warp
+//   merges its positions together, 32 a round, ranks by shuffles, answers
+//   stored straight to global memory (see its comment).
 // - sorted_search_kernel (the first): the serial merge keeps each step's
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
 //   barrier (the keys are dead) they go into shared memory over the keys,
@@ -94,6 +99,16 @@ inline bool& sorted_search_v3_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SORTED_SEARCH_V3");
     return !(e && *e == '0');
+  }();
+  return on;
+}
+
+// ATTU_SORTED_SEARCH_V4=1 selects sorted_search_v4_kernel (an experiment,
+// off by default until measured) where it applies; read once.
+inline bool& sorted_search_v4_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SORTED_SEARCH_V4");
+    return e && *e == '1';
   }();
   return on;
 }
@@ -451,6 +466,116 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
   }
 }
 
+// v4 (experiment, ATTU_SORTED_SEARCH_V4=1): the tile as v3 loads it, then
+// each warp merges its 32 * vt positions together, 32 a round, instead of
+// a lane vt positions alone. A round loads the next 32 needles and the
+// next 32 haystack keys (one each a lane: consecutive words, no bank
+// conflict), and each lane finds how many of those haystack keys go
+// before its needle (rank) by binary lifting over the other lanes' keys
+// with shuffles; needle lane sits at lane + rank in the merge of the two
+// windows, so the round's first take = min(32, left) merged positions
+// hold the needles of lanes 0..k-1 (positions increase with lane) and
+// take - k haystack keys. Those needles' answers (b0 + b + rank) go to
+// global memory at once, k consecutive ints: no answer array, no readout
+// pass, one barrier a tile. Each warp finds its start by one split search
+// (all lanes the same addresses: broadcast).
+// Shared traffic a warp, 32 x vt items: vt tile stores, 2 x 11 search
+// loads (broadcast), 2 x vt window loads, 6 x vt shuffles; v3 has per 32
+// items about 12 shared wavefronts (its bank conflicts, see v3).
+// Invariants: a window slot past its side's end is a key of +infinity:
+// a needle slot a + lane >= na is never consumed (every valid haystack
+// key goes before it, and the valid items cover take), a haystack slot
+// b + j >= nb never goes before a needle. So a <= na, b <= nb always, the
+// window reads stay below keys[na + nb + 32] (the pad), and a consumed
+// needle's rank is at most 31 - lane (exact from five lifting steps; the
+// sixth shuffle tells rank 32 from 31 for lane 0).
+template <int nv, typename T>
+struct search_v4_shared_t {
+  enum { top = search_v2_top_step<nv>(), pad = top > 32 ? top : 32 };
+  T under[top];  // the split search's reads before keys[0]
+  T keys[nv + pad];
+};
+
+template <int nt, int nv, typename needles_it, typename haystack_it>
+constexpr bool search_v4_fits() {
+  using T = value_of_t<needles_it>;
+  return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
+         std::is_same<T, value_of_t<haystack_it>>::value && std::is_arithmetic<T>::value &&
+         (sizeof(T) == 4 || sizeof(T) == 8) && nt % 32 == 0 &&
+         sizeof(search_v4_shared_t<nv, T>) <= 48 * 1024;
+}
+
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_v4_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  if constexpr (search_v4_fits<nt, nv, needles_it, haystack_it>()) {
+    using T = value_of_t<needles_it>;
+    __shared__ search_v4_shared_t<nv, T> shared;
+    const int tid = threadIdx.x, cta = blockIdx.x;
+    const int lane = tid & 31, warp = tid >> 5;
+    const long long total = (long long)num_needles + num_haystack;
+    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+    const int b0 = part[cta], b1 = part[cta + 1];
+    const int a0 = diag0 - b0, a1 = diag1 - b1;
+    const int na = a1 - a0, nb = b1 - b0;
+    {
+      const T* from_needles = needles + a0 + tid;
+      const T* from_haystack = haystack + (b0 - na) + tid;
+      T k[vt];
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        const T* from = j < na ? from_needles : from_haystack;
+        if (j < na + nb) k[i] = from[i * nt];
+      }
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        if (j < na + nb) shared.keys[j] = k[i];
+      }
+    }
+    __syncthreads();
+    const T* hay = shared.keys + na;
+    auto b_first = [&](const T& ka, const T& kb) {
+      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
+    };
+    const int dw = min(warp * 32 * vt, na + nb);
+    int b = search_v2_split<nv>(na, nb, dw, shared.keys, hay, b_first);
+    int a = dw - b;
+    int left = min(na + nb - dw, 32 * vt);  // warp-uniform
+    for (int round = 0; round < vt && left > 0; ++round) {
+      const int take = min(left, 32);
+      const T kn = shared.keys[a + lane];
+      const T kh = hay[b + lane];
+      const bool needle_ok = a + lane < na;
+      const int hay_ok = nb - b;  // window slots j < hay_ok are haystack keys
+      // haystack window slot j (key h) goes before this lane's needle
+      auto before = [&](int j, const T& h) { return j < hay_ok && (!needle_ok || b_first(kn, h)); };
+      int r = 0;
+#pragma unroll
+      for (int step = 16; step > 0; step >>= 1) {
+        const T h = __shfl_sync(0xffffffffu, kh, r + step - 1);
+        r = before(r + step - 1, h) ? r + step : r;
+      }
+      const T h31 = __shfl_sync(0xffffffffu, kh, 31);
+      const bool consumed = (lane + r < take) & !((r == 31) & before(31, h31));
+      if (consumed) indices[a0 + a + lane] = b0 + b + r;
+      const int k = __popc(__ballot_sync(0xffffffffu, consumed));
+      a += k;
+      b += take - k;
+      left -= take;
+    }
+  } else {
+    // not launched for such types (sorted_search checks search_v4_fits);
+    // a device box unlike the host's still gets exact answers
+    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
+                                                  indices, comp, part);
+  }
+}
+
 }  // namespace detail
 
 // indices[i] = lower/upper bound of needles[i] in haystack; both sorted by
@@ -469,7 +594,12 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
-  if (detail::sorted_search_v3_on())
+  constexpr bool v4_fits = detail::search_v4_fits<launch_t::sm_ptx::nt, launch_t::sm_ptx::nt * launch_t::sm_ptx::vt,
+                                                   needles_it, haystack_it>();
+  if (v4_fits && detail::sorted_search_v4_on())
+    detail::sorted_search_v4_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  else if (detail::sorted_search_v3_on())
     detail::sorted_search_v3_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         needles, num_needles, haystack, num_haystack, indices, comp, part.data());
   else if (detail::sorted_search_v2_on())

@@ -63,20 +63,24 @@ int main() {
     test::expect_equal(r, out.to_host(), want, "warp_partition_point");
   });
 
-  // All three tile kernels (sorted_search.cuh: v3, the default; v2,
-  // ATTU_SORTED_SEARCH_V3=0; the first, both off) on every case.
+  // All four tile kernels (sorted_search.cuh: v3, the default; v2,
+  // ATTU_SORTED_SEARCH_V3=0; the first, both off; v4, the experiment of
+  // ATTU_SORTED_SEARCH_V4=1) on every case.
   const bool v2_saved = attu::gpu::detail::sorted_search_v2_on();
   const bool v3_saved = attu::gpu::detail::sorted_search_v3_on();
-  const char* const kernel_names[] = {" (v3 tiles)", " (v2 tiles)", " (first tiles)"};
-  auto pick_kernel = [](int k) {  // 0: v3, 1: v2, 2: the first
+  const bool v4_saved = attu::gpu::detail::sorted_search_v4_on();
+  const char* const kernel_names[] = {" (v3 tiles)", " (v2 tiles)", " (first tiles)", " (v4 tiles)"};
+  auto pick_kernel = [](int k) {  // 0: v3, 1: v2, 2: the first, 3: v4
+    attu::gpu::detail::sorted_search_v4_on() = k == 3;
     attu::gpu::detail::sorted_search_v3_on() = k == 0;
     attu::gpu::detail::sorted_search_v2_on() = k == 1;
   };
   auto restore_kernel = [&] {
+    attu::gpu::detail::sorted_search_v4_on() = v4_saved;
     attu::gpu::detail::sorted_search_v3_on() = v3_saved;
     attu::gpu::detail::sorted_search_v2_on() = v2_saved;
   };
-  for (int kernel : {0, 1, 2})
+  for (int kernel : {0, 1, 2, 3})
   for (bool upper : {false, true}) {
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
               kernel_names[kernel] + " (int keys, duplicates), up to 16M into 16M",
@@ -127,7 +131,7 @@ int main() {
     }
   });
 
-  for (int kernel : {0, 1, 2})
+  for (int kernel : {0, 1, 2, 3})
   r.run(std::string("sorted_search with descending order (greater_t) and double keys") +
             kernel_names[kernel], [&] {
     pick_kernel(kernel);
