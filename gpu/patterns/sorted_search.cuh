@@ -477,24 +477,47 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
 // hold the needles of lanes 0..k-1 (positions increase with lane) and
 // take - k haystack keys. Those needles' answers (b0 + b + rank) go to
 // global memory at once, k consecutive ints: no answer array, no readout
-// pass, one barrier a tile. Each warp finds its start by one split search
-// (all lanes the same addresses: broadcast).
-// Shared traffic a warp, 32 x vt items: vt tile stores, 2 x 11 search
-// loads (broadcast), 2 x vt window loads, 6 x vt shuffles; v3 has per 32
-// items about 12 shared wavefronts (its bank conflicts, see v3).
+// pass, one barrier a tile. Each warp finds its start by a 32-way search
+// (search_v4_warp_split).
+// Shared traffic a warp, 32 x vt items: vt tile stores, about 6 search
+// loads, 2 x vt window loads, 6 x vt shuffles: per 32 items about 3
+// wavefronts and 6 shuffles, where v3 has about 12 wavefronts (its bank
+// conflicts, see v3); 11.4 KB of shared memory at 256 x 11 (ints).
 // Invariants: a window slot past its side's end is a key of +infinity:
 // a needle slot a + lane >= na is never consumed (every valid haystack
 // key goes before it, and the valid items cover take), a haystack slot
 // b + j >= nb never goes before a needle. So a <= na, b <= nb always, the
-// window reads stay below keys[na + nb + 32] (the pad), and a consumed
+// window reads stay below keys[na + nb + 32] (inside the array), and a consumed
 // needle's rank is at most 31 - lane (exact from five lifting steps; the
 // sixth shuffle tells rank 32 from 31 for lane 0).
 template <int nv, typename T>
 struct search_v4_shared_t {
-  enum { top = search_v2_top_step<nv>(), pad = top > 32 ? top : 32 };
-  T under[top];  // the split search's reads before keys[0]
-  T keys[nv + pad];
+  T keys[nv + 32];  // the windows read up to 31 slots past keys[na + nb]
 };
+
+// merge_path_b over the tile's keys for a warp (all lanes the same d; the
+// result is warp-uniform) by a 32-way search: each round, lane l tests the
+// split candidate c = lo + (l + 1) * s (haystack c - 1 before needle
+// d - c), and the count of lanes that pass (a prefix: the test is
+// monotone) narrows [lo, hi] to s - 1 wide. s is odd, so the 32 lanes'
+// reads fall in distinct banks: two wavefronts a round, about three rounds
+// for a tile of 2816 (1408 -> 44 -> 2 -> 0) against v2's 22 broadcast
+// loads. Lanes past hi read at hi (in bounds, same address).
+template <typename T, typename b_first_t>
+__device__ __forceinline__ int search_v4_warp_split(int na, int nb, int d, const T* keys,
+                                                    const T* hay, int lane, b_first_t b_first) {
+  int lo = d > na ? d - na : 0;
+  int hi = d < nb ? d : nb;
+  while (lo < hi) {  // warp-uniform
+    const int s = ((hi - lo + 31) >> 5) | 1;
+    const int c = lo + (lane + 1) * s;
+    const int at = c < hi ? c : hi;  // in (lo, hi]: needle d - at < na, haystack at - 1 >= 0
+    const bool pass = (c <= hi) & b_first(keys[d - at], hay[at - 1]);
+    lo += __popc(__ballot_sync(0xffffffffu, pass)) * s;
+    hi = min(hi, lo + s - 1);
+  }
+  return lo;
+}
 
 template <int nt, int nv, typename needles_it, typename haystack_it>
 constexpr bool search_v4_fits() {
@@ -543,7 +566,7 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v4_kernel(
       return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
     };
     const int dw = min(warp * 32 * vt, na + nb);
-    int b = search_v2_split<nv>(na, nb, dw, shared.keys, hay, b_first);
+    int b = search_v4_warp_split(na, nb, dw, shared.keys, hay, lane, b_first);
     int a = dw - b;
     int left = min(na + nb - dw, 32 * vt);  // warp-uniform
     for (int round = 0; round < vt && left > 0; ++round) {
