@@ -105,6 +105,43 @@ int main() {
   }
   restore_kernel();
 
+  // Other tile shapes (many warps and tiles, even vt, one item a thread),
+  // every kernel, lower and upper, sizes around the tiles' edges.
+  r.run("sorted_search at tiles 64 x 5, 128 x 16 and 32 x 1, every kernel", [&] {
+    auto check = [&](auto box, int kernel, bool upper, int na, int nb, long long range) {
+      using box_t = decltype(box);
+      pick_kernel(kernel);
+      auto needles = test::random_sorted<int>(na, -(range / 2), range / 2, na * 7 + 5);
+      auto hay = test::random_sorted<int>(nb, -(range / 2), range / 2, nb * 3 + 9);
+      mem_t<int> d_n = to_mem(needles, ctx), d_h = to_mem(hay, ctx), out(na, ctx);
+      out.memset(0xff);
+      if (upper)
+        sorted_search<bounds_upper, box_t>((const int*)d_n.data(), na, (const int*)d_h.data(), nb,
+                                           out.data(), less_t<int>(), ctx);
+      else
+        sorted_search<bounds_lower, box_t>((const int*)d_n.data(), na, (const int*)d_h.data(), nb,
+                                           out.data(), less_t<int>(), ctx);
+      test::expect_equal(r, out.to_host(), ref::sorted_search(needles, hay, upper, less_t<int>()),
+                         (std::string(kernel_names[kernel]) + " nv=" + std::to_string(box_t::nv) +
+                          " a=" + std::to_string(na) + " b=" + std::to_string(nb) +
+                          " range=" + std::to_string(range)).c_str());
+    };
+    auto shape = [&](auto box) {
+      const int bnv = decltype(box)::nv;
+      for (int kernel : {0, 1, 2, 3})
+        for (bool upper : {false, true})
+          for (auto c : std::vector<sizes_t>{{1, 1, 3}, {bnv - 1, 1, 100}, {1, bnv - 1, 100},
+                                             {bnv + 1, bnv - 1, 50}, {7 * bnv + 3, 5 * bnv + 1, 1 << 30},
+                                             {300000, 200000, 7}, {200000, 300000, 1 << 30},
+                                             {100000, 30, 1 << 20}, {30, 100000, 1 << 20}})
+            check(box, kernel, upper, c.a, c.b, c.range);
+    };
+    shape(launch_params_t<64, 5>());
+    shape(launch_params_t<128, 16>());
+    shape(launch_params_t<32, 1>());
+    restore_kernel();
+  });
+
   r.run("merge_partitions: two levels against one (merge_partition.cuh)", [&] {
     // the two-level form forced (two_level_min 0) against the one-level
     // form, point for point, over skewed and duplicate-heavy inputs
