@@ -467,29 +467,29 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
 }
 
 // v4 (experiment, ATTU_SORTED_SEARCH_V4=1): the tile as v3 loads it, then
-// each warp merges its 32 * vt positions together, 32 a round, instead of
+// each warp merges its 32 * vt positions together, 31 a round, instead of
 // a lane vt positions alone. A round loads the next 32 needles and the
 // next 32 haystack keys (one each a lane: consecutive words, no bank
 // conflict), and each lane finds how many of those haystack keys go
 // before its needle (rank) by binary lifting over the other lanes' keys
 // with shuffles; needle lane sits at lane + rank in the merge of the two
-// windows, so the round's first take = min(32, left) merged positions
+// windows, so the round's first take = min(31, left) merged positions
 // hold the needles of lanes 0..k-1 (positions increase with lane) and
 // take - k haystack keys. Those needles' answers (b0 + b + rank) go to
 // global memory at once, k consecutive ints: no answer array, no readout
 // pass, one barrier a tile. Each warp finds its start by a 32-way search
 // (search_v4_warp_split).
 // Shared traffic a warp, 32 x vt items: vt tile stores, about 6 search
-// loads, 2 x vt window loads, 6 x vt shuffles: per 32 items about 3
-// wavefronts and 6 shuffles, where v3 has about 12 wavefronts (its bank
-// conflicts, see v3); 11.4 KB of shared memory at 256 x 11 (ints).
+// loads, 2 loads and 5 shuffles a round of 31: per 32 items about 3.6
+// wavefronts and 5.2 shuffles, where v3 has about 12 wavefronts (its bank
+// conflicts, see v3); 11.4 KB of shared memory at 256 x 11 (ints). Rounds
+// of 31, not 32: five lifting steps give min(rank, 31), exact for every
+// needle a round of 31 can consume (32 would need a sixth shuffle).
 // Invariants: a window slot past its side's end is a key of +infinity:
 // a needle slot a + lane >= na is never consumed (every valid haystack
 // key goes before it, and the valid items cover take), a haystack slot
 // b + j >= nb never goes before a needle. So a <= na, b <= nb always, the
-// window reads stay below keys[na + nb + 32] (inside the array), and a consumed
-// needle's rank is at most 31 - lane (exact from five lifting steps; the
-// sixth shuffle tells rank 32 from 31 for lane 0).
+// window reads stay below keys[na + nb + 32] (inside the array).
 template <int nv, typename T>
 struct search_v4_shared_t {
   T keys[nv + 32];  // the windows read up to 31 slots past keys[na + nb]
@@ -569,22 +569,23 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v4_kernel(
     int b = search_v4_warp_split(na, nb, dw, shared.keys, hay, lane, b_first);
     int a = dw - b;
     int left = min(na + nb - dw, 32 * vt);  // warp-uniform
-    for (int round = 0; round < vt && left > 0; ++round) {
-      const int take = min(left, 32);
+    while (left > 0) {  // warp-uniform
+      const int take = min(left, 31);
       const T kn = shared.keys[a + lane];
       const T kh = hay[b + lane];
       const bool needle_ok = a + lane < na;
       const int hay_ok = nb - b;  // window slots j < hay_ok are haystack keys
       // haystack window slot j (key h) goes before this lane's needle
       auto before = [&](int j, const T& h) { return j < hay_ok && (!needle_ok || b_first(kn, h)); };
+      // r = min(rank, 31); a consumed needle has lane + rank < take <= 31,
+      // so its r is its rank, and r = 31 never passes the test
       int r = 0;
 #pragma unroll
       for (int step = 16; step > 0; step >>= 1) {
         const T h = __shfl_sync(0xffffffffu, kh, r + step - 1);
         r = before(r + step - 1, h) ? r + step : r;
       }
-      const T h31 = __shfl_sync(0xffffffffu, kh, 31);
-      const bool consumed = (lane + r < take) & !((r == 31) & before(31, h31));
+      const bool consumed = lane + r < take;
       if (consumed) indices[a0 + a + lane] = b0 + b + r;
       const int k = __popc(__ballot_sync(0xffffffffu, consumed));
       a += k;
