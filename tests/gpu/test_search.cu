@@ -134,7 +134,7 @@ int main() {
                                              {bnv + 1, bnv - 1, 50}, {7 * bnv + 3, 5 * bnv + 1, 1 << 30},
                                              {300000, 200000, 7}, {200000, 300000, 1 << 30},
                                              {100000, 30, 1 << 20}, {30, 100000, 1 << 20}})
-            check(box, kernel, upper, c.a, c.b, c.range);
+            if (test::keep_size((long long)c.a + c.b)) check(box, kernel, upper, c.a, c.b, c.range);
     };
     shape(launch_params_t<64, 5>());
     shape(launch_params_t<128, 16>());
