@@ -510,14 +510,16 @@ int main(int argc, char** argv) {
       }
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_BOXES")) {
         const bool saved3 = ag::detail::sorted_search_v3_on();
+        const bool saved4 = ag::detail::sorted_search_v4_on();
         ag::detail::sorted_search_v3_on() = true;
+        ag::detail::sorted_search_v4_on() = false;
         bc::bench_sorted_search<ag::launch_params_t<256, 13>>(ctx, n, " (v3 256x13)");
         bc::bench_sorted_search<ag::launch_params_t<256, 15>>(ctx, n, " (v3 256x15)");
         bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v3 128x11)");
         bc::bench_sorted_search<ag::launch_params_t<128, 15>>(ctx, n, " (v3 128x15)");
         bc::bench_sorted_search<ag::launch_params_t<128, 13>>(ctx, n, " (v3 128x13)");
-        const bool saved4 = ag::detail::sorted_search_v4_on();
         ag::detail::sorted_search_v4_on() = true;
+        bc::bench_sorted_search<ag::launch_params_t<256, 12>>(ctx, n, " (v4 256x12)");
         bc::bench_sorted_search<ag::launch_params_t<256, 16>>(ctx, n, " (v4 256x16)");
         bc::bench_sorted_search<ag::launch_params_t<256, 8>>(ctx, n, " (v4 256x8)");
         bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v4 128x11)");
