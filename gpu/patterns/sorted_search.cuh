@@ -17,7 +17,7 @@
 // picks the first, detail::sorted_search_v2_on()):
 // - sorted_search_v4_kernel (an experiment, off by default until measured;
 //   raw pointers to one arithmetic key type of 4 or 8 bytes): a warp
-//   merges its positions together, 32 a round, ranks by shuffles, answers
+//   merges its positions together, 31 a round, ranks by shuffles, answers
 //   stored straight to global memory (see its comment).
 // - sorted_search_kernel (the first): the serial merge keeps each step's
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
@@ -370,8 +370,9 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
 
 // v3: v2's tile (load, split, answers, readout) with a merge that keeps the
 // current needle and haystack keys in registers (ka, kb) and reads only the
-// key of the side that advanced: one shared load a step (two before the
-// first step, none after the last: vt + 1 a thread) instead of v2's two.
+// key of the side that advanced: one shared load a step (one before the
+// first step, the other key coming from the split, none after the last:
+// vt a thread) instead of v2's two.
 // The shared / L1 pipe is what bounds v2 (Nsight Compute at 64M: L1/TEX
 // 95.7%), and the merge's loads are its largest share: lanes' positions
 // are data-dependent, so a warp's loads hit about 3 words a bank (a host
