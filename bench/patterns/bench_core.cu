@@ -332,6 +332,7 @@ void bench_interval_move(context_t& ctx, size_t n, long long mean, const char* b
   row(name, "int32", n, 8.0 * n + 12.0 * num, ours, "-", -1);
 }
 
+template <typename box = ag::empty_t>
 void bench_sorted_search(context_t& ctx, size_t n, const char* suffix = "") {
   dbuf<int> needles(n), hay(n), idx(n);
   fill_random(needles.p, n, 8, 1ll << 30);
@@ -340,7 +341,8 @@ void bench_sorted_search(context_t& ctx, size_t n, const char* suffix = "") {
   ag::radix_sort(hay.p, n, ag::less_t<int>(), ctx);
   ctx.synchronize();
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::sorted_search<ag::bounds_lower>(needles.p, int(n), hay.p, int(n), idx.p, ag::less_t<int>(), ctx);
+    ag::sorted_search<ag::bounds_lower, box>(needles.p, int(n), hay.p, int(n), idx.p,
+                                             ag::less_t<int>(), ctx);
   });
   double theirs = time_ms(ctx, no_prep, [&] {
     thrust::lower_bound(thrust::cuda::par.on(ctx.stream()), hay.p, hay.p + n, needles.p,
@@ -516,19 +518,46 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
-      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel and v2
-      // (sorted_search.cuh), alternately twice
+      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel, v2, v3 and v4
+      // (sorted_search.cuh), alternately twice; ATTU_BENCH_SEARCH_BOXES=1:
+      // v3 and v4 at other tile shapes (the default is 256 x 11)
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_MODES")) {
-        // (and v2 with its loads and stores aligned to 32 items)
-        const bool saved = ag::detail::sorted_search_v2_on(), saved_align = ag::detail::search_align_on();
+        const bool saved2 = ag::detail::sorted_search_v2_on();
+        const bool saved3 = ag::detail::sorted_search_v3_on();
+        const bool saved4 = ag::detail::sorted_search_v4_on();
+        const bool saved_align = ag::detail::search_align_on();
+        const char* const names[] = {" (first)", " (v2)", " (v3)", " (v4)", " (v2, aligned)", " (v3, aligned)"};
         for (int round = 0; round < 2; ++round)
-          for (int mode : {0, 1, 2}) {
-            ag::detail::sorted_search_v2_on() = mode > 0;
-            ag::detail::search_align_on() = mode == 2;
-            bc::bench_sorted_search(ctx, n, mode == 0 ? " (first)" : mode == 1 ? " (v2)" : " (v2, aligned)");
+          for (int k : {0, 1, 2, 3, 4, 5}) {
+            ag::detail::sorted_search_v2_on() = k == 1 || k == 4;
+            ag::detail::sorted_search_v3_on() = k == 2 || k == 5;
+            ag::detail::sorted_search_v4_on() = k == 3;
+            ag::detail::search_align_on() = k >= 4;
+            bc::bench_sorted_search(ctx, n, names[k]);
           }
-        ag::detail::sorted_search_v2_on() = saved;
+        ag::detail::sorted_search_v2_on() = saved2;
+        ag::detail::sorted_search_v3_on() = saved3;
+        ag::detail::sorted_search_v4_on() = saved4;
         ag::detail::search_align_on() = saved_align;
+      }
+      if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_BOXES")) {
+        const bool saved3 = ag::detail::sorted_search_v3_on();
+        const bool saved4 = ag::detail::sorted_search_v4_on();
+        ag::detail::sorted_search_v3_on() = true;
+        ag::detail::sorted_search_v4_on() = false;
+        bc::bench_sorted_search<ag::launch_params_t<256, 13>>(ctx, n, " (v3 256x13)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 15>>(ctx, n, " (v3 256x15)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v3 128x11)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 15>>(ctx, n, " (v3 128x15)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 13>>(ctx, n, " (v3 128x13)");
+        ag::detail::sorted_search_v4_on() = true;
+        bc::bench_sorted_search<ag::launch_params_t<256, 12>>(ctx, n, " (v4 256x12)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 16>>(ctx, n, " (v4 256x16)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 8>>(ctx, n, " (v4 256x8)");
+        bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v4 128x11)");
+        bc::bench_sorted_search<ag::launch_params_t<512, 11>>(ctx, n, " (v4 512x11)");
+        ag::detail::sorted_search_v4_on() = saved4;
+        ag::detail::sorted_search_v3_on() = saved3;
       }
     }
   } catch (const std::exception& e) {

@@ -11,13 +11,21 @@
 // positions serially, answers go through shared memory so the stores are
 // coalesced.
 //
-// Two tile kernels (A/B: ATTU_SORTED_SEARCH_V2=0 picks the first, read once
-// by detail::sorted_search_v2_on()):
+// Four tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V4=1 picks v4
+// where it applies, detail::sorted_search_v4_on(); ATTU_SORTED_SEARCH_V3=0
+// turns v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0
+// picks the first, detail::sorted_search_v2_on()):
+// - sorted_search_v4_kernel (an experiment, off by default until measured;
+//   raw pointers to one arithmetic key type of 4 or 8 bytes): a warp
+//   merges its positions together, 31 a round, ranks by shuffles, answers
+//   stored straight to global memory (see its comment).
 // - sorted_search_kernel (the first): the serial merge keeps each step's
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
 //   barrier (the keys are dead) they go into shared memory over the keys,
 //   a second barrier, then the coalesced stores. Three barriers a tile.
-// - sorted_search_v2_kernel (the default; raw pointers to one key type):
+// - sorted_search_v3_kernel (the default): v2's tile with one shared load
+//   a merge step instead of two (see its comment); the rest below is v2's.
+// - sorted_search_v2_kernel (raw pointers to one key type):
 //   fewer instructions a thread (SASS, sm_90, int / less: 391 against
 //   585, NOPs left out; v2's are straight-line, each run once, where the
 //   first has a search loop of about 13 run about 11 times, and its loads
@@ -44,7 +52,7 @@
 //   keys, a pad after them; search_v2_shared_t) and their values are never
 //   used. Key types for which that layout exceeds 48 KB of static shared
 //   memory, iterators that are not pointers, or needles and haystack of
-//   different types take the first kernel's body.
+//   different types take the first kernel's body (v3 too).
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
@@ -73,7 +81,7 @@ struct search_pred_t {
   }
 };
 
-// v2's loads and stores in runs aligned to 32 items (sorted_search_v2_kernel);
+// v2's and v3's loads and stores in runs aligned to 32 items (search_load_keys);
 // ATTU_SEARCH_ALIGN=0 maps them from the tile's first needle (A/B runs).
 inline bool& search_align_on() {
   static bool on = [] {
@@ -90,6 +98,27 @@ inline bool& sorted_search_v2_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SORTED_SEARCH_V2");
     return !(e && *e == '0');
+  }();
+  return on;
+}
+
+// ATTU_SORTED_SEARCH_V3=0 turns sorted_search_v3_kernel off (then
+// sorted_search_v2_on() picks v2 or the first kernel); anything else (or
+// unset) selects it. Read once, like sorted_search_v2_on().
+inline bool& sorted_search_v3_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SORTED_SEARCH_V3");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
+// ATTU_SORTED_SEARCH_V4=1 selects sorted_search_v4_kernel (an experiment,
+// off by default until measured) where it applies; read once.
+inline bool& sorted_search_v4_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SORTED_SEARCH_V4");
+    return e && *e == '1';
   }();
   return on;
 }
@@ -239,6 +268,106 @@ __device__ __forceinline__ int search_v2_split(int na, int nb, int d, const T* k
   return hi - room;  // room = hi - b throughout
 }
 
+// search_v2_split that also hands back the key of the merge's first step
+// that its last step (step 1) already read: that step compares needle
+// d - 1 - b' with haystack b' (b' = b before it); taken, b = b' + 1 and the
+// needle is the merge's first needle (d - b); not taken, b = b' and the
+// haystack key is the merge's first haystack key. So the merge loads only
+// the other key (one shared load fewer a thread). The values are those of
+// the same addresses the merge would read, bounds and pads included.
+template <int nv, typename T, typename b_first_t>
+__device__ __forceinline__ int search_v3_split(int na, int nb, int d, const T* keys, const T* hay,
+                                               b_first_t b_first, T& last_key,
+                                               bool& last_was_needle) {
+  const int lo = d > na ? d - na : 0;
+  const int hi = d < nb ? d : nb;
+  int room = hi - lo;
+  const T* pb = hay + lo;
+  const T* pa = keys + (d - 1 - lo);
+  constexpr int top = search_v2_top_step<nv>();
+#pragma unroll
+  for (int step = top; step > 1; step >>= 1) {
+    const bool take = (room >= step) & b_first(pa[1 - step], pb[step - 1]);
+    room = take ? room - step : room;
+    pa = take ? pa - step : pa;
+    pb = take ? pb + step : pb;
+  }
+  const T ka = pa[0], kb = pb[0];  // step 1
+  const bool take = (room >= 1) & b_first(ka, kb);
+  last_key = take ? ka : kb;
+  last_was_needle = take;
+  return take ? hi - room + 1 : hi - room;
+}
+
+// A v2 / v3 tile's keys into shared memory: needles then haystack
+// (haystack b at keys[na + b]); returns s_a, where the answers' aligned
+// stores start (0 when not aligned). Every load is issued before the
+// first shared store.
+//
+// Aligned runs (align): a0 and b0 fall anywhere, so a warp's 32 loads of
+// the plain mapping span two 128-byte lines, and so do its stores of the
+// answers. Virtual slots v = tid + i * nt (vt + 1 of them a thread) map
+// the needles from v = s_a = a0 % 32 (needle a0 + v - s_a: a warp's run
+// starts at a multiple of 32) and the haystack from the first v at or
+// past the needles' end that is b0's residue mod 32 (haystack b0 + v - c).
+// Both runs fit: c + nb <= na + s_a + 31 + nb <= nv + 62 < nv + nt.
+template <int nt, int vt, typename T>
+__device__ __forceinline__ int search_load_keys(const T* needles, const T* haystack, int a0, int b0, int na,
+                                                int nb, T* keys, bool align) {
+  const int tid = threadIdx.x;
+  if (align && nt >= 64) {
+    const int s_a = a0 & 31;
+    const int c = na + s_a + ((b0 - na - s_a) & 31);
+    T k[vt + 1];
+#pragma unroll
+    for (int i = 0; i <= vt; ++i) {
+      const int v = tid + i * nt;
+      const bool is_a = v < na + s_a;
+      const int g = is_a ? a0 - s_a + v : b0 - c + v;  // global index
+      const bool ok = is_a ? v >= s_a : v >= c && v < c + nb;
+      const T* from = is_a ? needles : haystack;
+      if (ok) k[i] = from[g];
+    }
+#pragma unroll
+    for (int i = 0; i <= vt; ++i) {
+      const int v = tid + i * nt;
+      const bool is_a = v < na + s_a;
+      const bool ok = is_a ? v >= s_a : v >= c && v < c + nb;
+      if (ok) keys[is_a ? v - s_a : na + v - c] = k[i];
+    }
+    return s_a;
+  }
+  // Slot j < na + nb of the tile is needles[a0 + j] (j < na) or
+  // haystack[b0 + j - na]: one load from a selected base (no branch).
+  const T* from_needles = needles + a0 + tid;
+  const T* from_haystack = haystack + (b0 - na) + tid;
+  T k[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const int j = tid + i * nt;
+    const T* from = j < na ? from_needles : from_haystack;
+    if (j < na + nb) k[i] = from[i * nt];
+  }
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const int j = tid + i * nt;
+    if (j < na + nb) keys[j] = k[i];
+  }
+  return 0;
+}
+
+// The answers out[0, na) to indices[a0 + j], from the needles' 32-item
+// boundary (s_a from search_load_keys): vt + 1 slots a thread.
+template <int nt, int vt, typename indices_it>
+__device__ __forceinline__ void search_store_answers(indices_it indices, int a0, int na, int s_a,
+                                                     const int* out) {
+#pragma unroll
+  for (int i = 0; i <= vt; ++i) {
+    const int j = (int)threadIdx.x + i * nt - s_a;
+    if (j >= 0 && j < na) indices[a0 + j] = out[j];
+  }
+}
+
 template <bounds_t bounds, typename launch_t, typename needles_it,
           typename haystack_it, typename indices_it, typename comp_t>
 __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
@@ -257,52 +386,7 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
     const int b0 = part[cta], b1 = part[cta + 1];
     const int a0 = diag0 - b0, a1 = diag1 - b1;
     const int na = a1 - a0, nb = b1 - b0;
-    // Aligned runs (align): a0 and b0 fall anywhere, so a warp's 32 loads
-    // of a plain mapping span two 128-byte lines, and so do its stores of
-    // the answers. Virtual slots v = tid + i * nt (vt + 1 of them a thread)
-    // map the needles from v = s_a = a0 % 32 (needle a0 + v - s_a: a warp's
-    // run starts at a multiple of 32) and the haystack from the first v at
-    // or past the needles' end that is b0's residue mod 32 (haystack b0 + v
-    // - c). Both runs fit: c + nb <= na + s_a + 31 + nb <= nv + 62 < nv + nt.
-    const int s_a = align && nt >= 64 ? a0 & 31 : 0;
-    if (align && nt >= 64) {
-      const int c = na + s_a + ((b0 - na - s_a) & 31);
-      T k[vt + 1];
-#pragma unroll
-      for (int i = 0; i <= vt; ++i) {
-        const int v = tid + i * nt;
-        const bool is_a = v < na + s_a;
-        const int g = is_a ? a0 - s_a + v : b0 - c + v;  // global index
-        const bool ok = is_a ? v >= s_a : v >= c && v < c + nb;
-        const T* from = is_a ? needles : haystack;
-        if (ok) k[i] = from[g];
-      }
-#pragma unroll
-      for (int i = 0; i <= vt; ++i) {
-        const int v = tid + i * nt;
-        const bool is_a = v < na + s_a;
-        const bool ok = is_a ? v >= s_a : v >= c && v < c + nb;
-        if (ok) shared.keys[is_a ? v - s_a : na + v - c] = k[i];
-      }
-    } else {
-      // Slot j < na + nb of the tile is needles[a0 + j] (j < na) or
-      // haystack[b0 + j - na]: one load from a selected base (no branch),
-      // all vt issued before the first shared store, which is keys[j].
-      const T* from_needles = needles + a0 + tid;
-      const T* from_haystack = haystack + (b0 - na) + tid;
-      T k[vt];
-#pragma unroll
-      for (int i = 0; i < vt; ++i) {
-        const int j = tid + i * nt;
-        const T* from = j < na ? from_needles : from_haystack;
-        if (j < na + nb) k[i] = from[i * nt];
-      }
-#pragma unroll
-      for (int i = 0; i < vt; ++i) {
-        const int j = tid + i * nt;
-        if (j < na + nb) shared.keys[j] = k[i];
-      }
-    }
+    const int s_a = search_load_keys<nt, vt>(needles, haystack, a0, b0, na, nb, shared.keys, align);
     __syncthreads();
     const T* hay = shared.keys + na;
     // true when haystack key kb goes before needle key ka
@@ -337,12 +421,219 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
       answer = take_a ? answer : answer + 1;
     }
     __syncthreads();
-    // (aligned: from the needles' 32-item boundary, vt + 1 slots a thread)
+    search_store_answers<nt, vt>(indices, a0, na, s_a, shared.out);
+  }
+}
+
+// v3: v2's tile (load, split, answers, readout) with a merge that keeps the
+// current needle and haystack keys in registers (ka, kb) and reads only the
+// key of the side that advanced: one shared load a step (one before the
+// first step, the other key coming from the split, none after the last:
+// vt a thread) instead of v2's two.
+// The shared / L1 pipe is what bounds v2 (Nsight Compute at 64M: L1/TEX
+// 95.7%), and the merge's loads are its largest share: lanes' positions
+// are data-dependent, so a warp's loads hit about 3 words a bank (a host
+// count of bank wavefronts on the bench's uniform keys, per 32 items at
+// 256 x 11: merge 6.3 -> 3.4, split 5.1, answers 2.2, tile store 1.0,
+// readout 0.5: 15.1 -> 12.2 in all; 55 -> 44 shared loads a thread in the
+// PTX). The merge's first two keys: the split's last step already read
+// one of them (search_v3_split), so the merge loads the other.
+// Invariants as v2's: pa <= keys + na and pb < hay + nb + vt, so the
+// reads (keys[na] or the pad) stay inside the object; a key read past its
+// side's end is never compared (take_a tests pa < a_end and pb >= b_end
+// first).
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part, bool align) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
+    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
+                                                  indices, comp, part);
+  } else {
+    using T = value_of_t<needles_it>;
+    __shared__ search_v2_shared_t<nv, vt, T> shared;
+    const int tid = threadIdx.x, cta = blockIdx.x;
+    const long long total = (long long)num_needles + num_haystack;
+    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+    const int b0 = part[cta], b1 = part[cta + 1];
+    const int a0 = diag0 - b0, a1 = diag1 - b1;
+    const int na = a1 - a0, nb = b1 - b0;
+    const int s_a = search_load_keys<nt, vt>(needles, haystack, a0, b0, na, nb, shared.keys, align);
+    __syncthreads();
+    const T* hay = shared.keys + na;
+    auto b_first = [&](const T& ka, const T& kb) {
+      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
+    };
+    const int d = min(tid * vt, na + nb);
+    T first_key;
+    bool first_is_needle;
+    const int b = search_v3_split<nv>(na, nb, d, shared.keys, hay, b_first, first_key,
+                                      first_is_needle);
+    const int a = d - b;
+    const T* pa = shared.keys + a;
+    const T* pb = hay + b;
+    int* po = shared.out + a;
+    const T* const a_end = shared.keys + na;
+    const T* const b_end = hay + nb;
+    int answer = b0 + b;
+    // the split's last step read one of the two first keys; load the other
+    const T other_key = *(first_is_needle ? pb : pa);
+    T ka = first_is_needle ? first_key : other_key;
+    T kb = first_is_needle ? other_key : first_key;
 #pragma unroll
-    for (int i = 0; i <= vt; ++i) {
-      const int j = tid + i * nt - s_a;
-      if (j >= 0 && j < na) indices[a0 + j] = shared.out[j];
+    for (int i = 0; i < vt; ++i) {
+      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first(ka, kb));
+      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa - sizeof(shared.out)) : po;
+      if (take_a) *slot = answer;
+      pa = take_a ? pa + 1 : pa;
+      po = take_a ? po + 1 : po;
+      pb = take_a ? pb : pb + 1;
+      answer = take_a ? answer : answer + 1;
+      if (i + 1 < vt) {
+        // one load from a selected address: the advanced side's next key
+        const T next = *(take_a ? pa : pb);
+        ka = take_a ? next : ka;
+        kb = take_a ? kb : next;
+      }
     }
+    __syncthreads();
+    search_store_answers<nt, vt>(indices, a0, na, s_a, shared.out);
+  }
+}
+
+// v4 (experiment, ATTU_SORTED_SEARCH_V4=1): the tile as v3 loads it, then
+// each warp merges its 32 * vt positions together, 31 a round, instead of
+// a lane vt positions alone. A round loads the next 32 needles and the
+// next 32 haystack keys (one each a lane: consecutive words, no bank
+// conflict), and each lane finds how many of those haystack keys go
+// before its needle (rank) by binary lifting over the other lanes' keys
+// with shuffles; needle lane sits at lane + rank in the merge of the two
+// windows, so the round's first take = min(31, left) merged positions
+// hold the needles of lanes 0..k-1 (positions increase with lane) and
+// take - k haystack keys. Those needles' answers (b0 + b + rank) go to
+// global memory at once, k consecutive ints: no answer array, no readout
+// pass, one barrier a tile. Each warp finds its start by a 32-way search
+// (search_v4_warp_split).
+// Shared traffic a warp, 32 x vt items: vt tile stores, about 6 search
+// loads, 2 loads and 5 shuffles a round of 31: per 32 items about 3.6
+// wavefronts and 5.2 shuffles, where v3 has about 12 wavefronts (its bank
+// conflicts, see v3); 11.4 KB of shared memory at 256 x 11 (ints). Rounds
+// of 31, not 32: five lifting steps give min(rank, 31), exact for every
+// needle a round of 31 can consume (32 would need a sixth shuffle).
+// Invariants: a window slot past its side's end is a key of +infinity:
+// a needle slot a + lane >= na is never consumed (every valid haystack
+// key goes before it, and the valid items cover take), a haystack slot
+// b + j >= nb never goes before a needle. So a <= na, b <= nb always, the
+// window reads stay below keys[na + nb + 32] (inside the array).
+template <int nv, typename T>
+struct search_v4_shared_t {
+  T keys[nv + 32];  // the windows read up to 31 slots past keys[na + nb]
+};
+
+// merge_path_b over the tile's keys for a warp (all lanes the same d; the
+// result is warp-uniform) by a 32-way search: each round, lane l tests the
+// split candidate c = lo + (l + 1) * s (haystack c - 1 before needle
+// d - c), and the count of lanes that pass (a prefix: the test is
+// monotone) narrows [lo, hi] to s - 1 wide. s is odd, so the 32 lanes'
+// reads fall in distinct banks: two wavefronts a round, about three rounds
+// for a tile of 2816 (1408 -> 44 -> 2 -> 0) against v2's 22 broadcast
+// loads. Lanes past hi read at hi (in bounds, same address).
+template <typename T, typename b_first_t>
+__device__ __forceinline__ int search_v4_warp_split(int na, int nb, int d, const T* keys,
+                                                    const T* hay, int lane, b_first_t b_first) {
+  int lo = d > na ? d - na : 0;
+  int hi = d < nb ? d : nb;
+  while (lo < hi) {  // warp-uniform
+    const int s = ((hi - lo + 31) >> 5) | 1;
+    const int c = lo + (lane + 1) * s;
+    const int at = c < hi ? c : hi;  // in (lo, hi]: needle d - at < na, haystack at - 1 >= 0
+    const bool pass = (c <= hi) & b_first(keys[d - at], hay[at - 1]);
+    lo += __popc(__ballot_sync(0xffffffffu, pass)) * s;
+    hi = min(hi, lo + s - 1);
+  }
+  return lo;
+}
+
+template <int nt, int nv, typename needles_it, typename haystack_it>
+constexpr bool search_v4_fits() {
+  using T = value_of_t<needles_it>;
+  return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
+         std::is_same<T, value_of_t<haystack_it>>::value && std::is_arithmetic<T>::value &&
+         (sizeof(T) == 4 || sizeof(T) == 8) && nt % 32 == 0 &&
+         sizeof(search_v4_shared_t<nv, T>) <= 48 * 1024;
+}
+
+template <bounds_t bounds, typename launch_t, typename needles_it,
+          typename haystack_it, typename indices_it, typename comp_t>
+__global__ __launch_bounds__(launch_t::nt) void sorted_search_v4_kernel(
+    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
+    indices_it indices, comp_t comp, const int* __restrict__ part) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  if constexpr (search_v4_fits<nt, nv, needles_it, haystack_it>()) {
+    using T = value_of_t<needles_it>;
+    __shared__ search_v4_shared_t<nv, T> shared;
+    const int tid = threadIdx.x, cta = blockIdx.x;
+    const int lane = tid & 31, warp = tid >> 5;
+    const long long total = (long long)num_needles + num_haystack;
+    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+    const int b0 = part[cta], b1 = part[cta + 1];
+    const int a0 = diag0 - b0, a1 = diag1 - b1;
+    const int na = a1 - a0, nb = b1 - b0;
+    {
+      const T* from_needles = needles + a0 + tid;
+      const T* from_haystack = haystack + (b0 - na) + tid;
+      T k[vt];
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        const T* from = j < na ? from_needles : from_haystack;
+        if (j < na + nb) k[i] = from[i * nt];
+      }
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        const int j = tid + i * nt;
+        if (j < na + nb) shared.keys[j] = k[i];
+      }
+    }
+    __syncthreads();
+    const T* hay = shared.keys + na;
+    auto b_first = [&](const T& ka, const T& kb) {
+      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
+    };
+    const int dw = min(warp * 32 * vt, na + nb);
+    int b = search_v4_warp_split(na, nb, dw, shared.keys, hay, lane, b_first);
+    int a = dw - b;
+    int left = min(na + nb - dw, 32 * vt);  // warp-uniform
+    while (left > 0) {  // warp-uniform
+      const int take = min(left, 31);
+      const T kn = shared.keys[a + lane];
+      const T kh = hay[b + lane];
+      const bool needle_ok = a + lane < na;
+      const int hay_ok = nb - b;  // window slots j < hay_ok are haystack keys
+      // haystack window slot j (key h) goes before this lane's needle
+      auto before = [&](int j, const T& h) { return j < hay_ok && (!needle_ok || b_first(kn, h)); };
+      // r = min(rank, 31); a consumed needle has lane + rank < take <= 31,
+      // so its r is its rank, and r = 31 never passes the test
+      int r = 0;
+#pragma unroll
+      for (int step = 16; step > 0; step >>= 1) {
+        const T h = __shfl_sync(0xffffffffu, kh, r + step - 1);
+        r = before(r + step - 1, h) ? r + step : r;
+      }
+      const bool consumed = lane + r < take;
+      if (consumed) indices[a0 + a + lane] = b0 + b + r;
+      const int k = __popc(__ballot_sync(0xffffffffu, consumed));
+      a += k;
+      b += take - k;
+      left -= take;
+    }
+  } else {
+    // not launched for such types (sorted_search checks search_v4_fits);
+    // a device box unlike the host's still gets exact answers
+    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
+                                                  indices, comp, part);
   }
 }
 
@@ -364,7 +655,15 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
-  if (detail::sorted_search_v2_on())
+  constexpr bool v4_fits = detail::search_v4_fits<launch_t::sm_ptx::nt, launch_t::sm_ptx::nt * launch_t::sm_ptx::vt,
+                                                   needles_it, haystack_it>();
+  if (v4_fits && detail::sorted_search_v4_on())
+    detail::sorted_search_v4_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
+  else if (detail::sorted_search_v3_on())
+    detail::sorted_search_v3_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        needles, num_needles, haystack, num_haystack, indices, comp, part.data(), detail::search_align_on());
+  else if (detail::sorted_search_v2_on())
     detail::sorted_search_v2_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         needles, num_needles, haystack, num_haystack, indices, comp, part.data(), detail::search_align_on());
   else

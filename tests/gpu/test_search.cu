@@ -63,20 +63,35 @@ int main() {
     test::expect_equal(r, out.to_host(), want, "warp_partition_point");
   });
 
-  // Both tile kernels (sorted_search.cuh: v2, the default, and the first,
-  // ATTU_SORTED_SEARCH_V2=0) on every case.
-  // v2 runs with its loads and stores aligned to 32 items and without.
+  // All four tile kernels (sorted_search.cuh: v3, the default; v2,
+  // ATTU_SORTED_SEARCH_V3=0; the first, both off; v4, the experiment of
+  // ATTU_SORTED_SEARCH_V4=1) on every case.
   const bool v2_saved = attu::gpu::detail::sorted_search_v2_on();
+  const bool v3_saved = attu::gpu::detail::sorted_search_v3_on();
+  const bool v4_saved = attu::gpu::detail::sorted_search_v4_on();
   const bool align_saved = attu::gpu::detail::search_align_on();
-  for (int mode : {0, 1, 2})  // v2 aligned, v2 from the tile's first, the first kernel
+  // v2 and v3 also with their loads and stores from the tile's first
+  // needle (ATTU_SEARCH_ALIGN=0) rather than in runs aligned to 32
+  const char* const kernel_names[] = {" (v3 tiles)", " (v2 tiles)", " (first tiles)", " (v4 tiles)",
+                                      " (v3 tiles, unaligned)", " (v2 tiles, unaligned)"};
+  auto pick_kernel = [](int k) {  // 0: v3, 1: v2, 2: the first, 3: v4, 4 / 5: v3 / v2 unaligned
+    attu::gpu::detail::sorted_search_v4_on() = k == 3;
+    attu::gpu::detail::sorted_search_v3_on() = k == 0 || k == 4;
+    attu::gpu::detail::sorted_search_v2_on() = k == 1 || k == 5;
+    attu::gpu::detail::search_align_on() = k < 4;
+  };
+  auto restore_kernel = [&] {
+    attu::gpu::detail::sorted_search_v4_on() = v4_saved;
+    attu::gpu::detail::sorted_search_v3_on() = v3_saved;
+    attu::gpu::detail::sorted_search_v2_on() = v2_saved;
+    attu::gpu::detail::search_align_on() = align_saved;
+  };
+  for (int kernel : {0, 1, 2, 3, 4, 5})
   for (bool upper : {false, true}) {
-    const bool v2 = mode < 2;
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
-              (mode == 0 ? " (v2 tiles, aligned)" : v2 ? " (v2 tiles)" : " (first tiles)") +
-              " (int keys, duplicates), up to 16M into 16M",
+              kernel_names[kernel] + " (int keys, duplicates), up to 16M into 16M",
           [&] {
-            attu::gpu::detail::sorted_search_v2_on() = v2;
-            attu::gpu::detail::search_align_on() = mode == 0;
+            pick_kernel(kernel);
             for (auto c : cases) {
               auto needles = test::random_sorted<int>(c.a, -(c.range / 2), c.range / 2, c.a * 3 + 1);
               auto hay = test::random_sorted<int>(c.b, -(c.range / 2), c.range / 2, c.b * 5 + 2);
@@ -94,8 +109,44 @@ int main() {
             }
           });
   }
-  attu::gpu::detail::sorted_search_v2_on() = v2_saved;
-  attu::gpu::detail::search_align_on() = align_saved;
+  restore_kernel();
+
+  // Other tile shapes (many warps and tiles, even vt, one item a thread),
+  // every kernel, lower and upper, sizes around the tiles' edges.
+  r.run("sorted_search at tiles 64 x 5, 128 x 16 and 32 x 1, every kernel", [&] {
+    auto check = [&](auto box, int kernel, bool upper, int na, int nb, long long range) {
+      using box_t = decltype(box);
+      pick_kernel(kernel);
+      auto needles = test::random_sorted<int>(na, -(range / 2), range / 2, na * 7 + 5);
+      auto hay = test::random_sorted<int>(nb, -(range / 2), range / 2, nb * 3 + 9);
+      mem_t<int> d_n = to_mem(needles, ctx), d_h = to_mem(hay, ctx), out(na, ctx);
+      out.memset(0xff);
+      if (upper)
+        sorted_search<bounds_upper, box_t>((const int*)d_n.data(), na, (const int*)d_h.data(), nb,
+                                           out.data(), less_t<int>(), ctx);
+      else
+        sorted_search<bounds_lower, box_t>((const int*)d_n.data(), na, (const int*)d_h.data(), nb,
+                                           out.data(), less_t<int>(), ctx);
+      test::expect_equal(r, out.to_host(), ref::sorted_search(needles, hay, upper, less_t<int>()),
+                         (std::string(kernel_names[kernel]) + " nv=" + std::to_string(box_t::nv) +
+                          " a=" + std::to_string(na) + " b=" + std::to_string(nb) +
+                          " range=" + std::to_string(range)).c_str());
+    };
+    auto shape = [&](auto box) {
+      const int bnv = decltype(box)::nv;
+      for (int kernel : {0, 1, 2, 3, 4, 5})
+        for (bool upper : {false, true})
+          for (auto c : std::vector<sizes_t>{{1, 1, 3}, {bnv - 1, 1, 100}, {1, bnv - 1, 100},
+                                             {bnv + 1, bnv - 1, 50}, {7 * bnv + 3, 5 * bnv + 1, 1 << 30},
+                                             {300000, 200000, 7}, {200000, 300000, 1 << 30},
+                                             {100000, 30, 1 << 20}, {30, 100000, 1 << 20}})
+            if (test::keep_size((long long)c.a + c.b)) check(box, kernel, upper, c.a, c.b, c.range);
+    };
+    shape(launch_params_t<64, 5>());
+    shape(launch_params_t<128, 16>());
+    shape(launch_params_t<32, 1>());
+    restore_kernel();
+  });
 
   r.run("merge_partitions: two levels against one (merge_partition.cuh)", [&] {
     // the two-level form forced (two_level_min 0) against the one-level
@@ -123,11 +174,10 @@ int main() {
     }
   });
 
-  for (int mode : {0, 1, 2})
+  for (int kernel : {0, 1, 2, 3, 4, 5})
   r.run(std::string("sorted_search with descending order (greater_t) and double keys") +
-            (mode == 0 ? " (v2 tiles, aligned)" : mode == 1 ? " (v2 tiles)" : " (first tiles)"), [&] {
-    attu::gpu::detail::sorted_search_v2_on() = mode < 2;
-    attu::gpu::detail::search_align_on() = mode == 0;
+            kernel_names[kernel], [&] {
+    pick_kernel(kernel);
     auto needles = test::random_sorted<int>(50000, -5000, 5000, 1);
     auto hay = test::random_sorted<int>(70000, -5000, 5000, 2);
     std::vector<double> n2(needles.rbegin(), needles.rend()), h2(hay.rbegin(), hay.rend());
@@ -141,8 +191,7 @@ int main() {
                                 greater_t<double>(), ctx);
     test::expect_equal(r, out.to_host(), ref::sorted_search(n2, h2, false, greater_t<double>()),
                        "descending");
-    attu::gpu::detail::sorted_search_v2_on() = v2_saved;
-    attu::gpu::detail::search_align_on() = align_saved;
+    restore_kernel();
   });
 
   r.run("inner_join: pairs ordered by (a, b), duplicates on both sides", [&] {
