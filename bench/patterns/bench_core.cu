@@ -440,17 +440,6 @@ int main(int argc, char** argv) {
             }
           ag::detail::segreduce_blocked_on() = saved;
         }
-        // ATTU_BENCH_FIXUP_MODES=1: the carry's fix-ups by a kernel of their
-        // own and by the carry's scan, alternately twice
-        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_FIXUP_MODES")) {
-          const bool saved = ag::detail::segreduce_fused_fixup_on();
-          for (int round = 0; round < 2; ++round)
-            for (bool on : {false, true}) {
-              ag::detail::segreduce_fused_fixup_on() = on;
-              bc::bench_segreduce(ctx, n, mean, on ? " (fix-up in the scan)" : " (fix-up kernel)");
-            }
-          ag::detail::segreduce_fused_fixup_on() = saved;
-        }
         // the tile kernels beside the warp path (a launch box keeps them)
         if (bench_wanted("segreduce") && mean >= 100)
           bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (tiles)");

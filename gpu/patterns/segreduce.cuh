@@ -474,17 +474,19 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
   if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
-// Folds the open run entering tile t (`in`, the exclusive segmented scan
-// of the tile runs at t) into the first segment tile t closes.
+// Folds the open run entering tile t (carry_in[t], the exclusive segmented
+// scan of the tile runs) into the first segment tile t closes.
 template <typename T, typename segments_it, typename output_it, typename op_t>
 struct segreduce_fixup_t {
+  const seg_run_t<T>* carry_in;
   const seg_run_t<T>* runs;
   const int* part;
   int nv;
   segment_ends_t<segments_it> ends;
   output_it output;
   op_t op;
-  __device__ void apply(int t, const seg_run_t<T>& in) const {
+  __device__ void operator()(int t) const {
+    seg_run_t<T> in = carry_in[t];
     if (!(in.flags & 1) || !(runs[t].flags & 2)) return;
     int b0 = part[t];
     int a0 = t * nv - b0;
@@ -494,37 +496,6 @@ struct segreduce_fixup_t {
   }
 };
 
-// The fix-up as the scan's output iterator: storing carry_in[t] applies
-// tile t's fix-up at once, so the scan kernel does the fix-ups and no
-// carry array or second kernel is needed.
-template <typename fix_t, typename run_t>
-struct segreduce_fixup_writer_t {
-  fix_t fix;
-  struct ref_t {
-    fix_t fix;
-    int t;
-    __device__ void operator=(const run_t& in) const { fix.apply(t, in); }
-  };
-  __device__ ref_t operator[](int t) const { return ref_t{fix, t}; }
-};
-
-// The carry's scan and fix-up in one kernel (the fix-up writer) or, with
-// ATTU_SEGREDUCE_FUSED_FIXUP=0, a carry array and a fix-up kernel (A/B).
-inline bool& segreduce_fused_fixup_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SEGREDUCE_FUSED_FIXUP");
-    return !(e && *e == '0');
-  }();
-  return on;
-}
-
-template <typename fix_t, typename run_t>
-struct segreduce_fixup_kernel_t {
-  fix_t fix;
-  const run_t* carry_in;
-  __device__ void operator()(int t) const { fix.apply(t, carry_in[t]); }
-};
-
 template <typename T>
 struct load_run_t {
   const seg_run_t<T>* runs;
@@ -532,31 +503,25 @@ struct load_run_t {
 };
 
 // The carry entering each tile: an exclusive segmented scan of the tile
-// runs (a reset drops what came before), and one fix-up per tile as the
-// scan stores each tile's carry.
+// runs (a reset drops what came before), then one fix-up per tile.
 template <typename T, typename segments_it, typename output_it, typename op_t>
 void segreduce_carry_tiles(mem_t<seg_run_t<T>>& runs, mem_t<int>& part, int nv, int count,
                            segments_it segments, int num_segments, output_it output,
                            op_t op, T init, context_t& ctx) {
   int num_tiles = (int)part.size() - 1;
   if (num_tiles <= 1) return;
-  using run_t = seg_run_t<T>;
-  using fix_t = segreduce_fixup_t<T, segments_it, output_it, op_t>;
-  const fix_t fix{runs.data(), part.data(), nv, segment_ends_t<segments_it>{segments, num_segments, count},
-                  output, op};
-  run_t none;
+  mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
+  seg_run_t<T> none;
   none.v = init;
   none.flags = 0;
-  if (segreduce_fused_fixup_on()) {
-    transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles,
-                                  segreduce_fixup_writer_t<fix_t, run_t>{fix}, seg_run_op_t<T, op_t>{op},
-                                  (run_t*)nullptr, ctx, none);
-    return;
-  }
-  mem_t<run_t> carry_in(num_tiles, ctx);
-  transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(), seg_run_op_t<T, op_t>{op},
-                                (run_t*)nullptr, ctx, none);
-  transform<128>(segreduce_fixup_kernel_t<fix_t, run_t>{fix, carry_in.data()}, num_tiles, ctx);
+  transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
+                                seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
+                                none);
+  transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
+                     carry_in.data(), runs.data(), part.data(), nv,
+                     segment_ends_t<segments_it>{segments, num_segments, count},
+                     output, op},
+                 num_tiles, ctx);
 }
 
 template <typename launch_arg_t, typename T, bool needs_seg, typename func_t,

@@ -183,11 +183,8 @@ int main() {
     detail::lbs_align_on() = saved_align;
   });
 
-  r.run("segreduce int plus over all geometries (init for empty), 1M, 100M; fix-ups by the carry's scan and by a kernel", [&] {
-    const bool saved = detail::segreduce_fused_fixup_on();
-    for (bool fused : {true, false})
+  r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {
     for (auto c : geo_cases(snv, true)) {
-      detail::segreduce_fused_fixup_on() = fused;
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 5 + c.geo);
       int ns = (int)segs.size();
       auto in = test::random_values<int>(c.count, -1000, 1000, c.count + 99);
@@ -197,9 +194,8 @@ int main() {
                 plus_t<int>(), -7, ctx);
       auto want = ref::segreduce<int>([&](int i, int, int) { return in[i]; }, c.count,
                                       segs, plus_t<int>(), -7);
-      test::expect_equal(r, out.to_host(), want, ((fused ? "" : "fix-up kernel ") + name_of(c, ns)).c_str());
+      test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
     }
-    detail::segreduce_fused_fixup_on() = saved;
   });
 
   r.run("segreduce's blocked tiles and the tails kernel: geometries, offsets, order", [&] {
