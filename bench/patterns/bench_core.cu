@@ -507,45 +507,34 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
-      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel, v2, v3 and v4
-      // (sorted_search.cuh), alternately twice; ATTU_BENCH_SEARCH_BOXES=1:
-      // v3 and v4 at other tile shapes (the default is 256 x 11)
+      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel, v2 and v3
+      // (sorted_search.cuh), v2 and v3 also aligned, alternately twice;
+      // ATTU_BENCH_SEARCH_BOXES=1: v3 at other tile shapes (the default is
+      // 256 x 11)
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_MODES")) {
         const bool saved2 = ag::detail::sorted_search_v2_on();
         const bool saved3 = ag::detail::sorted_search_v3_on();
-        const bool saved4 = ag::detail::sorted_search_v4_on();
         const bool saved_align = ag::detail::search_align_on();
-        const char* const names[] = {" (first)", " (v2)", " (v3)", " (v4)", " (v2, aligned)", " (v3, aligned)"};
+        const char* const names[] = {" (first)", " (v2)", " (v3)", " (v2, aligned)", " (v3, aligned)"};
         for (int round = 0; round < 2; ++round)
-          for (int k : {0, 1, 2, 3, 4, 5}) {
-            ag::detail::sorted_search_v2_on() = k == 1 || k == 4;
-            ag::detail::sorted_search_v3_on() = k == 2 || k == 5;
-            ag::detail::sorted_search_v4_on() = k == 3;
-            ag::detail::search_align_on() = k >= 4;
+          for (int k : {0, 1, 2, 3, 4}) {
+            ag::detail::sorted_search_v2_on() = k == 1 || k == 3;
+            ag::detail::sorted_search_v3_on() = k == 2 || k == 4;
+            ag::detail::search_align_on() = k >= 3;
             bc::bench_sorted_search(ctx, n, names[k]);
           }
         ag::detail::sorted_search_v2_on() = saved2;
         ag::detail::sorted_search_v3_on() = saved3;
-        ag::detail::sorted_search_v4_on() = saved4;
         ag::detail::search_align_on() = saved_align;
       }
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_BOXES")) {
         const bool saved3 = ag::detail::sorted_search_v3_on();
-        const bool saved4 = ag::detail::sorted_search_v4_on();
         ag::detail::sorted_search_v3_on() = true;
-        ag::detail::sorted_search_v4_on() = false;
         bc::bench_sorted_search<ag::launch_params_t<256, 13>>(ctx, n, " (v3 256x13)");
         bc::bench_sorted_search<ag::launch_params_t<256, 15>>(ctx, n, " (v3 256x15)");
         bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v3 128x11)");
         bc::bench_sorted_search<ag::launch_params_t<128, 15>>(ctx, n, " (v3 128x15)");
         bc::bench_sorted_search<ag::launch_params_t<128, 13>>(ctx, n, " (v3 128x13)");
-        ag::detail::sorted_search_v4_on() = true;
-        bc::bench_sorted_search<ag::launch_params_t<256, 12>>(ctx, n, " (v4 256x12)");
-        bc::bench_sorted_search<ag::launch_params_t<256, 16>>(ctx, n, " (v4 256x16)");
-        bc::bench_sorted_search<ag::launch_params_t<256, 8>>(ctx, n, " (v4 256x8)");
-        bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v4 128x11)");
-        bc::bench_sorted_search<ag::launch_params_t<512, 11>>(ctx, n, " (v4 512x11)");
-        ag::detail::sorted_search_v4_on() = saved4;
         ag::detail::sorted_search_v3_on() = saved3;
       }
     }

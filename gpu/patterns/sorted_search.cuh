@@ -11,14 +11,15 @@
 // positions serially, answers go through shared memory so the stores are
 // coalesced.
 //
-// Four tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V4=1 picks v4
-// where it applies, detail::sorted_search_v4_on(); ATTU_SORTED_SEARCH_V3=0
-// turns v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0
-// picks the first, detail::sorted_search_v2_on()):
-// - sorted_search_v4_kernel (an experiment, off by default until measured;
-//   raw pointers to one arithmetic key type of 4 or 8 bytes): a warp
-//   merges its positions together, 31 a round, ranks by shuffles, answers
-//   stored straight to global memory (see its comment).
+// Three tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V3=0 turns
+// v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0
+// picks the first, detail::sorted_search_v2_on()). A fourth, a warp
+// merging its positions together (31 a round, ranks by shuffles, answers
+// stored straight to global memory), was tried and dropped: 0.643 ms
+// against v3's 0.358 at 64M on an H100 (docs/performance.md, session 25).
+// v2's and v3's loads and stores can run aligned to 32 items
+// (ATTU_SEARCH_ALIGN=1, search_load_keys): that helps v2 (0.379 -> 0.372
+// ms at 64M) but costs v3 (0.358 -> 0.368), so it is off by default.
 // - sorted_search_kernel (the first): the serial merge keeps each step's
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
 //   barrier (the keys are dead) they go into shared memory over the keys,
@@ -81,12 +82,13 @@ struct search_pred_t {
   }
 };
 
-// v2's and v3's loads and stores in runs aligned to 32 items (search_load_keys);
-// ATTU_SEARCH_ALIGN=0 maps them from the tile's first needle (A/B runs).
+// ATTU_SEARCH_ALIGN=1: v2's and v3's loads and stores in runs aligned to
+// 32 items (search_load_keys); by default they map from the tile's first
+// needle, which measured faster with v3 (see the file's comment).
 inline bool& search_align_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SEARCH_ALIGN");
-    return !(e && *e == '0');
+    return e && *e == '1';
   }();
   return on;
 }
@@ -109,16 +111,6 @@ inline bool& sorted_search_v3_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SORTED_SEARCH_V3");
     return !(e && *e == '0');
-  }();
-  return on;
-}
-
-// ATTU_SORTED_SEARCH_V4=1 selects sorted_search_v4_kernel (an experiment,
-// off by default until measured) where it applies; read once.
-inline bool& sorted_search_v4_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SORTED_SEARCH_V4");
-    return e && *e == '1';
   }();
   return on;
 }
@@ -503,140 +495,6 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
   }
 }
 
-// v4 (experiment, ATTU_SORTED_SEARCH_V4=1): the tile as v3 loads it, then
-// each warp merges its 32 * vt positions together, 31 a round, instead of
-// a lane vt positions alone. A round loads the next 32 needles and the
-// next 32 haystack keys (one each a lane: consecutive words, no bank
-// conflict), and each lane finds how many of those haystack keys go
-// before its needle (rank) by binary lifting over the other lanes' keys
-// with shuffles; needle lane sits at lane + rank in the merge of the two
-// windows, so the round's first take = min(31, left) merged positions
-// hold the needles of lanes 0..k-1 (positions increase with lane) and
-// take - k haystack keys. Those needles' answers (b0 + b + rank) go to
-// global memory at once, k consecutive ints: no answer array, no readout
-// pass, one barrier a tile. Each warp finds its start by a 32-way search
-// (search_v4_warp_split).
-// Shared traffic a warp, 32 x vt items: vt tile stores, about 6 search
-// loads, 2 loads and 5 shuffles a round of 31: per 32 items about 3.6
-// wavefronts and 5.2 shuffles, where v3 has about 12 wavefronts (its bank
-// conflicts, see v3); 11.4 KB of shared memory at 256 x 11 (ints). Rounds
-// of 31, not 32: five lifting steps give min(rank, 31), exact for every
-// needle a round of 31 can consume (32 would need a sixth shuffle).
-// Invariants: a window slot past its side's end is a key of +infinity:
-// a needle slot a + lane >= na is never consumed (every valid haystack
-// key goes before it, and the valid items cover take), a haystack slot
-// b + j >= nb never goes before a needle. So a <= na, b <= nb always, the
-// window reads stay below keys[na + nb + 32] (inside the array).
-template <int nv, typename T>
-struct search_v4_shared_t {
-  T keys[nv + 32];  // the windows read up to 31 slots past keys[na + nb]
-};
-
-// merge_path_b over the tile's keys for a warp (all lanes the same d; the
-// result is warp-uniform) by a 32-way search: each round, lane l tests the
-// split candidate c = lo + (l + 1) * s (haystack c - 1 before needle
-// d - c), and the count of lanes that pass (a prefix: the test is
-// monotone) narrows [lo, hi] to s - 1 wide. s is odd, so the 32 lanes'
-// reads fall in distinct banks: two wavefronts a round, about three rounds
-// for a tile of 2816 (1408 -> 44 -> 2 -> 0) against v2's 22 broadcast
-// loads. Lanes past hi read at hi (in bounds, same address).
-template <typename T, typename b_first_t>
-__device__ __forceinline__ int search_v4_warp_split(int na, int nb, int d, const T* keys,
-                                                    const T* hay, int lane, b_first_t b_first) {
-  int lo = d > na ? d - na : 0;
-  int hi = d < nb ? d : nb;
-  while (lo < hi) {  // warp-uniform
-    const int s = ((hi - lo + 31) >> 5) | 1;
-    const int c = lo + (lane + 1) * s;
-    const int at = c < hi ? c : hi;  // in (lo, hi]: needle d - at < na, haystack at - 1 >= 0
-    const bool pass = (c <= hi) & b_first(keys[d - at], hay[at - 1]);
-    lo += __popc(__ballot_sync(0xffffffffu, pass)) * s;
-    hi = min(hi, lo + s - 1);
-  }
-  return lo;
-}
-
-template <int nt, int nv, typename needles_it, typename haystack_it>
-constexpr bool search_v4_fits() {
-  using T = value_of_t<needles_it>;
-  return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
-         std::is_same<T, value_of_t<haystack_it>>::value && std::is_arithmetic<T>::value &&
-         (sizeof(T) == 4 || sizeof(T) == 8) && nt % 32 == 0 &&
-         sizeof(search_v4_shared_t<nv, T>) <= 48 * 1024;
-}
-
-template <bounds_t bounds, typename launch_t, typename needles_it,
-          typename haystack_it, typename indices_it, typename comp_t>
-__global__ __launch_bounds__(launch_t::nt) void sorted_search_v4_kernel(
-    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
-    indices_it indices, comp_t comp, const int* __restrict__ part) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  if constexpr (search_v4_fits<nt, nv, needles_it, haystack_it>()) {
-    using T = value_of_t<needles_it>;
-    __shared__ search_v4_shared_t<nv, T> shared;
-    const int tid = threadIdx.x, cta = blockIdx.x;
-    const int lane = tid & 31, warp = tid >> 5;
-    const long long total = (long long)num_needles + num_haystack;
-    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
-    const int b0 = part[cta], b1 = part[cta + 1];
-    const int a0 = diag0 - b0, a1 = diag1 - b1;
-    const int na = a1 - a0, nb = b1 - b0;
-    {
-      const T* from_needles = needles + a0 + tid;
-      const T* from_haystack = haystack + (b0 - na) + tid;
-      T k[vt];
-#pragma unroll
-      for (int i = 0; i < vt; ++i) {
-        const int j = tid + i * nt;
-        const T* from = j < na ? from_needles : from_haystack;
-        if (j < na + nb) k[i] = from[i * nt];
-      }
-#pragma unroll
-      for (int i = 0; i < vt; ++i) {
-        const int j = tid + i * nt;
-        if (j < na + nb) shared.keys[j] = k[i];
-      }
-    }
-    __syncthreads();
-    const T* hay = shared.keys + na;
-    auto b_first = [&](const T& ka, const T& kb) {
-      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
-    };
-    const int dw = min(warp * 32 * vt, na + nb);
-    int b = search_v4_warp_split(na, nb, dw, shared.keys, hay, lane, b_first);
-    int a = dw - b;
-    int left = min(na + nb - dw, 32 * vt);  // warp-uniform
-    while (left > 0) {  // warp-uniform
-      const int take = min(left, 31);
-      const T kn = shared.keys[a + lane];
-      const T kh = hay[b + lane];
-      const bool needle_ok = a + lane < na;
-      const int hay_ok = nb - b;  // window slots j < hay_ok are haystack keys
-      // haystack window slot j (key h) goes before this lane's needle
-      auto before = [&](int j, const T& h) { return j < hay_ok && (!needle_ok || b_first(kn, h)); };
-      // r = min(rank, 31); a consumed needle has lane + rank < take <= 31,
-      // so its r is its rank, and r = 31 never passes the test
-      int r = 0;
-#pragma unroll
-      for (int step = 16; step > 0; step >>= 1) {
-        const T h = __shfl_sync(0xffffffffu, kh, r + step - 1);
-        r = before(r + step - 1, h) ? r + step : r;
-      }
-      const bool consumed = lane + r < take;
-      if (consumed) indices[a0 + a + lane] = b0 + b + r;
-      const int k = __popc(__ballot_sync(0xffffffffu, consumed));
-      a += k;
-      b += take - k;
-      left -= take;
-    }
-  } else {
-    // not launched for such types (sorted_search checks search_v4_fits);
-    // a device box unlike the host's still gets exact answers
-    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
-                                                  indices, comp, part);
-  }
-}
-
 }  // namespace detail
 
 // indices[i] = lower/upper bound of needles[i] in haystack; both sorted by
@@ -655,12 +513,7 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
-  constexpr bool v4_fits = detail::search_v4_fits<launch_t::sm_ptx::nt, launch_t::sm_ptx::nt * launch_t::sm_ptx::vt,
-                                                   needles_it, haystack_it>();
-  if (v4_fits && detail::sorted_search_v4_on())
-    detail::sorted_search_v4_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        needles, num_needles, haystack, num_haystack, indices, comp, part.data());
-  else if (detail::sorted_search_v3_on())
+  if (detail::sorted_search_v3_on())
     detail::sorted_search_v3_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         needles, num_needles, haystack, num_haystack, indices, comp, part.data(), detail::search_align_on());
   else if (detail::sorted_search_v2_on())
