@@ -507,23 +507,20 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
-      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel, v2 and v3
-      // (sorted_search.cuh), v2 and v3 also aligned, alternately twice;
+      // ATTU_BENCH_SEARCH_MODES=1: the first tile kernel, v3 and v3
+      // aligned (sorted_search.cuh), alternately twice;
       // ATTU_BENCH_SEARCH_BOXES=1: v3 at other tile shapes (the default is
       // 256 x 11)
       if (bench_wanted("sorted_search") && getenv("ATTU_BENCH_SEARCH_MODES")) {
-        const bool saved2 = ag::detail::sorted_search_v2_on();
         const bool saved3 = ag::detail::sorted_search_v3_on();
         const bool saved_align = ag::detail::search_align_on();
-        const char* const names[] = {" (first)", " (v2)", " (v3)", " (v2, aligned)", " (v3, aligned)"};
+        const char* const names[] = {" (first)", " (v3)", " (v3, aligned)"};
         for (int round = 0; round < 2; ++round)
-          for (int k : {0, 1, 2, 3, 4}) {
-            ag::detail::sorted_search_v2_on() = k == 1 || k == 3;
-            ag::detail::sorted_search_v3_on() = k == 2 || k == 4;
-            ag::detail::search_align_on() = k >= 3;
+          for (int k : {0, 1, 2}) {
+            ag::detail::sorted_search_v3_on() = k > 0;
+            ag::detail::search_align_on() = k == 2;
             bc::bench_sorted_search(ctx, n, names[k]);
           }
-        ag::detail::sorted_search_v2_on() = saved2;
         ag::detail::sorted_search_v3_on() = saved3;
         ag::detail::search_align_on() = saved_align;
       }

@@ -11,36 +11,27 @@
 // positions serially, answers go through shared memory so the stores are
 // coalesced.
 //
-// Three tile kernels (A/B, each read once: ATTU_SORTED_SEARCH_V3=0 turns
-// v3 off, detail::sorted_search_v3_on(); then ATTU_SORTED_SEARCH_V2=0
-// picks the first, detail::sorted_search_v2_on()). A fourth, a warp
-// merging its positions together (31 a round, ranks by shuffles, answers
-// stored straight to global memory), was tried and dropped: 0.643 ms
-// against v3's 0.358 at 64M on an H100 (docs/performance.md, session 25).
-// v2's and v3's loads and stores can run aligned to 32 items
-// (ATTU_SEARCH_ALIGN=1, search_load_keys): that helps v2 (0.379 -> 0.372
-// ms at 64M) but costs v3 (0.358 -> 0.368), so it is off by default.
-// - sorted_search_kernel (the first): the serial merge keeps each step's
+// Two tile kernels (A/B, read once: ATTU_SORTED_SEARCH_V3=0 picks the
+// first, detail::sorted_search_v3_on()):
+// - sorted_search_kernel (the first; also the body for iterators that are
+//   not pointers, needles and haystack of different types, and keys too
+//   wide for v3's shared layout): the serial merge keeps each step's
 //   answer and needle slot in registers (answer[vt], slot[vt]); after a
 //   barrier (the keys are dead) they go into shared memory over the keys,
 //   a second barrier, then the coalesced stores. Three barriers a tile.
-// - sorted_search_v3_kernel (the default): v2's tile with one shared load
-//   a merge step instead of two (see its comment); the rest below is v2's.
-// - sorted_search_v2_kernel (raw pointers to one key type):
-//   fewer instructions a thread (SASS, sm_90, int / less: 391 against
-//   585, NOPs left out; v2's are straight-line, each run once, where the
-//   first has a search loop of about 13 run about 11 times, and its loads
-//   and merge steps branch):
+// - sorted_search_v3_kernel (the default; raw pointers to one key type):
 //   * the tile's needles and haystack in one array (keys[j], j < na + nb
 //     <= nv; haystack b at keys[na + b]), loaded from a base pointer picked
-//     per slot: no branches, one shared store a slot;
+//     per slot: no branches, one shared store a slot (search_load_keys);
 //   * each thread's split (merge_path_b over the tile) by unrolled binary
-//     lifting (search_v2_split): 8 instructions a step, no loop;
-//   * the merge's steps straight-line: both keys read unconditionally, the
-//     needle taken when a < na and (b >= nb or its haystack key is not
-//     before it), its answer b0 + b stored at once into out[a], an int
-//     array of its own (no answer / slot registers, no store pass, one
-//     barrier fewer: two a tile);
+//     lifting (search_split): 8 instructions a step, no loop, no branch;
+//     its last step hands the merge its first key;
+//   * the merge's steps straight-line, the current needle and haystack
+//     keys in registers, one shared load a step (the advanced side's next
+//     key); the needle taken when a < na and (b >= nb or its haystack key
+//     is not before it), its answer b0 + b stored at once into out[a], an
+//     int array of its own (no answer / slot registers, no store pass: two
+//     barriers a tile);
 //   * 32 registers and 26.6 KB of shared memory at 256 x 11 (int): 8 CTAs
 //     an SM, against 6 for the first kernel's 40 registers.
 //   Invariants: a <= na always (a needle is only taken while a < na); b
@@ -50,10 +41,14 @@
 //   takes it, so out[0, na) is complete at the barrier. The reads that
 //   fall outside the tile's keys (the search's steps that do not fit, the
 //   merge past the end) stay inside the shared object (out before the
-//   keys, a pad after them; search_v2_shared_t) and their values are never
-//   used. Key types for which that layout exceeds 48 KB of static shared
-//   memory, iterators that are not pointers, or needles and haystack of
-//   different types take the first kernel's body (v3 too).
+//   keys, a pad after them; search_shared_t) and their values are never
+//   used.
+// Measured on an H100 (docs/performance.md, session 25): 64M needles into
+// 64M, the first kernel 0.398-0.403 ms, v3 0.358-0.359. Tried and dropped:
+// v2 (v3's tile with both keys loaded every merge step: 0.379), a warp
+// merging its positions together (31 a round, ranks by shuffles: 0.643).
+// v3's loads and stores can run in runs aligned to 32 items
+// (ATTU_SEARCH_ALIGN=1, search_load_keys): 0.368, so it is off.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
@@ -82,7 +77,7 @@ struct search_pred_t {
   }
 };
 
-// ATTU_SEARCH_ALIGN=1: v2's and v3's loads and stores in runs aligned to
+// ATTU_SEARCH_ALIGN=1: v3's loads and stores in runs aligned to
 // 32 items (search_load_keys); by default they map from the tile's first
 // needle, which measured faster with v3 (see the file's comment).
 inline bool& search_align_on() {
@@ -93,20 +88,9 @@ inline bool& search_align_on() {
   return on;
 }
 
-// ATTU_SORTED_SEARCH_V2=0 selects sorted_search_kernel, anything else (or
-// unset) sorted_search_v2_kernel; read once (A/B runs; the tests and the
-// bench set it through this reference).
-inline bool& sorted_search_v2_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SORTED_SEARCH_V2");
-    return !(e && *e == '0');
-  }();
-  return on;
-}
-
-// ATTU_SORTED_SEARCH_V3=0 turns sorted_search_v3_kernel off (then
-// sorted_search_v2_on() picks v2 or the first kernel); anything else (or
-// unset) selects it. Read once, like sorted_search_v2_on().
+// ATTU_SORTED_SEARCH_V3=0 selects sorted_search_kernel (the first),
+// anything else (or unset) sorted_search_v3_kernel; read once (A/B runs;
+// the tests and the bench set it through this reference).
 inline bool& sorted_search_v3_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SORTED_SEARCH_V3");
@@ -196,9 +180,9 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
       needles, num_needles, haystack, num_haystack, indices, comp, part);
 }
 
-// The highest power of two <= nv / 2: the first step of search_v2_split.
+// The highest power of two <= nv / 2: the first step of search_split.
 template <int nv>
-constexpr int search_v2_top_step() {
+constexpr int search_top_step() {
   int p = 1;
   while (2 * p <= nv / 2) p *= 2;
   return p;
@@ -206,27 +190,27 @@ constexpr int search_v2_top_step() {
 
 // The tile's keys, needles then haystack, in one array (haystack b at
 // keys[na + b]), and the answers beside them (see the file's comment).
-// search_v2_split reads up to top - 1 slots before keys[0] and after
+// search_split reads up to top - 1 slots before keys[0] and after
 // keys[na + nb] (na + nb <= nv) for steps that do not fit: out before the
 // keys (nv >= top slots) and the pad after them keep those reads inside
 // the object; the merge reads at most vt - 1 slots past keys[na + nb].
 template <int nv, int vt, typename T>
-struct search_v2_shared_t {
-  enum { top = search_v2_top_step<nv>(), pad = top > vt ? top : vt };
+struct search_shared_t {
+  enum { top = search_top_step<nv>(), pad = top > vt ? top : vt };
   int out[nv];
   T keys[nv + pad];
 };
 
-// v2 needs raw pointers to one key type (the load picks its source pointer
+// v3 needs raw pointers to one key type (the load picks its source pointer
 // per slot), answers (nv ints) that cover the split search's reads before
 // the keys, and its shared memory within the 48 KB of a static array.
 template <int nv, int vt, typename needles_it, typename haystack_it>
-constexpr bool search_v2_fits() {
+constexpr bool search_v3_fits() {
   using a_t = value_of_t<needles_it>;
   return std::is_pointer<needles_it>::value && std::is_pointer<haystack_it>::value &&
          std::is_same<a_t, value_of_t<haystack_it>>::value &&
-         nv * sizeof(int) >= search_v2_top_step<nv>() * sizeof(a_t) &&  // out covers the underrun
-         sizeof(search_v2_shared_t<nv, vt, a_t>) <= 48 * 1024;
+         nv * sizeof(int) >= search_top_step<nv>() * sizeof(a_t) &&  // out covers the underrun
+         sizeof(search_shared_t<nv, vt, a_t>) <= 48 * 1024;
 }
 
 // merge_path_b over the tile's keys by binary lifting: b starts at the
@@ -239,36 +223,15 @@ constexpr bool search_v2_fits() {
 // offsets from two pointers, two compares and three selected adds: no
 // loop, no branch, no per-step address arithmetic (merge_path_b's loop
 // took about 14 instructions an iteration).
-template <int nv, typename T, typename b_first_t>
-__device__ __forceinline__ int search_v2_split(int na, int nb, int d, const T* keys, const T* hay,
-                                               b_first_t b_first) {
-  const int lo = d > na ? d - na : 0;
-  const int hi = d < nb ? d : nb;
-  int room = hi - lo;
-  const T* pb = hay + lo;            // haystack lo
-  const T* pa = keys + (d - 1 - lo);  // the needle it meets on diagonal d
-  constexpr int top = search_v2_top_step<nv>();
-#pragma unroll
-  for (int step = top; step > 0; step >>= 1) {
-    // both loads unconditional (see search_v2_shared_t: in bounds even
-    // when the step does not fit), the test bitwise: no branch
-    const bool take = (room >= step) & b_first(pa[1 - step], pb[step - 1]);
-    room = take ? room - step : room;
-    pa = take ? pa - step : pa;
-    pb = take ? pb + step : pb;
-  }
-  return hi - room;  // room = hi - b throughout
-}
-
-// search_v2_split that also hands back the key of the merge's first step
-// that its last step (step 1) already read: that step compares needle
+// It also hands back the key of the merge's first step that its last
+// step (step 1) already read: that step compares needle
 // d - 1 - b' with haystack b' (b' = b before it); taken, b = b' + 1 and the
 // needle is the merge's first needle (d - b); not taken, b = b' and the
 // haystack key is the merge's first haystack key. So the merge loads only
 // the other key (one shared load fewer a thread). The values are those of
 // the same addresses the merge would read, bounds and pads included.
 template <int nv, typename T, typename b_first_t>
-__device__ __forceinline__ int search_v3_split(int na, int nb, int d, const T* keys, const T* hay,
+__device__ __forceinline__ int search_split(int na, int nb, int d, const T* keys, const T* hay,
                                                b_first_t b_first, T& last_key,
                                                bool& last_was_needle) {
   const int lo = d > na ? d - na : 0;
@@ -276,7 +239,7 @@ __device__ __forceinline__ int search_v3_split(int na, int nb, int d, const T* k
   int room = hi - lo;
   const T* pb = hay + lo;
   const T* pa = keys + (d - 1 - lo);
-  constexpr int top = search_v2_top_step<nv>();
+  constexpr int top = search_top_step<nv>();
 #pragma unroll
   for (int step = top; step > 1; step >>= 1) {
     const bool take = (room >= step) & b_first(pa[1 - step], pb[step - 1]);
@@ -291,7 +254,22 @@ __device__ __forceinline__ int search_v3_split(int na, int nb, int d, const T* k
   return take ? hi - room + 1 : hi - room;
 }
 
-// A v2 / v3 tile's keys into shared memory: needles then haystack
+// This CTA's tile: its first needle and haystack key (a0, b0, from the
+// merge path's split part[]) and how many of each it merges.
+struct search_tile_t {
+  int a0, b0, na, nb;
+};
+template <int nv>
+__device__ __forceinline__ search_tile_t search_tile(const int* part, int num_needles, int num_haystack) {
+  const int cta = blockIdx.x;
+  const long long total = (long long)num_needles + num_haystack;
+  const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
+  const int b0 = part[cta], b1 = part[cta + 1];
+  const int a0 = diag0 - b0, a1 = diag1 - b1;
+  return search_tile_t{a0, b0, a1 - a0, b1 - b0};
+}
+
+// A v3 tile's keys into shared memory: needles then haystack
 // (haystack b at keys[na + b]); returns s_a, where the answers' aligned
 // stores start (0 when not aligned). Every load is issued before the
 // first shared store.
@@ -360,78 +338,17 @@ __device__ __forceinline__ void search_store_answers(indices_it indices, int a0,
   }
 }
 
-template <bounds_t bounds, typename launch_t, typename needles_it,
-          typename haystack_it, typename indices_it, typename comp_t>
-__global__ __launch_bounds__(launch_t::nt) void sorted_search_v2_kernel(
-    needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
-    indices_it indices, comp_t comp, const int* __restrict__ part, bool align) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
-    search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
-                                                  indices, comp, part);
-  } else {
-    using T = value_of_t<needles_it>;
-    __shared__ search_v2_shared_t<nv, vt, T> shared;
-    const int tid = threadIdx.x, cta = blockIdx.x;
-    const long long total = (long long)num_needles + num_haystack;
-    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
-    const int b0 = part[cta], b1 = part[cta + 1];
-    const int a0 = diag0 - b0, a1 = diag1 - b1;
-    const int na = a1 - a0, nb = b1 - b0;
-    const int s_a = search_load_keys<nt, vt>(needles, haystack, a0, b0, na, nb, shared.keys, align);
-    __syncthreads();
-    const T* hay = shared.keys + na;
-    // true when haystack key kb goes before needle key ka
-    auto b_first = [&](const T& ka, const T& kb) {
-      return bounds == bounds_lower ? comp(kb, ka) : !comp(ka, kb);
-    };
-    const int d = min(tid * vt, na + nb);
-    int b = search_v2_split<nv>(na, nb, d, shared.keys, hay, b_first);
-    int a = d - b;
-    // Straight-line steps: both keys read (a <= na, na + b < nv + vt: in
-    // the array), the needle taken when a < na and (b >= nb or its haystack
-    // key is not before it); a taken needle's answer goes to out[a].
-    // Pointers walk the keys (pa, pb) and the answers (po, the slot of
-    // pa's needle); the bounds are pointer compares.
-    const T* pa = shared.keys + a;
-    const T* pb = hay + b;
-    int* po = shared.out + a;
-    const T* const a_end = shared.keys + na;
-    const T* const b_end = hay + nb;
-    int answer = b0 + b;
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      const bool take_a = (pa < a_end) & ((pb >= b_end) | !b_first(*pa, *pb));
-      // 4-byte keys: the answer slot is pa's address less a constant (out
-      // lies just before keys; one pointer fewer to step); otherwise po
-      int* slot = sizeof(T) == sizeof(int) ? (int*)((char*)pa - sizeof(shared.out)) : po;
-      if (take_a) *slot = answer;
-      // selects, not branches: each pointer stays one register
-      pa = take_a ? pa + 1 : pa;
-      po = take_a ? po + 1 : po;
-      pb = take_a ? pb : pb + 1;
-      answer = take_a ? answer : answer + 1;
-    }
-    __syncthreads();
-    search_store_answers<nt, vt>(indices, a0, na, s_a, shared.out);
-  }
-}
-
-// v3: v2's tile (load, split, answers, readout) with a merge that keeps the
-// current needle and haystack keys in registers (ka, kb) and reads only the
-// key of the side that advanced: one shared load a step (one before the
-// first step, the other key coming from the split, none after the last:
-// vt a thread) instead of v2's two.
-// The shared / L1 pipe is what bounds v2 (Nsight Compute at 64M: L1/TEX
-// 95.7%), and the merge's loads are its largest share: lanes' positions
-// are data-dependent, so a warp's loads hit about 3 words a bank (a host
-// count of bank wavefronts on the bench's uniform keys, per 32 items at
-// 256 x 11: merge 6.3 -> 3.4, split 5.1, answers 2.2, tile store 1.0,
-// readout 0.5: 15.1 -> 12.2 in all; 55 -> 44 shared loads a thread in the
-// PTX). The merge's first two keys: the split's last step already read
-// one of them (search_v3_split), so the merge loads the other.
-// Invariants as v2's: pa <= keys + na and pb < hay + nb + vt, so the
-// reads (keys[na] or the pad) stay inside the object; a key read past its
+// The shared / L1 pipe bounds this kernel (Nsight Compute at 64M, with
+// both keys loaded every merge step: L1/TEX 95.7%), and the merge's loads
+// are its largest share: lanes' positions are data-dependent, so a warp's
+// loads hit about 3 words a bank (a host count of bank wavefronts on the
+// bench's uniform keys, per 32 items at 256 x 11: merge 6.3 -> 3.4 with
+// one load a step, split 5.1, answers 2.2, tile store 1.0, readout 0.5:
+// 15.1 -> 12.2 in all; 55 -> 44 shared loads a thread in the PTX). The
+// merge's first two keys: the split's last step already read one of them
+// (search_split), so the merge loads the other.
+// Invariants: pa <= keys + na and pb < hay + nb + vt, so the reads
+// (keys[na] or the pad) stay inside the object; a key read past its
 // side's end is never compared (take_a tests pa < a_end and pb >= b_end
 // first).
 template <bounds_t bounds, typename launch_t, typename needles_it,
@@ -440,18 +357,15 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
     needles_it needles, int num_needles, haystack_it haystack, int num_haystack,
     indices_it indices, comp_t comp, const int* __restrict__ part, bool align) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  if constexpr (!search_v2_fits<nv, vt, needles_it, haystack_it>()) {
+  if constexpr (!search_v3_fits<nv, vt, needles_it, haystack_it>()) {
     search_tile_register_answers<bounds, nt, vt>(needles, num_needles, haystack, num_haystack,
                                                   indices, comp, part);
   } else {
     using T = value_of_t<needles_it>;
-    __shared__ search_v2_shared_t<nv, vt, T> shared;
-    const int tid = threadIdx.x, cta = blockIdx.x;
-    const long long total = (long long)num_needles + num_haystack;
-    const int diag0 = cta * nv, diag1 = (int)min((long long)diag0 + nv, total);
-    const int b0 = part[cta], b1 = part[cta + 1];
-    const int a0 = diag0 - b0, a1 = diag1 - b1;
-    const int na = a1 - a0, nb = b1 - b0;
+    __shared__ search_shared_t<nv, vt, T> shared;
+    const int tid = threadIdx.x;
+    const search_tile_t tile = search_tile<nv>(part, num_needles, num_haystack);
+    const int a0 = tile.a0, b0 = tile.b0, na = tile.na, nb = tile.nb;
     const int s_a = search_load_keys<nt, vt>(needles, haystack, a0, b0, na, nb, shared.keys, align);
     __syncthreads();
     const T* hay = shared.keys + na;
@@ -461,7 +375,7 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_v3_kernel(
     const int d = min(tid * vt, na + nb);
     T first_key;
     bool first_is_needle;
-    const int b = search_v3_split<nv>(na, nb, d, shared.keys, hay, b_first, first_key,
+    const int b = search_split<nv>(na, nb, d, shared.keys, hay, b_first, first_key,
                                       first_is_needle);
     const int a = d - b;
     const T* pa = shared.keys + a;
@@ -515,9 +429,6 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   merge_partitions(pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), ctx);
   if (detail::sorted_search_v3_on())
     detail::sorted_search_v3_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        needles, num_needles, haystack, num_haystack, indices, comp, part.data(), detail::search_align_on());
-  else if (detail::sorted_search_v2_on())
-    detail::sorted_search_v2_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         needles, num_needles, haystack, num_haystack, indices, comp, part.data(), detail::search_align_on());
   else
     detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(

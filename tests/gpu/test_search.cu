@@ -63,26 +63,21 @@ int main() {
     test::expect_equal(r, out.to_host(), want, "warp_partition_point");
   });
 
-  // The three tile kernels (sorted_search.cuh: v3, the default; v2,
-  // ATTU_SORTED_SEARCH_V3=0; the first, both off) on every case, v2 and v3
-  // also with their loads and stores aligned to 32 items
-  // (ATTU_SEARCH_ALIGN=1).
-  const bool v2_saved = attu::gpu::detail::sorted_search_v2_on();
+  // Both tile kernels (sorted_search.cuh: v3, the default; the first,
+  // ATTU_SORTED_SEARCH_V3=0) on every case, v3 also with its loads and
+  // stores aligned to 32 items (ATTU_SEARCH_ALIGN=1).
   const bool v3_saved = attu::gpu::detail::sorted_search_v3_on();
   const bool align_saved = attu::gpu::detail::search_align_on();
-  const char* const kernel_names[] = {" (v3 tiles)", " (v2 tiles)", " (first tiles)", " (v3 tiles, aligned)",
-                                      " (v2 tiles, aligned)"};
-  auto pick_kernel = [](int k) {  // 0: v3, 1: v2, 2: the first, 3 / 4: v3 / v2 aligned
-    attu::gpu::detail::sorted_search_v3_on() = k == 0 || k == 3;
-    attu::gpu::detail::sorted_search_v2_on() = k == 1 || k == 4;
-    attu::gpu::detail::search_align_on() = k >= 3;
+  const char* const kernel_names[] = {" (v3 tiles)", " (first tiles)", " (v3 tiles, aligned)"};
+  auto pick_kernel = [](int k) {  // 0: v3, 1: the first, 2: v3 aligned
+    attu::gpu::detail::sorted_search_v3_on() = k != 1;
+    attu::gpu::detail::search_align_on() = k == 2;
   };
   auto restore_kernel = [&] {
     attu::gpu::detail::sorted_search_v3_on() = v3_saved;
-    attu::gpu::detail::sorted_search_v2_on() = v2_saved;
     attu::gpu::detail::search_align_on() = align_saved;
   };
-  for (int kernel : {0, 1, 2, 3, 4})
+  for (int kernel : {0, 1, 2})
   for (bool upper : {false, true}) {
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
               kernel_names[kernel] + " (int keys, duplicates), up to 16M into 16M",
@@ -130,7 +125,7 @@ int main() {
     };
     auto shape = [&](auto box) {
       const int bnv = decltype(box)::nv;
-      for (int kernel : {0, 1, 2, 3, 4})
+      for (int kernel : {0, 1, 2})
         for (bool upper : {false, true})
           for (auto c : std::vector<sizes_t>{{1, 1, 3}, {bnv - 1, 1, 100}, {1, bnv - 1, 100},
                                              {bnv + 1, bnv - 1, 50}, {7 * bnv + 3, 5 * bnv + 1, 1 << 30},
@@ -170,7 +165,7 @@ int main() {
     }
   });
 
-  for (int kernel : {0, 1, 2, 3, 4})
+  for (int kernel : {0, 1, 2})
   r.run(std::string("sorted_search with descending order (greater_t) and double keys") +
             kernel_names[kernel], [&] {
     pick_kernel(kernel);
