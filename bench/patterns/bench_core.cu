@@ -482,22 +482,16 @@ int main(int argc, char** argv) {
         if (bench_wanted("interval_move") && mean >= 100)
           bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (tiles)");
         // ATTU_BENCH_MOVE_MODES=1: the tiles (256 x 6) with lbs_move's
-        // counted ends and CTA scan (v1), its warp-found segments (v2) and
-        // its tile-marked segments (v3), alternately twice
+        // counted ends and CTA scan (v1) and its tile-marked segments (v3),
+        // alternately twice
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_MODES")) {
-          const bool saved = ag::detail::lbs_move_v2_on(), saved_3 = ag::detail::lbs_move_v3_on(),
-                     saved_p = ag::detail::lbs_move_persistent_on();
-          ag::detail::lbs_move_persistent_on() = false;
+          const bool saved = ag::detail::lbs_move_v3_on();
           for (int round = 0; round < 2; ++round)
-            for (int mode : {1, 2, 3}) {
-              ag::detail::lbs_move_v2_on() = mode == 2;
-              ag::detail::lbs_move_v3_on() = mode == 3;
-              bc::bench_interval_move<ag::launch_params_t<256, 6>>(
-                  ctx, n, mean, mode == 1 ? " (v1)" : mode == 2 ? " (v2)" : " (v3)");
+            for (bool v3 : {false, true}) {
+              ag::detail::lbs_move_v3_on() = v3;
+              bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, v3 ? " (v3)" : " (v1)");
             }
-          ag::detail::lbs_move_v2_on() = saved;
-          ag::detail::lbs_move_v3_on() = saved_3;
-          ag::detail::lbs_move_persistent_on() = saved_p;
+          ag::detail::lbs_move_v3_on() = saved;
         }
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
           bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");

@@ -4,8 +4,7 @@
 // thread are all issued before its stores; its default kernel,
 // lbs_move_v3_kernel, marks the items that start segments in shared memory
 // and each lane finds its item's segment with one ballot;
-// ATTU_LBS_MOVE_V3=0 the warp-found segments of lbs_move_v2_kernel,
-// with ATTU_LBS_MOVE_V2=0 too the counted ends and CTA scan instead).
+// ATTU_LBS_MOVE_V3=0 the counted ends and CTA scan instead).
 //
 // `segments` is the exclusive scan of the interval lengths, `count` their
 // sum, num_segments the number of intervals. For interval s and rank r:

@@ -20,18 +20,11 @@
 // merge-path search, no serial merge; session 12 on an H100: interval_move
 // at mean 10 7% faster, transform_lbs the same way 3% slower at mean 10 and
 // 2% faster at mean 1000, so it keeps the merge). The interval moves'
-// default kernel (lbs_move_v3_kernel; ATTU_LBS_MOVE_V3=0 for v2 below)
-// marks in shared memory each item that starts a segment (the last end of
-// a run of equal ends writes it: no atomics) and the first item of each
-// 32-item window, then each lane takes the highest mark at or below its
-// item by one ballot, bfind and shfl. Its second (lbs_move_v2_kernel;
-// ATTU_LBS_MOVE_V2=0 with v3 off for the counted one, lbs_move_kernel)
-// lets each warp find its own items' segments: a
-// 32-probe search for its first item, then per window of 32 items a batch
-// of 32 ends, a ballot and an OR of their positions (popc / clz give each
-// item its segment and start); one barrier a tile instead of five, no
-// shared atomics, and the tile's ends and cached values loaded in one
-// round trip instead of two.
+// default kernel (lbs_move_v3_kernel; ATTU_LBS_MOVE_V3=0 for the counted
+// one, lbs_move_kernel) marks in shared memory each item that starts a
+// segment (the last end of a run of equal ends writes it: no atomics) and
+// the first item of each 32-item window, then each lane takes the highest
+// mark at or below its item by one ballot, bfind and shfl.
 //
 // transform_lbs: f(index, seg, rank) or f(index, seg, rank, cached) where
 // cached is a cuda::std::tuple of it[seg] for each iterator of the caching
@@ -387,164 +380,16 @@ __global__ __launch_bounds__(launch_t::nt) void lbs_move_kernel(
   }
 }
 
-// lbs_move's second form (lbs_move_v2_kernel), taken when v3 is off
-// (lbs_move_v3_on() below): warps find their items' segments themselves.
-// ATTU_LBS_MOVE_V2=0 turns it off (the
-// counted ends and CTA scan of lbs_move_kernel instead), read once; tests
-// and the bench switch it through this for A/B runs.
-inline bool& lbs_move_v2_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_MOVE_V2");
-    return !(e && *e == '0');
-  }();
-  return on;
-}
-
-// The tile's ends, the start of its first segment and its cached segment
-// values in one pass: each thread issues all of its global loads of an
-// iteration before its shared stores, so a tile of up to nt segments (mean
-// 10: about 140) waits one round trip after part[], not one for the ends
-// and another for the cached values. Returns the start of segment b0.
-template <int nt, typename segments_it, typename tpl_t, typename cache_t>
-__device__ inline int lbs_load_ends_cached(const lbs_range_t& r, segments_it segments, int count,
-                                           int num_segments, const tpl_t& caching, int* s_ends,
-                                           cache_t* s_cache) {
-  segment_ends_t<segments_it> ends{segments, num_segments, count};
-  const int nb = r.nb();
-  // Segments referenced by the tile's items: b0 .. min(b1, last), nb or nb + 1.
-  const int nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
-  const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
-  for (int j = threadIdx.x; j < nseg; j += nt) {
-    const int e = j < nb ? ends[r.b0 + j] : 0;
-    const cache_t c = load_cached(caching, r.b0 + j,
-                                  cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>());
-    if (j < nb) s_ends[j] = e;
-    s_cache[j] = c;
-  }
-  return start_b0;
-}
-
-__device__ inline unsigned warp_or(unsigned x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(~0u, x);
-#else
-  for (int o = 16; o > 0; o >>= 1) x |= __shfl_xor_sync(~0u, x, o);
-  return x;
-#endif
-}
-
-// lbs_move without a CTA scan: one barrier a tile (after the fused load of
-// ends and cached values), no shared atomics, no cleared counts. Warp w
-// owns the tile's items c0 .. c0 + 32 vt - 1 (c0 = 32 vt w), a window of
-// 32 consecutive items a round, lane l item c0 + 32 i + l (coalesced as
-// the striped order of lbs_move_kernel). The warp keeps a cursor k, the
-// number of the tile's ends before its window (the first round's by
-// warp_partition_point: 32 probes a round, at most 3 rounds), uniform
-// across its lanes. A round loads the next 32 ends s_ends[k + lane]: those
-// inside the window are a prefix of lanes (ends ascend), and their
-// positions OR into a mask (redux). With one end a position (the mask has
-// as many bits as ends in the window), an item's segment is b0 + k + the
-// number of set positions at or below it and its segment start the highest
-// of them; no shared memory. With runs of equal ends (empty segments), the
-// last lane of each run writes its lane + 1, the number of the batch's ends
-// at or before its position, to the warp's owner slot of that position,
-// and the item takes the owner value of its highest set position instead.
-// An item with no end at or below it keeps the segment and start carried
-// from the round before. 32 ends all inside the window (32 or more ends in
-// 32 items) take another batch, which overrides. Lane 31 item's start
-// carries to the next round; loads of round i are issued before round
-// i + 1's search, and all loads before the first store.
-// One warp's items of a tile whose ends and cached values are in shared
-// memory (lbs_move_v2_kernel and lbs_move_persistent_kernel; see above).
-template <int vt, typename T, typename load_t, typename store_t, typename cache_t>
-__device__ inline void lbs_move_warp_items(const load_t& load, const store_t& store,
-                                           const lbs_range_t& r, int start_b0, const int* s_ends,
-                                           const cache_t* s_cache, int* own) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int na = r.na(), nb = r.nb();
-  const int c0 = warp * 32 * vt;
-  if (c0 >= na) return;  // the warp's whole
-  const int first = r.a0 + c0;
-  int k = (int)warp_partition_point(0, nb, [&](long long m) { return s_ends[m] < first; });
-  int carry_start = k > 0 ? s_ends[k - 1] : start_b0;
-  const unsigned at_or_below = lane == 31 ? ~0u : (2u << lane) - 1;
-  T v[vt];
-  int seg_of[vt], rank_of[vt];
-#pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    const int base = r.a0 + c0 + 32 * i;  // the window's first item
-    int seg = r.b0 + k, start = carry_start;
-    for (;;) {
-      // s_ends[k..] >= base: e - base does not overflow
-      const int idx = k + lane;
-      const int e = idx < nb ? s_ends[idx] : INT_MAX;
-      const bool in = (unsigned)(e - base) < 32u;
-      const unsigned in_mask = __ballot_sync(~0u, in);
-      if (in_mask == 0) break;
-      const int d = e - base;
-      const unsigned at = warp_or(in ? 1u << d : 0u);  // positions holding ends
-      const unsigned mine = at & at_or_below;
-      const int n_in = __popc(in_mask);
-      if (__popc(at) == n_in) {
-        // one end a position (no empty segment in the window): the ends
-        // at or before the item are the positions at or below it
-        if (mine) {
-          seg = r.b0 + k + __popc(mine);
-          start = base + 31 - __clz(mine);
-        }
-      } else {
-        const int e_next = __shfl_down_sync(~0u, e, 1);
-        if (in && (lane == 31 || e_next != e)) own[d] = lane + 1;
-        __syncwarp();
-        if (mine) {
-          const int pos = 31 - __clz(mine);
-          seg = r.b0 + k + own[pos];
-          start = base + pos;
-        }
-        __syncwarp();  // owners of the next batch overwrite
-      }
-      k += n_in;
-      if (n_in < 32) break;
-    }
-    carry_start = __shfl_sync(~0u, start, 31);
-    if (c0 + 32 * i + lane < na) {
-      const int index = base + lane;
-      seg_of[i] = seg;
-      rank_of[i] = index - start;
-      v[i] = load(index, seg, index - start, s_cache[seg - r.b0]);
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    if (c0 + 32 * i + lane < na)
-      store(r.a0 + c0 + 32 * i + lane, seg_of[i], rank_of[i], s_cache[seg_of[i] - r.b0], v[i]);
-  }
-}
-
-template <typename launch_t, typename T, typename load_t, typename store_t,
-          typename segments_it, typename tpl_t>
-__global__ __launch_bounds__(launch_t::nt) void lbs_move_v2_kernel(
-    load_t load, store_t store, int count, segments_it segments, int num_segments,
-    const int* __restrict__ part, tpl_t caching) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  static_assert(nt % 32 == 0, "lbs_move_v2_kernel: whole warps");
-  using cache_t = typename cached_tuple<tpl_t>::type;
-  __shared__ int s_ends[nv];
-  __shared__ int s_owner[nt / 32][32];
-  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
-  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
-  const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
-  const int start_b0 =
-      lbs_load_ends_cached<nt>(r, segments, count, num_segments, caching, s_ends, s_cache);
-  __syncthreads();
-  lbs_move_warp_items<vt, T>(load, store, r, start_b0, s_ends, s_cache, s_owner[threadIdx.x >> 5]);
-}
-
-// lbs_move's third form (lbs_move_v3_kernel), the default: the tile marks
+// lbs_move's second form (lbs_move_v3_kernel), the default: the tile marks
 // each item that starts a segment in shared memory and every lane finds its
-// item's segment with one ballot. ATTU_LBS_MOVE_V3=0 turns it off (then
-// lbs_move_v2_on() picks between v2 and v1), read once; tests and the bench
-// switch it through this for A/B runs.
+// item's segment with one ballot. ATTU_LBS_MOVE_V3=0 turns it off (the
+// counted ends and CTA scan of lbs_move_kernel instead), read once; tests
+// and the bench switch it through this for A/B runs. Measured on an H100
+// (docs/performance.md, session 25), interval_move at mean 10, 64M:
+// lbs_move_kernel 0.350 ms, this kernel 0.253. Tried and dropped: v2, a
+// warp finding its items' segments itself by ballots over the tile's ends
+// (0.283; about 100 warp instructions per 32 items, issue-bound), and v2
+// run by resident CTAs loading the next tile's ends ahead (0.356).
 inline bool& lbs_move_v3_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_LBS_MOVE_V3");
@@ -560,9 +405,9 @@ __device__ inline int highest_bit(unsigned x) {
   return pos;
 }
 
-// lbs_move with the search done once a tile instead of once a window
-// (lbs_move_v2_kernel spends about 100 warp instructions per 32 items, and
-// an H100 runs it issue-bound at mean 10). Local positions: item a0 + p is
+// lbs_move with the search done once a tile instead of once a window (a
+// warp's own search spent about 100 warp instructions per 32 items, and
+// an H100 ran it issue-bound at mean 10). Local positions: item a0 + p is
 // position p of the tile, segment b0 + sl its local segment sl (sl = the
 // number of the tile's ends at or before the item).
 // - Marks (16-bit): s_mark[p] = sl + 1 when item p starts a segment or is
@@ -582,7 +427,7 @@ __device__ inline int highest_bit(unsigned x) {
 // is p - s_start[sl]. No selects, no carry between a warp's windows.
 // Registers keep each item's cached values from its load to its store (no
 // second shared load). Shared memory at 256 x 6 with int pairs cached: 9.2
-// KB static + 12.3 KB dynamic a CTA (v2: 7.2 + 12.3), still 8 CTAs a
+// KB static + 12.3 KB dynamic a CTA, still 8 CTAs a
 // multiprocessor (the driver sizes the carveout for occupancy). Two barriers
 // a tile: after clearing the marks (the thread's first ends and cached
 // values already loading) and after writing them. Every geometry is exact:
@@ -697,91 +542,6 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   }
 }
 
-// ATTU_LBS_MOVE_PERSISTENT=1 (read once; off by default, an experiment
-// for A/B runs): lbs_move_v2's tiles run by persistent CTAs
-// (lbs_move_persistent_kernel) when lbs_move_v2_on().
-inline bool& lbs_move_persistent_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_MOVE_PERSISTENT");
-    return e && *e == '1';
-  }();
-  return on;
-}
-
-// lbs_move_v2_kernel over tiles blockIdx.x, + gridDim.x, ... (as many CTAs
-// as fit at once): while a tile's items move, the thread's share of the
-// next tile's first nt segments (its end, start of the first segment,
-// cached values) is already loading into registers and part[] of the tile
-// after that too; after the CTA's barrier they go to shared memory (the
-// rest of a tile with more than nt segments loads there and then). The
-// chain part -> ends -> items of a tile becomes, in steady state, the
-// item loads alone.
-// Registers: capped for 1536 threads a multiprocessor (256 x 6: 39, no
-// spills; unbounded it took 60, 4 CTAs; 8 CTAs spilled the values loaded
-// ahead).
-template <typename launch_t, typename T, typename load_t, typename store_t,
-          typename segments_it, typename tpl_t>
-__global__ __launch_bounds__(launch_t::nt, (1536 / launch_t::nt > 0 ? 1536 / launch_t::nt : 1))
-void lbs_move_persistent_kernel(
-    load_t load, store_t store, int count, segments_it segments, int num_segments,
-    const int* __restrict__ part, tpl_t caching, int num_tiles) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  static_assert(nt % 32 == 0, "lbs_move_persistent_kernel: whole warps");
-  using cache_t = typename cached_tuple<tpl_t>::type;
-  constexpr auto seq = cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>();
-  __shared__ int s_ends[nv];
-  __shared__ int s_owner[nt / 32][32];
-  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
-  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
-  const int tid = threadIdx.x, stride = gridDim.x;
-  segment_ends_t<segments_it> ends{segments, num_segments, count};
-  // The thread's registers ahead of tile r: j = tid of its segments.
-  int a_start = 0, a_end = 0;
-  cache_t a_cache;
-  auto load_ahead = [&](const lbs_range_t& q) {
-    a_start = q.b0 > 0 ? (int)segments[q.b0] : 0;
-    const int nseg = min(q.b1, num_segments - 1) - q.b0 + 1;
-    if (tid < q.nb()) a_end = ends[q.b0 + tid];
-    if (tid < nseg) a_cache = load_cached(caching, q.b0 + tid, seq);
-  };
-  int t = blockIdx.x;  // the grid has at most num_tiles CTAs
-  lbs_range_t r = lbs_tile_range(part, t, nv, count, num_segments);
-  load_ahead(r);
-  int pb0 = 0, pb1 = 0;  // part[] of tile t + stride
-  if (t + stride < num_tiles) {
-    pb0 = part[t + stride];
-    pb1 = part[t + stride + 1];
-  }
-  for (;;) {
-    const int nb = r.nb(), nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
-    if (tid < nb) s_ends[tid] = a_end;
-    if (tid < nseg) s_cache[tid] = a_cache;
-    for (int j = tid + nt; j < nseg; j += nt) {
-      const int e = j < nb ? ends[r.b0 + j] : 0;
-      const cache_t c = load_cached(caching, r.b0 + j, seq);
-      if (j < nb) s_ends[j] = e;
-      s_cache[j] = c;
-    }
-    const int start_b0 = a_start;
-    __syncthreads();
-    const int tn = t + stride;
-    lbs_range_t rn = r;
-    if (tn < num_tiles) {
-      rn = lbs_range_of(pb0, pb1, tn, nv, count, num_segments);
-      load_ahead(rn);
-      if (tn + stride < num_tiles) {
-        pb0 = part[tn + stride];
-        pb1 = part[tn + stride + 1];
-      }
-    }
-    lbs_move_warp_items<vt, T>(load, store, r, start_b0, s_ends, s_cache, s_owner[tid >> 5]);
-    if (tn >= num_tiles) return;
-    __syncthreads();  // every warp is done with tile t's shared ends and values
-    r = rn;
-    t = tn;
-  }
-}
-
 template <typename launch_arg_t, typename T, typename load_t, typename store_t,
           typename segments_it, typename tpl_t>
 void lbs_move(load_t load, store_t store, int count, segments_it segments,
@@ -801,21 +561,7 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
     ATTU_CUDA_CHECK_LAUNCH();
     return;
   }
-  if (lbs_move_v2_on() && lbs_move_persistent_on()) {
-    auto kernel = lbs_move_persistent_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
-    ATTU_CUDA_CHECK(cudaFuncSetAttribute(
-        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
-    int per_sm = 0;
-    ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, launch_t::nt,
-                                                                  cache_bytes));
-    const int grid = (int)std::min<long long>(num_tiles, (long long)std::max(per_sm, 1) * ctx.sm_count());
-    kernel<<<grid, launch_t::nt, cache_bytes, ctx.stream()>>>(
-        load, store, count, segments, num_segments, part.data(), caching, num_tiles);
-    ATTU_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  auto kernel = lbs_move_v2_on() ? lbs_move_v2_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>
-                                 : lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
+  auto kernel = lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
   ATTU_CUDA_CHECK(cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
   kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(

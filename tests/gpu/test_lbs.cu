@@ -410,25 +410,20 @@ int main() {
     // and the warp path's geometries (warp_segments.cuh: 1M+ items, mean
     // 256-4096, none over 16384): half the intervals empty, and random.
     // Each geometry runs with lbs_move's tile-marked segments
-    // (lbs_move_v3_kernel), its warp-found segments (lbs_move_v2_kernel),
-    // the counted ends and CTA scan, and v2's persistent CTAs
-    // (lbs_move_persistent_kernel); outputs are poisoned before each call.
+    // (lbs_move_v3_kernel) and the counted ends and CTA scan
+    // (lbs_move_kernel); outputs are poisoned before each call.
     auto cases = geo_cases(mnv, false);
     cases.push_back({2 << 20, test::geo_empty_heavy, 800});
     cases.push_back({2 << 20, test::geo_random, 3000});
     // mean -1: runs of up to 99 empty intervals between intervals of 0 to
-    // 4 items (lbs_move_v2_kernel's batches of 32 ends inside one window)
+    // 4 items (runs of equal ends, many ends inside one window)
     cases.push_back({5 * mnv + 3, test::geo_random, -1});
     cases.push_back({1 << 20, test::geo_random, -1});
-    const bool saved_v2 = detail::lbs_move_v2_on(), saved_pers = detail::lbs_move_persistent_on(),
-               saved_v3 = detail::lbs_move_v3_on();
-    // 0: counted ends (v1), 1: warp-found segments (v2), 2: v2 persistent,
-    // 3: tile-marked segments (v3)
-    for (int mode : {3, 1, 0, 2}) {
+    const bool saved_v3 = detail::lbs_move_v3_on();
+    // 0: counted ends (v1), 3: tile-marked segments (v3)
+    for (int mode : {3, 0}) {
     for (auto c : cases) {
       detail::lbs_move_v3_on() = mode == 3;
-      detail::lbs_move_v2_on() = mode == 1 || mode == 2;
-      detail::lbs_move_persistent_on() = mode == 2;
       auto segs = c.mean >= 0 ? test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo)
                               : empty_runs(c.count);
       int ns = (int)segs.size();
@@ -446,7 +441,7 @@ int main() {
       mem_t<int> d_src = to_mem(src, ctx), d_segs = to_mem(segs, ctx),
                  d_g = to_mem(gather, ctx), d_s = to_mem(scatter, ctx), out(c.count, ctx);
       const int* S = d_segs.data();
-      std::string nm = name_of(c, ns) + (mode == 0 ? " v1" : mode == 1 ? " v2" : mode == 2 ? " v2 persistent" : " v3");
+      std::string nm = name_of(c, ns) + (mode == 0 ? " v1" : " v3");
       out.memset(0xff);
       interval_expand((const int*)d_src.data(), c.count, S, ns, out.data(), ctx);
       std::vector<int> src_ns(src.begin(), src.begin() + ns);
@@ -485,8 +480,6 @@ int main() {
                          ("expand int64 " + nm).c_str());
     }
     }
-    detail::lbs_move_v2_on() = saved_v2;
-    detail::lbs_move_persistent_on() = saved_pers;
     detail::lbs_move_v3_on() = saved_v3;
   });
 
