@@ -411,6 +411,17 @@ int main(int argc, char** argv) {
           }
         ag::detail::select_align_on() = saved;
       }
+      // ATTU_BENCH_SELECT_V2=1: select_if's first kernel and v2 (ballots,
+      // warp-local staging, two CTA barriers), alternately twice
+      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_V2")) {
+        const bool saved = ag::detail::select_v2_on();
+        for (int round = 0; round < 2; ++round)
+          for (bool on : {false, true}) {
+            ag::detail::select_v2_on() = on;
+            bc::bench_select_box<128, 24>(ctx, n, on ? ", v2 kernel" : ", first kernel");
+          }
+        ag::detail::select_v2_on() = saved;
+      }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);
         bc::bench_select_box<384, 17>(ctx, n);
