@@ -30,6 +30,17 @@
 // keeps fewer values live than the first (which holds them through the
 // exchange and the scan).
 //
+// ATTU_SELECT_V2_STRIPED=1 (with ATTU_SELECT_V2=1; off, unmeasured) runs
+// v2 over the first kernel's striped rows instead (select_if_v2_striped_
+// kernel): the CTA's row i is the tile's items [nt i, nt i + nt), warp w
+// holds its 32-item segment w, and the tile's order is row-major over
+// (row, warp). Each warp's lane i keeps row i's ballot; barrier one
+// publishes the vt x warps segment counts; every warp sums its rows'
+// counts (a lane a row) and scans them across its lanes for its segments'
+// starts, so the kept items are staged in tile order (the first warp
+// after its look-back) and the store reads them straight. The loaded
+// items live until they are staged, past barrier one.
+//
 // pred(x) -> bool must be a pure function of the item.
 #pragma once
 
@@ -67,6 +78,16 @@ inline bool& select_align_on() {
 inline bool& select_v2_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SELECT_V2");
+    return e && *e == '1';
+  }();
+  return on;
+}
+
+// Within v2: the striped rows (ATTU_SELECT_V2_STRIPED=1) instead of the
+// warps' own runs. Off by default, unmeasured.
+inline bool& select_v2_striped_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SELECT_V2_STRIPED");
     return e && *e == '1';
   }();
   return on;
@@ -219,6 +240,81 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_v2_kernel(const T* __r
   if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
 }
 
+// v2 over striped rows (the header comment's third paragraph).
+// Invariants: after barrier one, s_count[i * warps + w] is the kept count
+// of warp w's segment of row i; in every warp, lane i < vt then holds in
+// seg the tile rank of the first kept item of its own warp's segment of
+// row i (the rows before i, then the warps before it in row i), and lane
+// 31 of incl the tile's total.
+template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
+__global__ __launch_bounds__(launch_t::nt) void select_if_v2_striped_kernel(
+    const T* __restrict__ input, int count, pred_t pred, T* __restrict__ output, int* __restrict__ num_selected,
+    tile_state_t tile_state, tile_state_t next_state, int next_tiles, bool align) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt, warps = nt / 32 };
+  static_assert(nt % 32 == 0 && vt <= 32, "select_if_v2_striped_kernel: whole warps, a lane a row");
+  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
+  __shared__ T staged[nv];
+  __shared__ int s_count[vt * warps];
+  __shared__ int s_prefix;
+  __shared__ typename prefix_op_t::TempStorage prefix_storage;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, cta = blockIdx.x;
+  lookback_mark_next(next_state, next_tiles);
+  const int tile_begin = cta * nv;
+  const int tile_count = min(nv, count - tile_begin);
+  T x[vt];
+  auto load = [=](int i) { return input[i]; };
+  load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
+  const int valid = tile_count - tid;  // row i's item exists iff nt * i < valid
+  unsigned my_row = 0;  // lane i < vt: the warp's ballot of row i
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const unsigned row = __ballot_sync(~0u, nt * i < valid && pred(x[i]));
+    if (lane == i) my_row = row;
+  }
+  if (lane < vt) s_count[lane * warps + warp] = __popc(my_row);
+  __syncthreads();  // one: the segments' counts
+  int row_total = 0, within = 0;  // lane j: row j's count, and its warps' before this one
+  if (lane < vt) {
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      const int c = s_count[lane * warps + w];
+      if (w < warp) within += c;
+      row_total += c;
+    }
+  }
+  int incl = row_total;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const int y = __shfl_up_sync(~0u, incl, d);
+    if (lane >= d) incl += y;
+  }
+  const int seg = incl - row_total + within;
+  const int tile_kept = __shfl_sync(~0u, incl, 31);
+  if (warp == 0) {
+    int prefix = 0;
+    if (cta == 0) {
+      if (!lane && tile_count == nv) tile_state.SetInclusive(0, tile_kept);
+    } else {
+      prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
+      prefix = prefix_op(tile_kept);  // lane 0's is the tile's exclusive prefix
+    }
+    if (!lane) s_prefix = prefix;
+  }
+  // stage in tile order: the segment's start, then the lanes below
+  const unsigned below = (1u << lane) - 1;
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const unsigned row = __shfl_sync(~0u, my_row, i);
+    const int at = __shfl_sync(~0u, seg, i);
+    if (row >> lane & 1) staged[at + __popc(row & below)] = x[i];
+  }
+  __syncthreads();  // two: the staged items and the tile's prefix
+  const int prefix = s_prefix;
+  for (int r = tid - (align ? prefix & 31 : 0); r < tile_kept; r += nt)
+    if (r >= 0) output[prefix + r] = staged[r];
+  if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
+}
+
 }  // namespace detail
 
 // output[0, k) = the items input[i] with pred(input[i]), in order;
@@ -235,7 +331,10 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
   }
   using tile_state_t = cub::ScanTileState<int>;
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-  if (detail::select_v2_on())
+  if (detail::select_v2_on() && detail::select_v2_striped_on())
+    detail::select_if_v2_striped_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
+  else if (detail::select_v2_on())
     detail::select_if_v2_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
         input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
   else
