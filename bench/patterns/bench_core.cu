@@ -411,6 +411,21 @@ int main(int argc, char** argv) {
           }
         ag::detail::select_align_on() = saved;
       }
+      // ATTU_BENCH_SELECT_V2=1: select_if's first kernel, v2 (ballots,
+      // warp-local staging, two CTA barriers) and v2 over striped rows,
+      // alternately twice
+      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_V2")) {
+        const bool saved = ag::detail::select_v2_on(), saved_striped = ag::detail::select_v2_striped_on();
+        static const char* const notes[] = {", first kernel", ", v2 kernel", ", v2 striped rows"};
+        for (int round = 0; round < 2; ++round)
+          for (int k = 0; k < 3; ++k) {
+            ag::detail::select_v2_on() = k > 0;
+            ag::detail::select_v2_striped_on() = k == 2;
+            bc::bench_select_box<128, 24>(ctx, n, notes[k]);
+          }
+        ag::detail::select_v2_on() = saved;
+        ag::detail::select_v2_striped_on() = saved_striped;
+      }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);
         bc::bench_select_box<384, 17>(ctx, n);

@@ -350,13 +350,23 @@ int main() {
     }
   });
 
-  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
+  // Every kernel (the first; v2 over the warps' runs, select_v2_on(); v2
+  // over striped rows, select_v2_striped_on() too), stores aligned and not.
+  static const char* const select_kernels[] = {"", "v2 ", "v2 striped "};
+  auto select_kernel = [](int k) {
+    detail::select_v2_on() = k > 0;
+    detail::select_v2_striped_on() = k == 2;
+  };
+  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M, every kernel", [&] {
     using box = stream_box_t<int>;
     int nv = box::nt * box::vt;
-    const bool saved = detail::select_align_on();
+    const bool saved = detail::select_align_on(), saved_v2 = detail::select_v2_on();
+    const bool saved_striped = detail::select_v2_striped_on();
+    for (int kernel = 0; kernel < 3; ++kernel)
     for (bool align : {true, false})
     for (int n : sizes_around(nv, true)) {
       detail::select_align_on() = align;
+      select_kernel(kernel);
       auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
       mem_t<int> d = to_mem(in, ctx);
       for (int mode = 0; mode < 3; ++mode) {
@@ -372,8 +382,8 @@ int main() {
                     cnt.data(), ctx);
         else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
         int k = cnt.to_host()[0];
-        std::string what = std::string(align ? "" : "unaligned ") + "n=" + std::to_string(n) + " mode " +
-                           std::to_string(mode);
+        std::string what = std::string(select_kernels[kernel]) + (align ? "" : "unaligned ") + "n=" +
+                           std::to_string(n) + " mode " + std::to_string(mode);
         if (k != (int)want.size()) {
           r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
           continue;
@@ -383,76 +393,115 @@ int main() {
         test::expect_equal(r, got, want, what.c_str());
       }
     }
+    // 8-byte items (the tile is 128 x 12 on sm_90)
+    for (int kernel = 0; kernel < 3; ++kernel)
+    for (int n : sizes_around(stream_box_t<long long>::cta_dim(ctx.ptx_version()).nv(), false)) {
+      detail::select_align_on() = true;
+      select_kernel(kernel);
+      auto in = test::random_values<long long>(n, -1000000, 1000000, 43 + n);
+      for (long long& x : in) x *= 1000003;  // past 32 bits
+      mem_t<long long> d = to_mem(in, ctx);
+      std::vector<long long> want;
+      for (long long x : in)
+        if (x % 3 != 0) want.push_back(x);
+      mem_t<long long> out(n > 0 ? n : 1, ctx);
+      mem_t<int> cnt(1, ctx);
+      out.memset(0xab);
+      cnt.memset(0xff);
+      select_if(d.data(), n, [] __device__(long long x) { return x % 3 != 0; }, out.data(), cnt.data(), ctx);
+      int k = cnt.to_host()[0];
+      std::string what = std::string(select_kernels[kernel]) + "int64 n=" + std::to_string(n);
+      if (k != (int)want.size()) {
+        r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
+        continue;
+      }
+      auto got = out.to_host();
+      got.resize(want.size());
+      test::expect_equal(r, got, want, what.c_str());
+    }
     detail::select_align_on() = saved;
+    detail::select_v2_on() = saved_v2;
+    detail::select_v2_striped_on() = saved_striped;
   });
 
   // The look-back statuses live in the context between calls (lookback.cuh):
   // each kernel marks the other buffer for the next. A chain of calls queued
   // back to back, of growing and shrinking sizes, 4- and 8-byte statuses and
   // another layout (the affine pair) between them, must each come out as
-  // if its statuses had been freshly marked.
-  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn", [&] {
-    context_t c2;  // a fresh context: its buffers start empty
-    const int sizes[] = {1, stream_nv * 300 + 7, stream_nv - 1, stream_nv * 2000 + 1, 5, stream_nv * 2000,
-                         stream_nv * 2001, 3 * stream_nv, stream_nv * 4000 + 11, 2};
-    struct step_t { int n; int kind; mem_t<int> in, out, cnt; mem_t<long long> in8, out8;
-                    mem_t<affine_t> ina, outa; std::vector<int> h; std::vector<long long> h8;
-                    std::vector<affine_t> ha; };
-    std::vector<step_t> steps;
-    int seed = 0;
-    for (int round = 0; round < 3; ++round)
-      for (int n : sizes) {
-        if (!test::keep_size(n)) continue;
-        step_t s{};
-        s.n = n;
-        s.kind = (seed++) % 4;  // 0 scan int, 1 select_if int, 2 scan int64, 3 scan affine
-        if (s.kind == 2) {
-          s.h8 = test::random_values<long long>(n, -1000000, 1000000, 300 + seed);
-          s.in8 = to_mem(s.h8, c2);
-          s.out8 = mem_t<long long>(n, c2);
-          s.out8.memset(0xff);
-          scan<scan_type_inc>(s.in8.data(), n, s.out8.data(), plus_t<long long>(), (long long*)nullptr, c2);
+  // if its statuses had been freshly marked. The chain runs four times:
+  // select_if's first kernel, v2, v2 over striped rows, and the three in
+  // turn.
+  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn, every select kernel", [&] {
+    const bool saved_v2 = detail::select_v2_on(), saved_striped = detail::select_v2_striped_on();
+    for (int pass = 0; pass < 4; ++pass) {
+      context_t c2;  // a fresh context: its buffers start empty
+      const int sizes[] = {1, stream_nv * 300 + 7, stream_nv - 1, stream_nv * 2000 + 1, 5, stream_nv * 2000,
+                           stream_nv * 2001, 3 * stream_nv, stream_nv * 4000 + 11, 2};
+      struct step_t { int n; int kind; mem_t<int> in, out, cnt; mem_t<long long> in8, out8;
+                      mem_t<affine_t> ina, outa; std::vector<int> h; std::vector<long long> h8;
+                      std::vector<affine_t> ha; };
+      std::vector<step_t> steps;
+      int seed = 0;
+      for (int round = 0; round < 3; ++round)
+        for (int n : sizes) {
+          if (!test::keep_size(n)) continue;
+          step_t s{};
+          s.n = n;
+          s.kind = (seed++) % 4;  // 0 scan int, 1 select_if int, 2 scan int64, 3 scan affine
+          if (s.kind == 2) {
+            s.h8 = test::random_values<long long>(n, -1000000, 1000000, 300 + seed);
+            s.in8 = to_mem(s.h8, c2);
+            s.out8 = mem_t<long long>(n, c2);
+            s.out8.memset(0xff);
+            scan<scan_type_inc>(s.in8.data(), n, s.out8.data(), plus_t<long long>(), (long long*)nullptr, c2);
+          } else if (s.kind == 3) {
+            if (n > (1 << 22)) n = s.n = 1 << 22;
+            s.ha = random_affine(n, 400 + seed);
+            s.ina = to_mem(s.ha, c2);
+            s.outa = mem_t<affine_t>(n, c2);
+            s.outa.memset(0xff);
+            scan<scan_type_exc>(s.ina.data(), n, s.outa.data(), compose_t(), (affine_t*)nullptr, c2, affine_t{1, 0});
+          } else {
+            s.h = test::random_values<int>(n, -1000, 1000, 200 + seed);
+            s.in = to_mem(s.h, c2);
+            s.out = mem_t<int>(n, c2);
+            s.out.memset(0xff);
+            s.cnt = mem_t<int>(1, c2);
+            s.cnt.memset(0xff);
+            if (s.kind == 0) scan<scan_type_exc>(s.in.data(), n, s.out.data(), plus_t<int>(), (int*)nullptr, c2);
+            else {
+              select_kernel(pass == 3 ? (seed / 4) % 3 : pass);
+              select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
+            }
+          }
+          steps.push_back(std::move(s));
+        }
+      for (step_t& s : steps) {
+        std::string what = "pass " + std::to_string(pass) + " n=" + std::to_string(s.n) + " kind " +
+                           std::to_string(s.kind);
+        if (s.kind == 0) {
+          test::expect_equal(r, s.out.to_host(), ref::scan(s.h, false, plus_t<int>()), what.c_str());
+        } else if (s.kind == 2) {
+          test::expect_equal(r, s.out8.to_host(), ref::scan(s.h8, true, plus_t<long long>()), what.c_str());
         } else if (s.kind == 3) {
-          if (n > (1 << 22)) n = s.n = 1 << 22;
-          s.ha = random_affine(n, 400 + seed);
-          s.ina = to_mem(s.ha, c2);
-          s.outa = mem_t<affine_t>(n, c2);
-          s.outa.memset(0xff);
-          scan<scan_type_exc>(s.ina.data(), n, s.outa.data(), compose_t(), (affine_t*)nullptr, c2, affine_t{1, 0});
+          test::expect_equal(r, s.outa.to_host(), ref::scan(s.ha, false, compose_t(), affine_t{1, 0}), what.c_str());
         } else {
-          s.h = test::random_values<int>(n, -1000, 1000, 200 + seed);
-          s.in = to_mem(s.h, c2);
-          s.out = mem_t<int>(n, c2);
-          s.out.memset(0xff);
-          s.cnt = mem_t<int>(1, c2);
-          s.cnt.memset(0xff);
-          if (s.kind == 0) scan<scan_type_exc>(s.in.data(), n, s.out.data(), plus_t<int>(), (int*)nullptr, c2);
-          else select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
+          std::vector<int> want;
+          for (int x : s.h)
+            if (x % 3 != 0) want.push_back(x);
+          int k = s.cnt.to_host()[0];
+          if (k != (int)want.size()) {
+            r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
+            continue;
+          }
+          auto got = s.out.to_host();
+          got.resize(want.size());
+          test::expect_equal(r, got, want, what.c_str());
         }
-        steps.push_back(std::move(s));
-      }
-    for (step_t& s : steps) {
-      std::string what = "n=" + std::to_string(s.n) + " kind " + std::to_string(s.kind);
-      if (s.kind == 0) {
-        test::expect_equal(r, s.out.to_host(), ref::scan(s.h, false, plus_t<int>()), what.c_str());
-      } else if (s.kind == 2) {
-        test::expect_equal(r, s.out8.to_host(), ref::scan(s.h8, true, plus_t<long long>()), what.c_str());
-      } else if (s.kind == 3) {
-        test::expect_equal(r, s.outa.to_host(), ref::scan(s.ha, false, compose_t(), affine_t{1, 0}), what.c_str());
-      } else {
-        std::vector<int> want;
-        for (int x : s.h)
-          if (x % 3 != 0) want.push_back(x);
-        int k = s.cnt.to_host()[0];
-        if (k != (int)want.size()) {
-          r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
-          continue;
-        }
-        auto got = s.out.to_host();
-        got.resize(want.size());
-        test::expect_equal(r, got, want, what.c_str());
       }
     }
+    detail::select_v2_on() = saved_v2;
+    detail::select_v2_striped_on() = saved_striped;
   });
 
   r.run("CUDA errors carry file and line", [&] {
