@@ -143,6 +143,44 @@ void bench_scan_delays(context_t& ctx, size_t n, const char* type) {
   bench_scan_delay<T, nt, vt, ag::detail::scan_delay_t<T>>(ctx, n, type, "CUB's sm_90 delay");
 }
 
+// ATTU_BENCH_SCAN_MODES=1: the single-pass scan with its per-thread scan
+// serial (the default) and split into chains (scan.cuh,
+// ATTU_SCAN_SPLIT_CHAIN), alternately twice on the same buffers, each round
+// beside DeviceScan on the same data. whole: the items are the whole
+// numbers 1..1000 (as the int32 row's), else fill_random's (floats in
+// (-1e6, 1e6); integers over `range`, 0 the full type): whether the data
+// rather than the type moves the float row.
+template <typename T>
+void bench_scan_modes(context_t& ctx, size_t n, const char* type, bool whole, long long range, const char* data) {
+  dbuf<T> a(n), b(n);
+  if (whole) {
+    dbuf<int> w(n);
+    fill_random(w.p, n, 4, 1000);
+    const int* q = w.p;
+    T* p = a.p;
+    ag::transform([=] __device__(int i) { p[i] = T(q[i]); }, int(n), ctx);
+    ATTU_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  } else {
+    fill_random(a.p, n, 4, range);
+  }
+  size_t tb = 0;
+  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, a.p, b.p, int(n)));
+  dbuf<char> tmp(tb);
+  const bool saved = ag::detail::scan_split_chain_on();
+  for (int round = 0; round < 2; ++round)
+    for (bool split : {false, true}) {
+      ag::detail::scan_split_chain_on() = split;
+      double ours = time_ms(ctx, no_prep, [&] { ag::scan(a.p, int(n), b.p, ag::plus_t<T>(), (T*)nullptr, ctx); });
+      double theirs = time_ms(ctx, no_prep, [&] {
+        ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, a.p, b.p, int(n), ctx.stream()));
+      });
+      char name[128];
+      std::snprintf(name, sizeof name, "exclusive scan, %s, chain %s", data, split ? "split" : "serial");
+      row(name, type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
+    }
+  ag::detail::scan_split_chain_on() = saved;
+}
+
 struct is_odd {
   __host__ __device__ bool operator()(int x) const { return x & 1; }
 };
@@ -388,6 +426,12 @@ int main(int argc, char** argv) {
           bc::bench_scan_box<long long, 128, 24>(ctx, n, "int64");
           bc::bench_scan_box<long long, 256, 12>(ctx, n, "int64");
         }
+      }
+      if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_MODES")) {
+        bc::bench_scan_modes<int>(ctx, n, "int32", false, 1000, "1..1000");
+        bc::bench_scan_modes<float>(ctx, n, "float", false, 0, "random in (-1e6, 1e6)");
+        bc::bench_scan_modes<float>(ctx, n, "float", true, 0, "whole 1..1000");
+        bc::bench_scan_modes<int>(ctx, n, "int32", false, 0, "full range");
       }
       if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_TUNING")) {
         bc::bench_scan_delays<int, 128, 24>(ctx, n, "int32");

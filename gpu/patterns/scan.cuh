@@ -17,8 +17,31 @@
 //   reduction  = x0 op ... op x(n-1), or init when n == 0.
 // init is meant to be op's identity (T() for plus), so both forms agree with
 // the textbook definitions; it is never combined with the data.
+//
+// Float against int32 (H100, session 25, 64M items: float 0.250 ms, int32
+// 0.221): the two instantiations are one kernel. Their PTX differs only in
+// add.f32 for add.s32; both take 48 registers and 12,976 bytes of shared
+// memory (10 CTAs an SM); cub::ScanTileState<float> is the packed status
+// of <int> (one 8-byte {status, value} word), with the same box and delay
+// (scan_delay_t). The bench's floats lie in (-1e6, 1e6): no subnormals
+// (and FP32 adds of subnormals run at full rate anyway). What may differ
+// is below the PTX: integer adds are associative, so ptxas may shorten
+// the thread's serial chain of 23 adds (CUB counts on it: its ThreadReduce
+// keeps int plus sequential on sm_90 but folds float plus as a binary
+// tree), while the float chain stays 23 dependent FADDs (~92 cycles)
+// between the exchange's shared loads and the block scan, on the way to
+// the tile's published aggregate: a few percent of a tile's life, not 13%.
+// The same kernel read 0.219-0.221 ms for floats against int32's
+// 0.217-0.222 in session 21 (run 4), and in session 25's run DeviceScan's
+// float row lagged its int32 row more (0.294 against 0.232 ms) though its
+// float fold is a tree: most of that gap is the run's float row (after the
+// int64 row's buffers, 5 reps, or the float data's bits), not the kernel.
+// The split chains (scan_split_chain_on, off by default) cut the chain to
+// 8 ops; bench_core's ATTU_BENCH_SCAN_MODES rows time both paths beside
+// DeviceScan on random floats, whole-number floats and int32 data.
 #pragma once
 
+#include <cstdlib>
 #include <type_traits>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -147,12 +170,37 @@ template <typename T>
 using scan_delay_t = cub::detail::fixed_delay_constructor_t<(sizeof(T) <= 4 ? 648 : 632),
                                                             (sizeof(T) <= 4 ? 1245 : 1290)>;
 
-template <scan_type_t scan_type, typename launch_t, typename delay_t, typename T, typename func_t,
-          typename out_it, typename op_t, typename tile_state_t, typename red_it>
+// Off by default: ATTU_SCAN_SPLIT_CHAIN=1 (or setting this flag) runs the
+// single-pass kernel with each thread's items scanned as a few short chains
+// (scan_single_pass_kernel's `split`); the bench times both paths
+// (ATTU_BENCH_SCAN_MODES=1 in bench_core).
+inline bool& scan_split_chain_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SCAN_SPLIT_CHAIN");
+    return e && *e && *e != '0';
+  }();
+  return on;
+}
+
+// The per-thread scan of the single-pass kernel. Serial (split false): one
+// chain of vt dependent ops, x0, x0 op x1, ... Split: chains of chain_len
+// consecutive items (about vt / 4) scanned side by side, then the chains'
+// folds combined in order: the thread's fold, which the block scan waits
+// for, is chain_len - 1 + chains - 1 ops deep instead of vt - 1 (8 against
+// 23 for vt = 24). The items keep their order, so any associative op is
+// fine; a float sum rounds in another order than the serial path's.
+template <bool split, int vt>
+struct scan_chain_t {
+  enum { len = split ? (vt + 3) / 4 : vt, count = (vt + len - 1) / len };
+};
+
+template <scan_type_t scan_type, typename launch_t, typename delay_t, bool split, typename T,
+          typename func_t, typename out_it, typename op_t, typename tile_state_t, typename red_it>
 __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
     func_t f, int count, out_it output, op_t op, T init, tile_state_t tile_state,
     tile_state_t next_state, int next_tiles, red_it reduction, bool want_reduction) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  enum { chain_len = scan_chain_t<split, vt>::len, chains = scan_chain_t<split, vt>::count };
   using exchange_t = cub::BlockExchange<T, nt, vt>;
   using scan_t = cub::BlockScan<T, nt>;
   using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>;
@@ -166,42 +214,93 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
   T x[vt];
   load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
   exchange_t(exchange).StripedToBlocked(x);
+  // Serial: incl[i] = x0 op ... op xi. Split: the fold of item i's chain
+  // up to i, and before[c] (c >= 1) the fold of the chains before chain c,
+  // before[chains] the thread's fold. (Garbage past the end of a partial
+  // tile only flows into slots that are never stored.)
   T incl[vt];
-  incl[0] = x[0];
+  T before[chains + 1];
+  if constexpr (!split) {
+    incl[0] = x[0];
 #pragma unroll
-  for (int i = 1; i < vt; ++i) incl[i] = op(incl[i - 1], x[i]);
+    for (int i = 1; i < vt; ++i) incl[i] = op(incl[i - 1], x[i]);
+    before[chains] = incl[vt - 1];
+  } else {
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      if (i % chain_len == 0) incl[i] = x[i];
+      else incl[i] = op(incl[i - 1], x[i]);
+    }
+    before[1] = incl[chain_len - 1];
+#pragma unroll
+    for (int c = 1; c < chains; ++c) before[c + 1] = op(before[c], incl[min((c + 1) * chain_len, (int)vt) - 1]);
+  }
   T prefix;
   bool has_prefix;
   if (cta == 0) {
     T agg;
-    scan_t(scan_storage).ExclusiveScan(incl[vt - 1], prefix, op, agg);
+    scan_t(scan_storage).ExclusiveScan(before[chains], prefix, op, agg);
     if (!tid && tile_count == nv) tile_state.SetInclusive(0, agg);
     has_prefix = tid > 0;
   } else {
     prefix_op_t prefix_op(tile_state, prefix_storage, op, cta);
-    scan_t(scan_storage).ExclusiveScan(incl[vt - 1], prefix, op, prefix_op);
+    scan_t(scan_storage).ExclusiveScan(before[chains], prefix, op, prefix_op);
     has_prefix = true;
   }
   T y[vt];
+  if constexpr (!split) {
 #pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    if (scan_type == scan_type_inc) {
-      y[i] = has_prefix ? op(prefix, incl[i]) : incl[i];
-    } else if (i == 0) {
-      y[i] = has_prefix ? prefix : init;
-    } else {
-      y[i] = has_prefix ? op(prefix, incl[i - 1]) : incl[i - 1];
+    for (int i = 0; i < vt; ++i) {
+      if (scan_type == scan_type_inc) {
+        y[i] = has_prefix ? op(prefix, incl[i]) : incl[i];
+      } else if (i == 0) {
+        y[i] = has_prefix ? prefix : init;
+      } else {
+        y[i] = has_prefix ? op(prefix, incl[i - 1]) : incl[i - 1];
+      }
     }
-  }
-  if (want_reduction && cta * nv + tile_count == count) {
-    int last = tile_count - 1;  // blocked position of the last item
-    if (tid == last / vt) {
-      int li = last % vt;
-      T red = incl[0];
+    if (want_reduction && cta * nv + tile_count == count) {
+      int last = tile_count - 1;  // blocked position of the last item
+      if (tid == last / vt) {
+        int li = last % vt;
+        T red = incl[0];
 #pragma unroll
-      for (int i = 0; i < vt; ++i)
-        if (i == li) red = has_prefix ? op(prefix, incl[i]) : incl[i];
-      reduction[0] = red;
+        for (int i = 0; i < vt; ++i)
+          if (i == li) red = has_prefix ? op(prefix, incl[i]) : incl[i];
+        reduction[0] = red;
+      }
+    }
+  } else {
+    // base[c]: the fold of everything before chain c; only chain 0 of the
+    // grid's first thread has nothing before it (has_prefix false).
+    T base[chains];
+    base[0] = prefix;
+#pragma unroll
+    for (int c = 1; c < chains; ++c) base[c] = has_prefix ? op(prefix, before[c]) : before[c];
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      const int c = i / chain_len;
+      const bool has_base = c > 0 || has_prefix;
+      if (scan_type == scan_type_inc) {
+        y[i] = has_base ? op(base[c], incl[i]) : incl[i];
+      } else if (i == 0) {
+        y[i] = has_prefix ? prefix : init;
+      } else if (i % chain_len == 0) {
+        y[i] = base[c];
+      } else {
+        y[i] = has_base ? op(base[c], incl[i - 1]) : incl[i - 1];
+      }
+    }
+    if (want_reduction && cta * nv + tile_count == count) {
+      int last = tile_count - 1;  // blocked position of the last item
+      if (tid == last / vt) {
+        int li = last % vt;
+        T red = incl[0];
+#pragma unroll
+        for (int i = 0; i < vt; ++i)
+          if (i == li) red = (i >= chain_len || has_prefix) ? op(base[i / chain_len], incl[i]) : incl[i];
+        reduction[0] = red;
+      }
     }
   }
   // every thread is past the block scan's barriers: the loads' exchange is read
@@ -222,9 +321,14 @@ void scan_impl(func_t f, int count, out_it output, op_t op, T init,
     // Single pass: nobody waits for the reduction before the end.
     using tile_state_t = cub::ScanTileState<T>;
     auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-    scan_single_pass_kernel<scan_type, launch_t, delay_t, T>
-        <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
-                                                       lb.next_tiles, reduction, want_reduction);
+    if (scan_split_chain_on())
+      scan_single_pass_kernel<scan_type, launch_t, delay_t, true, T>
+          <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
+                                                         lb.next_tiles, reduction, want_reduction);
+    else
+      scan_single_pass_kernel<scan_type, launch_t, delay_t, false, T>
+          <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
+                                                         lb.next_tiles, reduction, want_reduction);
     ATTU_CUDA_CHECK_LAUNCH();
     lookback_end(lb, ctx);
     return;

@@ -2,7 +2,9 @@
 // reduce, scan (+ scan_event) and compaction against the CPU references.
 // Sizes around each pattern's tile (0, 1, tile-1, tile, tile+1), 1M and
 // 100M; outputs poisoned before every run; a non-commutative operator
-// (composition of affine maps) for the scans and reductions.
+// (composition of affine maps) for the scans and reductions. The
+// single-pass scan runs with its per-thread scan serial and split into
+// chains (detail::scan_split_chain_on), floats on exact whole numbers.
 #include "gpu/patterns/patterns.cuh"
 #include "gpu/reference/compact_reference.hpp"
 #include "gpu/reference/scan_reference.hpp"
@@ -23,6 +25,18 @@ struct affine_t {
 struct compose_t {
   __host__ __device__ affine_t operator()(const affine_t& f, const affine_t& g) const {
     return affine_t{g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+// The same maps mod 2^16 in 4 bytes: a 4-byte item gets the 4-byte box
+// (vt 24 on sm_90), so the split per-thread scan runs its longest chains.
+struct affine16_t {
+  unsigned short a, b;
+  __host__ __device__ bool operator==(const affine16_t& o) const { return a == o.a && b == o.b; }
+};
+struct compose16_t {
+  __host__ __device__ affine16_t operator()(const affine16_t& f, const affine16_t& g) const {
+    return affine16_t{(unsigned short)(g.a * f.a), (unsigned short)(g.a * f.b + g.b)};
   }
 };
 
@@ -204,6 +218,109 @@ int main() {
         test::expect_equal(r, out.to_host(), want, ("n=" + std::to_string(n)).c_str());
         if (!(red.to_host()[0] == want_red)) r.fail("reduction n=" + std::to_string(n));
       }
+    });
+  }
+
+  // The single-pass kernel's per-thread scan, serial (the default) and split
+  // into chains (ATTU_SCAN_SPLIT_CHAIN=1): both paths on ints, floats and
+  // non-commutative 4- and 8-byte maps. The float items are whole numbers
+  // whose partial sums stay within 2^24 in any order (|x| <= 16 up to 1M
+  // items; -1, 0 or 1, about one in 8.5 nonzero, at 100M), so every path
+  // must match the serial reference exactly.
+  for (bool split : {false, true}) {
+    const char* path = split ? "split chains" : "serial chain";
+    auto with_path = [&, split](auto body) {
+      const bool saved = detail::scan_split_chain_on();
+      detail::scan_split_chain_on() = split;
+      body();
+      detail::scan_split_chain_on() = saved;
+    };
+    r.run(std::string("scan int plus, ") + path + ", inclusive and exclusive, around the tile, 1M, 100M", [&] {
+      with_path([&] {
+        for (int n : sizes_around(stream_nv, true)) {
+          auto in = test::random_values<int>(n, -1000, 1000, 61 + n);
+          mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+          for (bool inclusive : {false, true}) {
+            out.memset(0xff);
+            red.memset(0xff);
+            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+            else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx, 7);
+            int want_red;
+            auto want = ref::scan(in, inclusive, plus_t<int>(), inclusive ? 0 : 7, &want_red);
+            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+            test::expect_equal(r, out.to_host(), want, what.c_str());
+            if (red.to_host()[0] != want_red) r.fail("reduction " + what);
+          }
+        }
+      });
+    });
+    r.run(std::string("scan float plus (whole numbers, exact), ") + path + ", around the tile, 1M, 100M", [&] {
+      with_path([&] {
+        for (int n : sizes_around(stream_box_t<float>::cta_dim(ctx.ptx_version()).nv(), true)) {
+          std::vector<float> in(n);
+          if (n <= (1 << 20)) {
+            auto v = test::random_values<int>(n, -16, 16, 71 + n);
+            for (int i = 0; i < n; ++i) in[i] = (float)v[i];
+          } else {
+            auto v = test::random_values<int>(n, -8, 8, 73 + n);
+            for (int i = 0; i < n; ++i) in[i] = v[i] == 8 ? 1.0f : v[i] == -8 ? -1.0f : 0.0f;
+          }
+          mem_t<float> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+          for (bool inclusive : {false, true}) {
+            out.memset(0xff);  // NaN: compares unequal to every value
+            red.memset(0xff);
+            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<float>(), red.data(), ctx);
+            else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<float>(), red.data(), ctx, 0.0f);
+            float want_red;
+            auto want = ref::scan(in, inclusive, plus_t<float>(), 0.0f, &want_red);
+            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+            test::expect_equal(r, out.to_host(), want, what.c_str());
+            if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
+          }
+        }
+      });
+    });
+    r.run(std::string("scan non-commutative 4-byte maps (mod 2^16), ") + path + ", around the tile, 1M", [&] {
+      with_path([&] {
+        for (int n : sizes_around(stream_box_t<affine16_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
+          auto v = test::random_values<unsigned>(2 * (size_t)n, 0, 0xffff, 81 + n);
+          std::vector<affine16_t> in(n);
+          for (int i = 0; i < n; ++i) in[i] = {(unsigned short)(v[2 * i] | 1u), (unsigned short)v[2 * i + 1]};
+          mem_t<affine16_t> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+          const affine16_t init{1, 0};
+          for (bool inclusive : {false, true}) {
+            out.memset(0xff);
+            red.memset(0xff);
+            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), compose16_t(), red.data(), ctx, init);
+            else scan<scan_type_exc>(d.data(), n, out.data(), compose16_t(), red.data(), ctx, init);
+            affine16_t want_red;
+            auto want = ref::scan(in, inclusive, compose16_t(), init, &want_red);
+            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+            test::expect_equal(r, out.to_host(), want, what.c_str());
+            if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
+          }
+        }
+      });
+    });
+    r.run(std::string("scan non-commutative affine (8 bytes), ") + path + ", around the tile, 1M", [&] {
+      with_path([&] {
+        for (int n : sizes_around(stream_box_t<affine_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
+          auto in = random_affine(n, 91 + n);
+          mem_t<affine_t> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+          const affine_t init{1, 0};
+          for (bool inclusive : {false, true}) {
+            out.memset(0xff);
+            red.memset(0xff);
+            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), compose_t(), red.data(), ctx, init);
+            else scan<scan_type_exc>(d.data(), n, out.data(), compose_t(), red.data(), ctx, init);
+            affine_t want_red;
+            auto want = ref::scan(in, inclusive, compose_t(), init, &want_red);
+            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+            test::expect_equal(r, out.to_host(), want, what.c_str());
+            if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
+          }
+        }
+      });
     });
   }
 
