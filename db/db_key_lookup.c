@@ -236,6 +236,13 @@ static int run_probe(attu_session *s, const char *sql, const attu_bind_params *p
     return rc;
 }
 
+/* Whether a lookup that finds no key set builds one (the default) or
+ * scans (ATTU_KEY_SET_ON_READ=0: the way before, to compare). */
+static bool build_wanted(void) {
+    const char *e = getenv("ATTU_KEY_SET_ON_READ");
+    return !e || (strcmp(e, "0") && strcmp(e, "off"));
+}
+
 static attu_table *read_copy(void *ctx, attu_table *t, bool top) {
     (void)top;
     db_key_copy *k = ctx;
@@ -254,14 +261,18 @@ int db_key_lookup(attu_session *s, const char *sql, const attu_bind_params *para
     collect_equalities(base, qual, where, eq);
     /* the first constraint all of whose columns the WHERE equates and
      * whose key set the table carries (looked up again under the index's
-     * lock below: a writer beside may take it away meanwhile) */
-    const attu_unique *u = NULL;
+     * lock below: a writer beside may take it away meanwhile), else the
+     * first one it equates, whose set the lookup builds (header) */
+    bool may_build = build_wanted() && !db_lock_table_held_by_other(s, base->name);
+    const attu_unique *u = NULL, *unbuilt = NULL;
     for (int i = 0; i < nu && !u; i++) {
         if (us[i].deferrable) continue;
         bool all = true;
         for (int j = 0; j < us[i].ncols && all; j++) all = us[i].cols[j] < base->ncols && eq[us[i].cols[j]];
         if (all && db_unique_key_set_held(base, &us[i])) u = &us[i];
+        else if (all && !unbuilt) unbuilt = &us[i];
     }
+    if (!u && may_build) u = unbuilt;
     if (!u) { free(eq); return 0; }
     /* the key constants, evaluated; any doubt (an error, a type pair not
      * known to be exact) and the scan decides */
@@ -293,8 +304,8 @@ int db_key_lookup(attu_session *s, const char *sql, const attu_bind_params *para
     probe.cols = pcols;
     probe.nrows = 1;
     int64_t row = -1;
-    /* (no set kept: the scan; the set is never built for a lookup) */
-    if (!db_unique_key_find(base, u, &probe, 0, &row)) goto out;
+    /* (no set kept and none built: the scan) */
+    if (!db_unique_key_find_built(base, u, &probe, 0, may_build, &row)) goto out;
     db_key_copy *k = calloc(1, sizeof *k);
     size_t at = row >= 0 ? (size_t)row : 0;
     attu_table *copy = k ? db_gather_rows(base, &at, row >= 0 ? 1 : 0, base->name, err) : NULL;

@@ -91,6 +91,18 @@ struct attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_uniq
 bool db_unique_key_set_held(const attu_table *t, const attu_unique *u);
 int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r, int64_t *row);
 
+/* db_unique_key_find, but when t carries no set of u and may_build, the
+ * query builds one first (one pass over the key columns' host data, as a
+ * writer's check does), outside any lock, and attaches it to t under the
+ * key index's lock unless another was attached meanwhile (the extra one
+ * is freed): later lookups of t find it. t must be a version no one
+ * changes (one a catalog or snapshot holds); the set holds exactly its
+ * keys. No build when another query is building the same set (that one
+ * scans), when the index is off, for a DEFERRABLE u, or when out of
+ * memory: 0 then, and the caller scans. */
+int db_unique_key_find_built(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r,
+                             bool may_build, int64_t *row);
+
 /* Hands old's key index (engine/key_set.h) to t, its next version, now in
  * the catalog in its place: t holds old's rows, those with changed[r]
  * (changed NULL: none) updated, then rows appended, and it passed
