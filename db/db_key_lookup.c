@@ -38,20 +38,40 @@
  *
  * Anything else (a float constant against an int8, text against
  * char(n), an interval with fields, arrays, the TEXT-slot types of their
- * own such as uuid and enums, a cast that fails) falls back to the scan,
- * as does a table without a key set yet (the lookup never builds one). A
- * NULL in the key finds no row (NULL = x is never true): the copy is
+ * own such as uuid and enums, a cast that fails) falls back to the scan.
+ * A NULL in the key finds no row (NULL = x is never true): the copy is
  * empty.
+ *
+ * A table version without the constraint's key set (loaded at start,
+ * made by TRUNCATE / ALTER TABLE, restored by ROLLBACK / ROLLBACK TO,
+ * whose set went with the discarded version) gets one here: the lookup
+ * builds it, one pass over the key columns' host data as a writer's check
+ * does, and leaves it on the version for every later lookup
+ * (db_unique_key_find_built). That is exact because a version's rows
+ * never change once a catalog holds it: the set holds exactly its keys
+ * whichever session built it, and a writer that replaces the version
+ * hands the set on (db_unique_follow) or leaves it with the old version,
+ * freed with it. The build costs some twenty scans of the table (one
+ * hash insert a row), paid once for all the lookups after it, so it is
+ * skipped where the set is likely to come back by itself or another
+ * build is under way: while another session holds the table's write
+ * lock (the version it is changing carries the set, and its COMMIT puts
+ * that version in place) or builds the same set (db_unique.c), and
+ * when memory runs out; the lookup scans then, as before.
+ * ATTU_KEY_SET_ON_READ=0 never builds (the way before, to compare).
+ * Choosing the constraint: the first whose columns the WHERE equates
+ * and whose set the version carries, else the first it equates.
  *
  * The key set read is the one the table version itself carries: a set is
  * only ever kept on the version whose rows it holds (built from them, or
  * handed on to a new version once that replaced the old one, the old one
  * left without: db_unique.c), so a version read through a snapshot
  * (REPEATABLE READ, SERIALIZABLE) or a transaction's own working version
- * finds either its own exact set or none. Writers of the table may run
- * beside a query (they hold the database's read lock too, in their own
- * working catalog): the probe takes the key index's lock, under which no
- * writer attaches or detaches a set (db_unique_key_find).
+ * finds either its own exact set or none (and builds its own). Writers of
+ * the table may run beside a query (they hold the database's read lock
+ * too, in their own working catalog): the probe and the attaching of a
+ * built set take the key index's lock, under which no writer attaches or
+ * detaches a set (db_unique_key_find, db_unique_key_find_built).
  */
 #include "db/db_internal.h"
 #include "db/db_key_lookup.h"

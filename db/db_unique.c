@@ -42,12 +42,18 @@
  * A statement that fails frees its candidate version and never reaches
  * that point, so the index is never ahead of the table; a writer that
  * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
- * an index, as a table loaded at start has none, and the next check
- * builds one. A load into an empty table keeps the statement's own set
- * as the index. Only writers (holding the table's lock) build or change
- * an index; a keyed SELECT (db_key_lookup.c) reads one beside them, and
- * the sets are attached to a version and taken off it under a lock of
- * their own (index_mu) that its lookup holds.
+ * an index, as a table loaded at start has none, and as ROLLBACK leaves
+ * the version it restores (the set went on to the discarded one); the
+ * next check or keyed lookup builds one. A load into an empty table
+ * keeps the statement's own set as the index. Only writers (holding the
+ * table's lock) change an index's entries; a keyed SELECT / UPDATE /
+ * DELETE (db_key_lookup.c) reads one beside them, or builds the set its
+ * version lacks (db_unique_key_find_built: the version's rows never
+ * change, so the pass needs no lock), and the sets are attached to a
+ * version and taken off it under a lock of their own (index_mu): the
+ * lookup holds it to probe, and writers and queries alike attach a set
+ * only where none of its columns is yet (attach_set), so a version
+ * carries one set a key however many built one at once.
  *
  * The earlier way, a query over the candidate table on whichever backend
  * the database uses, stays for ATTU_UNIQUE_INDEX=off and for when memory
@@ -586,13 +592,16 @@ static bool set_serves(const attu_key_set *ks, const attu_table *t, const attu_u
 }
 
 /* The lock under which a key set is attached to a table version or taken
- * off it (the sets' pointers, attu_key_index's array). Writers of a table
- * hold its table lock (db_lock.c), which keeps other writers off its
- * sets, but only the database's read lock: a query of another session
- * (keyed SELECT, db_key_lookup.c) may probe the same version's set beside
- * them, and does so under this lock. A writer changes a set's entries
- * only once it is off the version queries read (db_unique_follow) or
- * before it is on one (key_set_of builds it first). */
+ * off it (the sets' pointers, attu_key_index's array), and under which
+ * anyone but the writer that took a version's index off reads that array.
+ * Writers of a table hold its table lock (db_lock.c), which keeps other
+ * writers off its sets, but only the database's read lock: a query of
+ * another session (keyed SELECT, db_key_lookup.c) may probe the same
+ * version's set beside them, or attach one it built to it, and does so
+ * under this lock. A set's entries change only once it is off the
+ * version queries read (db_unique_follow) or before it is on one (built
+ * first, then attached); a set on a version is only ever read, and taken
+ * off only by the table's writer. */
 static pthread_mutex_t index_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* The set of t's sets (t->key_index) that serves u, or NULL; the caller
