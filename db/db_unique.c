@@ -710,6 +710,17 @@ int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_tab
     return ks != NULL;
 }
 
+/* When a lookup builds the set its version lacks. The build costs about
+ * 10 to 20 scans of the table (a hash insert a row against a compare a
+ * row; 1.4 s against 70-170 ms at 10M rows, docs/performance.md), so on
+ * a large version the first BUILD_AFTER_MISSES lookups scan and the next
+ * one builds (the ski rental's rule: a version read by key that often is
+ * likely read more, and one that is not, as the version a ROLLBACK
+ * restores in a loop of rolled-back blocks, costs at most about twice
+ * what the scans alone did). A small one builds at once: its build costs
+ * less than a millisecond. */
+enum { BUILD_AFTER_ROWS = 65536, BUILD_AFTER_MISSES = 16 };
+
 /* The builds under way by queries (db_unique_key_find_built): a query
  * that finds one of its version and key under way scans rather than
  * build a second copy beside it. Under index_mu. */
@@ -737,6 +748,10 @@ int db_unique_key_find_built(const attu_table *t, const attu_unique *u, const at
     /* claim the build (none under way, room to say so) */
     pthread_mutex_lock(&index_mu);
     bool claimed = !serving_set(t, u) && build_at(t, u) < 0 && nbuilds < MAX_BUILDS;
+    /* (a large version: the first lookups scan; key_misses is a cache's
+     * counter, hence the cast) */
+    if (claimed && t->nrows >= BUILD_AFTER_ROWS && ((attu_table *)t)->key_misses++ < BUILD_AFTER_MISSES)
+        claimed = false;
     if (claimed) {
         builds[nbuilds].t = t;
         builds[nbuilds].ncols = u->ncols;

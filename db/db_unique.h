@@ -97,9 +97,11 @@ int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_tab
  * key index's lock unless another was attached meanwhile (the extra one
  * is freed): later lookups of t find it. t must be a version no one
  * changes (one a catalog or snapshot holds); the set holds exactly its
- * keys. No build when another query is building the same set (that one
- * scans), when the index is off, for a DEFERRABLE u, or when out of
- * memory: 0 then, and the caller scans. */
+ * keys. No build on a version of 65536 rows or more before 16 lookups of
+ * it scanned (db_unique.c: the build costs some 10-20 scans), when
+ * another query is building the same set (that one scans), when the
+ * index is off, for a DEFERRABLE u, or when out of memory: 0 then, and
+ * the caller scans. */
 int db_unique_key_find_built(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r,
                              bool may_build, int64_t *row);
 

@@ -50,6 +50,11 @@ typedef struct attu_table {
      * reads it, and may attach a set it built, under db/db_unique.c's
      * lock, which every attaching and detaching takes. */
     struct attu_key_index *key_index;
+    /* How many lookups by key found no key set on this version and
+     * scanned (db/db_unique.c db_unique_key_find_built: a large version's
+     * set is built by a lookup only once there were several); under
+     * db/db_unique.c's lock. A cache's counter, as key_index. */
+    unsigned         key_misses;
     /* Catalogs holding it besides the first (0: one owner). A
      * transaction's working catalog shares the committed catalog's
      * versions (db/db_txn.c); attu_table_free frees a version only when

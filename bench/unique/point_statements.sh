@@ -17,8 +17,9 @@
 # RESTART=1: the server keeps its tables in a data directory, and after
 # the load it is stopped and started again, so the statements meet a
 # table loaded at start (no key index until a lookup or a check builds
-# one: db/db_key_lookup.c). The first keyed SELECT after the restart is
-# timed on its own (it builds the index), as is the restart;
+# one: db/db_key_lookup.c). The first 16 keyed SELECTs after the restart
+# (they scan) and the 17th (it builds the index) are timed on their own,
+# as is the restart;
 # ATTU_KEY_SET_ON_READ=0 compares the scan such a table had before.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -49,8 +50,12 @@ echo "load of $rows rows: $(ms_since "$s0") ms"
 if [ "${RESTART:-0}" = 1 ]; then
   kill "$pid"; wait "$pid" 2>/dev/null || true
   s0=$(date +%s%N); start_server; echo "restart (the table read back): $(ms_since "$s0") ms"
+  # (a version of 65536 rows or more: its first 16 lookups scan, the
+  # 17th builds the index, db/db_unique.c)
+  s0=$(date +%s%N); for i in $(seq 16); do attu -c "SELECT * FROM bk WHERE id = $i"; done
+  echo "attu -c | the first 16 SELECT * FROM bk WHERE id = i after the restart | $(ms_since "$s0") ms in all"
   s0=$(date +%s%N); attu -c "SELECT * FROM bk WHERE id = 17"
-  echo "attu -c | first SELECT * FROM bk WHERE id = 17 after the restart | $(ms_since "$s0") ms"
+  echo "attu -c | the 17th, SELECT * FROM bk WHERE id = 17 | $(ms_since "$s0") ms"
 fi
 
 for q in "SELECT 1" "SELECT * FROM bk WHERE id = 61" "SELECT v, s FROM bk WHERE id = $((rows - 1))" \

@@ -314,3 +314,31 @@ Test(keyed_select, readers_build_beside_writer) {
     expect_rows(m, "SELECT count(*) FROM t", "20000\n");
     attu_session_free(m);
 }
+
+/* A large version (65536 rows or more) without a set: its first 16
+ * lookups by key scan and the 17th builds the set (db_unique.c: the build
+ * costs some 10-20 scans, so a version read by key but a few times, as
+ * the one a loop of rolled-back blocks restores, keeps scanning). */
+Test(keyed_select, large_version_builds_after_scans) {
+    attu_session *s = attu_session_new(db);
+    tdb_exec_ok(s, "CREATE TABLE big (id INTEGER PRIMARY KEY, v INTEGER)");
+    tdb_exec_ok(s, "INSERT INTO big SELECT g, g FROM generate_series(1, 70000) g");
+    cr_assert(carries_set(s, "big"));
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "DELETE FROM big WHERE id = 3");
+    tdb_exec_ok(s, "ROLLBACK");
+    char sql[64], want[32];
+    for (int i = 1; i <= 16; i++) {
+        cr_assert(!carries_set(s, "big"), "lookup %d scans", i);
+        snprintf(sql, sizeof sql, "SELECT v FROM big WHERE id = %d", i * 1000);
+        snprintf(want, sizeof want, "%d\n", i * 1000);
+        expect_rows(s, sql, want);
+    }
+    cr_assert(!carries_set(s, "big"));
+    expect_rows(s, "SELECT v FROM big WHERE id = 3", "3\n");
+    cr_assert(carries_set(s, "big"), "the 17th lookup built the set");
+    expect_rows(s, "SELECT count(*) FROM big WHERE id = 70001", "0\n");
+    tdb_expect_error(s, "INSERT INTO big VALUES (3, 0)", "23505",
+                     "duplicate key value violates unique constraint \"big_pkey\"", "Key (id)=(3) already exists.", NULL);
+    attu_session_free(s);
+}
