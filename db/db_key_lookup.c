@@ -51,13 +51,15 @@
  * never change once a catalog holds it: the set holds exactly its keys
  * whichever session built it, and a writer that replaces the version
  * hands the set on (db_unique_follow) or leaves it with the old version,
- * freed with it. The build costs some twenty scans of the table (one
- * hash insert a row), paid once for all the lookups after it, so it is
- * skipped where the set is likely to come back by itself or another
- * build is under way: while another session holds the table's write
- * lock (the version it is changing carries the set, and its COMMIT puts
- * that version in place) or builds the same set (db_unique.c), and
- * when memory runs out; the lookup scans then, as before.
+ * freed with it. The build costs some 10-20 scans of the table (one hash
+ * insert a row), paid once for all the lookups after it: on a large
+ * version the first lookups scan and a later one builds (db_unique.c,
+ * BUILD_AFTER_MISSES), and it is skipped where the set is likely to come
+ * back by itself or another build is under way: while another session
+ * holds the table's write lock (the version it is changing carries the
+ * set, and its COMMIT puts that version in place) or builds the same set
+ * (db_unique.c), and when memory runs out; the lookup scans then, as
+ * before.
  * ATTU_KEY_SET_ON_READ=0 never builds (the way before, to compare).
  * Choosing the constraint: the first whose columns the WHERE equates
  * and whose set the version carries, else the first it equates.
