@@ -618,10 +618,14 @@ static int index_orphan(attu_session *s, const db_fkey_txn *x, const attu_table 
     if (!cols) return 1;
     for (int i = 0; i < p->ncols; i++) cols[i] = p->cols[i];
     for (int j = 0; j < f->ncols; j++) cols[f->ref_cols[j]] = t->cols[f->cols[j]];
-    attu_table probe = *p;
+    /* (built field by field, not copied from *p: a query may attach a
+     * set to p, or count a lookup of it, beside this check) */
+    attu_table probe;
+    memset(&probe, 0, sizeof probe);
+    probe.ncols = p->ncols;
+    probe.defs = p->defs;
     probe.cols = cols;
     probe.nrows = t->nrows;
-    probe.key_index = NULL;
     attu_key_rows in_p = { p, 0, NULL };
     *row = -1;
     *mixed = false;

@@ -282,6 +282,9 @@ void db_lock_rows(void *ctx, void (*row)(void *rctx, const attu_lock_info *l), v
  * sessions it waits for (holders, and waiters queued ahead of it) */
 void db_lock_blocking(void *ctx, void (*row)(void *rctx, uint32_t pid, const uint32_t *blockers, int n), void *rctx);
 void db_lock_release_all(attu_session *s);
+/* Whether a session other than s holds table name's write lock, or the
+ * database's exclusive one, now (a hint: it may end at once) */
+bool db_lock_table_held_by_other(attu_session *s, const char *name);
 /* Transactions (db_txn.c). init / destroy: the locks. lock_stmt: the
  * locks a statement that writes takes before it runs (db_lock_stmt.c's
  * tables, or the database's for DDL), then the transaction's working

@@ -38,20 +38,42 @@
  *
  * Anything else (a float constant against an int8, text against
  * char(n), an interval with fields, arrays, the TEXT-slot types of their
- * own such as uuid and enums, a cast that fails) falls back to the scan,
- * as does a table without a key set yet (the lookup never builds one). A
- * NULL in the key finds no row (NULL = x is never true): the copy is
+ * own such as uuid and enums, a cast that fails) falls back to the scan.
+ * A NULL in the key finds no row (NULL = x is never true): the copy is
  * empty.
+ *
+ * A table version without the constraint's key set (loaded at start,
+ * made by TRUNCATE / ALTER TABLE, restored by ROLLBACK / ROLLBACK TO,
+ * whose set went with the discarded version) gets one here: the lookup
+ * builds it, one pass over the key columns' host data as a writer's check
+ * does, and leaves it on the version for every later lookup
+ * (db_unique_key_find_built). That is exact because a version's rows
+ * never change once a catalog holds it: the set holds exactly its keys
+ * whichever session built it, and a writer that replaces the version
+ * hands the set on (db_unique_follow) or leaves it with the old version,
+ * freed with it. The build costs some 10-20 scans of the table (one hash
+ * insert a row), paid once for all the lookups after it: on a large
+ * version the first lookups scan and a later one builds (db_unique.c,
+ * BUILD_AFTER_MISSES), and it is skipped where the set is likely to come
+ * back by itself or another build is under way: while another session
+ * holds the table's write lock (the version it is changing carries the
+ * set, and its COMMIT puts that version in place) or builds the same set
+ * (db_unique.c), and when memory runs out; the lookup scans then, as
+ * before.
+ * ATTU_KEY_SET_ON_READ=0 never builds (the way before, to compare).
+ * Choosing the constraint: the first whose columns the WHERE equates
+ * and whose set the version carries, else the first it equates.
  *
  * The key set read is the one the table version itself carries: a set is
  * only ever kept on the version whose rows it holds (built from them, or
  * handed on to a new version once that replaced the old one, the old one
  * left without: db_unique.c), so a version read through a snapshot
  * (REPEATABLE READ, SERIALIZABLE) or a transaction's own working version
- * finds either its own exact set or none. Writers of the table may run
- * beside a query (they hold the database's read lock too, in their own
- * working catalog): the probe takes the key index's lock, under which no
- * writer attaches or detaches a set (db_unique_key_find).
+ * finds either its own exact set or none (and builds its own). Writers of
+ * the table may run beside a query (they hold the database's read lock
+ * too, in their own working catalog): the probe and the attaching of a
+ * built set take the key index's lock, under which no writer attaches or
+ * detaches a set (db_unique_key_find, db_unique_key_find_built).
  */
 #include "db/db_internal.h"
 #include "db/db_key_lookup.h"
@@ -236,6 +258,13 @@ static int run_probe(attu_session *s, const char *sql, const attu_bind_params *p
     return rc;
 }
 
+/* Whether a lookup that finds no key set builds one (the default) or
+ * scans (ATTU_KEY_SET_ON_READ=0: the way before, to compare). */
+static bool build_wanted(void) {
+    const char *e = getenv("ATTU_KEY_SET_ON_READ");
+    return !e || (strcmp(e, "0") && strcmp(e, "off"));
+}
+
 static attu_table *read_copy(void *ctx, attu_table *t, bool top) {
     (void)top;
     db_key_copy *k = ctx;
@@ -254,14 +283,18 @@ int db_key_lookup(attu_session *s, const char *sql, const attu_bind_params *para
     collect_equalities(base, qual, where, eq);
     /* the first constraint all of whose columns the WHERE equates and
      * whose key set the table carries (looked up again under the index's
-     * lock below: a writer beside may take it away meanwhile) */
-    const attu_unique *u = NULL;
+     * lock below: a writer beside may take it away meanwhile), else the
+     * first one it equates, whose set the lookup builds (header) */
+    bool may_build = build_wanted() && !db_lock_table_held_by_other(s, base->name);
+    const attu_unique *u = NULL, *unbuilt = NULL;
     for (int i = 0; i < nu && !u; i++) {
         if (us[i].deferrable) continue;
         bool all = true;
         for (int j = 0; j < us[i].ncols && all; j++) all = us[i].cols[j] < base->ncols && eq[us[i].cols[j]];
         if (all && db_unique_key_set_held(base, &us[i])) u = &us[i];
+        else if (all && !unbuilt) unbuilt = &us[i];
     }
+    if (!u && may_build) u = unbuilt;
     if (!u) { free(eq); return 0; }
     /* the key constants, evaluated; any doubt (an error, a type pair not
      * known to be exact) and the scan decides */
@@ -293,8 +326,8 @@ int db_key_lookup(attu_session *s, const char *sql, const attu_bind_params *para
     probe.cols = pcols;
     probe.nrows = 1;
     int64_t row = -1;
-    /* (no set kept: the scan; the set is never built for a lookup) */
-    if (!db_unique_key_find(base, u, &probe, 0, &row)) goto out;
+    /* (no set kept and none built: the scan) */
+    if (!db_unique_key_find_built(base, u, &probe, 0, may_build, &row)) goto out;
     db_key_copy *k = calloc(1, sizeof *k);
     size_t at = row >= 0 ? (size_t)row : 0;
     attu_table *copy = k ? db_gather_rows(base, &at, row >= 0 ? 1 : 0, base->name, err) : NULL;

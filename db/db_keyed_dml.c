@@ -25,8 +25,9 @@
  * view without one arrives here as a plain statement on its table, the
  * view's conditions ANDed in, and is looked up as one), a statement under
  * data-modifying WITH (it reads a kept version, whose index is not the
- * table's), and a table without a key set yet (the lookup never builds
- * one). ATTU_KEYED_DML=0 turns the path off.
+ * table's). A table version without a key set yet gets one from the
+ * lookup (db_key_lookup.c), as for SELECT. ATTU_KEYED_DML=0 turns the
+ * path off.
  */
 #include "db/db_internal.h"
 #include "db/db_keyed_dml.h"

@@ -47,9 +47,10 @@
  * reads the versions those left, through its own read hook). A snapshot
  * (REPEATABLE READ, SERIALIZABLE) and a transaction's own working version
  * need nothing of their own: the version the session reads carries its
- * own exact key set or none (db_key_lookup.c). A table without a key set
- * yet (loaded at start, changed by TRUNCATE / ALTER TABLE, or whose set a
- * rolled-back block's version took) scans: a SELECT never builds one.
+ * own exact key set or none (db_key_lookup.c). A table version without a
+ * key set yet (loaded at start, changed by TRUNCATE / ALTER TABLE, or
+ * whose set a rolled-back block's version took) gets one from its first
+ * lookup, which builds it (db_key_lookup.c: when it scans instead).
  * Cursors (DECLARE) take their own path and scan, so WHERE CURRENT OF
  * finds the table's rows. ATTU_KEYED_SELECT=0 turns the path off.
  */

@@ -354,6 +354,15 @@ int db_lock_table(attu_session *s, const char *name, int mode, bool nowait, attu
     return rc;
 }
 
+bool db_lock_table_held_by_other(attu_session *s, const char *name) {
+    attu_db *db = s->db;
+    pthread_mutex_lock(&db->txn_mu);
+    long i = find_held(db, name);
+    bool other = (db->excl && db->excl != s) || (i >= 0 && db->held[i].holder != s);
+    pthread_mutex_unlock(&db->txn_mu);
+    return other;
+}
+
 void db_lock_release_all(attu_session *s) {
     attu_db *db = s->db;
     pthread_mutex_lock(&db->txn_mu);

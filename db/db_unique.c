@@ -42,12 +42,18 @@
  * A statement that fails frees its candidate version and never reaches
  * that point, so the index is never ahead of the table; a writer that
  * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
- * an index, as a table loaded at start has none, and the next check
- * builds one. A load into an empty table keeps the statement's own set
- * as the index. Only writers (holding the table's lock) build or change
- * an index; a keyed SELECT (db_key_lookup.c) reads one beside them, and
- * the sets are attached to a version and taken off it under a lock of
- * their own (index_mu) that its lookup holds.
+ * an index, as a table loaded at start has none, and as ROLLBACK leaves
+ * the version it restores (the set went on to the discarded one); the
+ * next check or keyed lookup builds one. A load into an empty table
+ * keeps the statement's own set as the index. Only writers (holding the
+ * table's lock) change an index's entries; a keyed SELECT / UPDATE /
+ * DELETE (db_key_lookup.c) reads one beside them, or builds the set its
+ * version lacks (db_unique_key_find_built: the version's rows never
+ * change, so the pass needs no lock), and the sets are attached to a
+ * version and taken off it under a lock of their own (index_mu): the
+ * lookup holds it to probe, and writers and queries alike attach a set
+ * only where none of its columns is yet (attach_set), so a version
+ * carries one set a key however many built one at once.
  *
  * The earlier way, a query over the candidate table on whichever backend
  * the database uses, stays for ATTU_UNIQUE_INDEX=off and for when memory
@@ -586,39 +592,62 @@ static bool set_serves(const attu_key_set *ks, const attu_table *t, const attu_u
 }
 
 /* The lock under which a key set is attached to a table version or taken
- * off it (the sets' pointers, attu_key_index's array). Writers of a table
- * hold its table lock (db_lock.c), which keeps other writers off its
- * sets, but only the database's read lock: a query of another session
- * (keyed SELECT, db_key_lookup.c) may probe the same version's set beside
- * them, and does so under this lock. A writer changes a set's entries
- * only once it is off the version queries read (db_unique_follow) or
- * before it is on one (key_set_of builds it first). */
+ * off it (the sets' pointers, attu_key_index's array), and under which
+ * anyone but the writer that took a version's index off reads that array.
+ * Writers of a table hold its table lock (db_lock.c), which keeps other
+ * writers off its sets, but only the database's read lock: a query of
+ * another session (keyed SELECT, db_key_lookup.c) may probe the same
+ * version's set beside them, or attach one it built to it, and does so
+ * under this lock. A set's entries change only once it is off the
+ * version queries read (db_unique_follow) or before it is on one (built
+ * first, then attached); a set on a version is only ever read, and taken
+ * off only by the table's writer. */
 static pthread_mutex_t index_mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* Appends ks to t's sets (under index_mu); 0 when it took it. */
-static int attach_set(attu_table *t, attu_key_set *ks) {
-    pthread_mutex_lock(&index_mu);
-    int rc = -1;
-    attu_key_index *ix = t->key_index;
-    if (!ix && (ix = calloc(1, sizeof *ix))) t->key_index = ix;
-    attu_key_set **sets = ix ? realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1)) : NULL;
-    if (sets) {
-        ix->sets = sets;
-        ix->sets[ix->n++] = ks;
-        rc = 0;
-    }
-    pthread_mutex_unlock(&index_mu);
-    return rc;
+/* The set of t's sets (t->key_index) that serves u, or NULL; the caller
+ * holds index_mu (a query may attach a set to t beside its writer). */
+static attu_key_set *serving_set(const attu_table *t, const attu_unique *u) {
+    const attu_key_index *ix = t->key_index;
+    for (int i = 0; ix && i < ix->n; i++)
+        if (set_serves(ix->sets[i], t, u)) return ix->sets[i];
+    return NULL;
 }
 
-/* u's key set over base, in step with it: the one base carries, or one
- * built now (one pass over the key columns' host data: no download, as a
- * table's columns always have their host copy) and kept on base. NULL
- * when out of memory. The caller holds the write lock. */
-static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
-    attu_key_index *ix = base->key_index;
-    for (int i = 0; ix && i < ix->n; i++)
-        if (set_serves(ix->sets[i], base, u)) return ix->sets[i];
+/* Whether two sets are of the same key columns. */
+static bool same_key(const attu_key_set *a, const attu_key_set *b) {
+    return a->ncols == b->ncols && !memcmp(a->cols, b->cols, sizeof(int) * (size_t)a->ncols);
+}
+
+/* Appends ks to t's sets unless t carries a set of the same columns in
+ * step with it already (a query or another check attached one while ks
+ * was built: both hold exactly t's keys). Returns the set t keeps: ks,
+ * or the one it had (the caller frees ks then); NULL when out of memory
+ * (ks not taken). Under index_mu. */
+static attu_key_set *attach_set(attu_table *t, attu_key_set *ks) {
+    pthread_mutex_lock(&index_mu);
+    attu_key_set *kept = NULL;
+    attu_key_index *ix = t->key_index;
+    for (int i = 0; ix && i < ix->n && !kept; i++)
+        if (same_key(ix->sets[i], ks) && ix->sets[i]->nrows == ks->nrows) kept = ix->sets[i];
+    if (!kept) {
+        if (!ix && (ix = calloc(1, sizeof *ix))) t->key_index = ix;
+        attu_key_set **sets = ix ? realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1)) : NULL;
+        if (sets) {
+            ix->sets = sets;
+            ix->sets[ix->n++] = ks;
+            kept = ks;
+        }
+    }
+    pthread_mutex_unlock(&index_mu);
+    return kept;
+}
+
+/* A set of u's keys over all of base's rows, not attached to anything
+ * (one pass over the key columns' host data: no download, as a table's
+ * columns always have their host copy); NULL when out of memory. base
+ * is a version no one changes (only its key_index moves), so the pass
+ * needs no lock. */
+static attu_key_set *build_set(const attu_table *base, const attu_unique *u) {
     attu_key_set *ks = attu_key_set_new(base, u->cols, u->ncols, base->nrows);
     if (!ks) return NULL;
     attu_key_rows self = { base, 0, NULL };
@@ -630,8 +659,22 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
         if (attu_key_set_add(ks, h, (int64_t)r)) { attu_key_set_free(ks); return NULL; }
     }
     ks->nrows = base->nrows;
-    if (attach_set(base, ks)) { attu_key_set_free(ks); return NULL; }
     return ks;
+}
+
+/* u's key set over base, in step with it: the one base carries, or one
+ * built now and kept on base. NULL when out of memory. The caller holds
+ * the write lock (which keeps other writers off base's sets; a query may
+ * attach one beside it, hence the lock around the look). */
+static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
+    pthread_mutex_lock(&index_mu);
+    attu_key_set *ks = serving_set(base, u);
+    pthread_mutex_unlock(&index_mu);
+    if (ks) return ks;
+    if (!(ks = build_set(base, u))) return NULL;
+    attu_key_set *kept = attach_set(base, ks);
+    if (kept != ks) attu_key_set_free(ks);
+    return kept;
 }
 
 attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u) {
@@ -667,6 +710,72 @@ int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_tab
     return ks != NULL;
 }
 
+/* When a lookup builds the set its version lacks. The build costs about
+ * 10 to 20 scans of the table (a hash insert a row against a compare a
+ * row; 1.4 s against 70-170 ms at 10M rows, docs/performance.md), so on
+ * a large version the first BUILD_AFTER_MISSES lookups scan and the next
+ * one builds (the ski rental's rule: a version read by key that often is
+ * likely read more, and one that is not, as the version a ROLLBACK
+ * restores in a loop of rolled-back blocks, costs at most about twice
+ * what the scans alone did). A small one builds at once: its build costs
+ * less than a millisecond. */
+enum { BUILD_AFTER_ROWS = 65536, BUILD_AFTER_MISSES = 16 };
+
+/* The builds under way by queries (db_unique_key_find_built): a query
+ * that finds one of its version and key under way scans rather than
+ * build a second copy beside it. Under index_mu. */
+enum { MAX_BUILDS = 8 };
+static struct {
+    const attu_table *t;
+    int               ncols;
+    int               cols[ATTU_INDEX_MAX_KEYS];
+} builds[MAX_BUILDS];
+static int nbuilds;
+
+static int build_at(const attu_table *t, const attu_unique *u) {
+    for (int i = 0; i < nbuilds; i++)
+        if (builds[i].t == t && builds[i].ncols == u->ncols &&
+            !memcmp(builds[i].cols, u->cols, sizeof(int) * (size_t)u->ncols))
+            return i;
+    return -1;
+}
+
+int db_unique_key_find_built(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r,
+                             bool may_build, int64_t *row) {
+    int rc = db_unique_key_find(t, u, probe, r, row);
+    if (rc || !may_build || !index_wanted() || t->unavailable || u->deferrable || u->ncols > ATTU_INDEX_MAX_KEYS)
+        return rc;
+    /* claim the build (none under way, room to say so) */
+    pthread_mutex_lock(&index_mu);
+    bool claimed = !serving_set(t, u) && build_at(t, u) < 0 && nbuilds < MAX_BUILDS;
+    /* (a large version: the first lookups scan; key_misses is a cache's
+     * counter, hence the cast) */
+    if (claimed && t->nrows >= BUILD_AFTER_ROWS && ((attu_table *)t)->key_misses++ < BUILD_AFTER_MISSES)
+        claimed = false;
+    if (claimed) {
+        builds[nbuilds].t = t;
+        builds[nbuilds].ncols = u->ncols;
+        memcpy(builds[nbuilds].cols, u->cols, sizeof(int) * (size_t)u->ncols);
+        nbuilds++;
+    }
+    pthread_mutex_unlock(&index_mu);
+    if (!claimed) return db_unique_key_find(t, u, probe, r, row);   /* (one attached meanwhile, or scan) */
+    /* t is a version in a catalog (or a snapshot's): its rows never
+     * change, so the pass reads them without a lock, writers beside or
+     * not; only its key_index, a cache, is attached to (hence the cast) */
+    attu_key_set *ks = build_set(t, u);
+    pthread_mutex_lock(&index_mu);
+    int at = build_at(t, u);
+    builds[at] = builds[--nbuilds];
+    pthread_mutex_unlock(&index_mu);
+    if (!ks) return 0;   /* (out of memory: the scan) */
+    attu_key_set *kept = attach_set((attu_table *)t, ks);
+    if (kept != ks) attu_key_set_free(ks);
+    /* (a writer that replaced t may take the set off it before this
+     * looks: then the scan) */
+    return db_unique_key_find(t, u, probe, r, row);
+}
+
 /* Whether every row r with changed[r] (below a->nrows) holds in b the key
  * of u it holds in a: the same NULLs and equal values. Then the statement
  * changed no key of u (an UPDATE that sets other columns, or sets a key
@@ -684,7 +793,7 @@ static bool keys_kept(const attu_table *a, const attu_table *b, const int *cols,
 /* Hands ks, a set of all of t's keys, to t; 0 when it took it. */
 static int keep_set(attu_table *t, attu_key_set *ks) {
     ks->nrows = t->nrows;
-    return attach_set(t, ks);
+    return attach_set(t, ks) == ks ? 0 : -1;
 }
 
 /* The check through the key sets of base (t's rows below base->nrows are
@@ -844,11 +953,12 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
         bool ok = ks->nrows == old->nrows;
         for (int j = 0; j < ks->ncols && ok; j++)
             ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
-        /* (t carries its own set of these columns already: index_check's) */
-        for (int k = 0; ok && t->key_index && k < t->key_index->n; k++) {
-            const attu_key_set *own = t->key_index->sets[k];
-            ok = !(own->ncols == ks->ncols && !memcmp(own->cols, ks->cols, sizeof(int) * (size_t)ks->ncols));
-        }
+        /* (t carries its own set of these columns already: index_check's,
+         * or one a query built on t once it was in the catalog; looked at
+         * under index_mu, as a query may be attaching one now) */
+        pthread_mutex_lock(&index_mu);
+        for (int k = 0; ok && t->key_index && k < t->key_index->n; k++) ok = !same_key(t->key_index->sets[k], ks);
+        pthread_mutex_unlock(&index_mu);
         uint64_t h;
         /* updated rows leave their old keys, then take their new ones
          * (none when the statement kept every key of the set) */
@@ -868,7 +978,9 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
         ix->sets[kept++] = ks;
     }
     ix->n = kept;
-    /* t's own sets join the followed ones */
+    /* t's own sets join the followed ones (one a query attached after
+     * the look above, of a followed set's columns, is dropped: the two
+     * hold the same keys) */
     pthread_mutex_lock(&index_mu);
     attu_key_index *own = t->key_index;
     t->key_index = ix;
@@ -876,8 +988,14 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
         attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + own->n));
         if (sets) {
             ix->sets = sets;
-            for (int k = 0; k < own->n; k++) ix->sets[ix->n++] = own->sets[k];
-            own->n = 0;
+            int nf = ix->n, left = 0;
+            for (int k = 0; k < own->n; k++) {
+                bool dup = false;
+                for (int i = 0; i < nf && !dup; i++) dup = same_key(ix->sets[i], own->sets[k]);
+                if (dup) own->sets[left++] = own->sets[k];   /* (freed with own below) */
+                else ix->sets[ix->n++] = own->sets[k];
+            }
+            own->n = left;
         }
     }
     pthread_mutex_unlock(&index_mu);

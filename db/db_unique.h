@@ -76,9 +76,9 @@ int db_unique_groups(struct attu_session *s, attu_table *t, const attu_table *ex
 struct attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u);
 
 /* The key set of u that t carries in step with it, or NULL when it has
- * none (never built here: a point lookup that finds no set scans
- * instead, db_keyed_dml.c); NULL for a DEFERRABLE u, which may hold
- * duplicates. The caller holds the write lock. */
+ * none (never built here: db_unique_key_find_built builds for a lookup);
+ * NULL for a DEFERRABLE u, which may hold duplicates. The caller holds
+ * index_mu (db_unique.c) or is t's only reader. */
 struct attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_unique *u);
 
 /* For a query, which holds only the database's read lock while writers
@@ -87,9 +87,23 @@ struct attu_key_set *db_unique_key_set_kept(const attu_table *t, const attu_uniq
  * lookup itself, under the key index's own lock. find: 1 with *row the
  * row of t whose key equals row r of probe (a table of t's column types,
  * only u's columns read), -1 when none does or the key has a NULL; 0
- * when t carries no set of u (never built here). */
+ * when t carries no set of u (not built here). */
 bool db_unique_key_set_held(const attu_table *t, const attu_unique *u);
 int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r, int64_t *row);
+
+/* db_unique_key_find, but when t carries no set of u and may_build, the
+ * query builds one first (one pass over the key columns' host data, as a
+ * writer's check does), outside any lock, and attaches it to t under the
+ * key index's lock unless another was attached meanwhile (the extra one
+ * is freed): later lookups of t find it. t must be a version no one
+ * changes (one a catalog or snapshot holds); the set holds exactly its
+ * keys. No build on a version of 65536 rows or more before 16 lookups of
+ * it scanned (db_unique.c: the build costs some 10-20 scans), when
+ * another query is building the same set (that one scans), when the
+ * index is off, for a DEFERRABLE u, or when out of memory: 0 then, and
+ * the caller scans. */
+int db_unique_key_find_built(const attu_table *t, const attu_unique *u, const attu_table *probe, size_t r,
+                             bool may_build, int64_t *row);
 
 /* Hands old's key index (engine/key_set.h) to t, its next version, now in
  * the catalog in its place: t holds old's rows, those with changed[r]

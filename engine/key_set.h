@@ -22,11 +22,13 @@
  * dictionaries were merged (an INSERT re-codes the old rows' TEXT).
  *
  * attu_key_index is the sets a table carries (attu_table.key_index),
- * one per constraint that has been checked: built on first use, handed
- * from a table to its next version by the writer that made it when it can
- * follow the change cheaply (db/db_unique.c), and freed with the table.
- * Only writers change them; queries read one through db/db_unique.c's
- * lookup, under the lock it attaches and detaches sets under.
+ * one per constraint that has been checked or looked up by key: built on
+ * first use (by a writer's check or a query's lookup), handed from a
+ * table to its next version by the writer that made it when it can follow
+ * the change cheaply (db/db_unique.c), and freed with the table. Only
+ * writers change a set's entries (once it is off the version queries
+ * read); queries read one, or attach one they built, through
+ * db/db_unique.c, under the lock sets are attached and detached under.
  */
 #ifndef ATTU_KEY_SET_H
 #define ATTU_KEY_SET_H

@@ -43,13 +43,18 @@ typedef struct attu_table {
     bool             unavailable;
     char             unavailable_reason[256];
     /* The hash sets of its PRIMARY KEY / UNIQUE keys (engine/key_set.h),
-     * built by the first check that needs them and handed on to the next
-     * version by the writer that can follow its change (db/db_unique.c);
-     * NULL for none. Never copied by attu_table_clone; freed with the
-     * table. Only writers change it; a query's lookup by key reads it
-     * under db/db_unique.c's lock, which attaching and detaching sets
-     * take. */
+     * built by the first check or lookup by key that needs them and
+     * handed on to the next version by the writer that can follow its
+     * change (db/db_unique.c); NULL for none. Never copied by
+     * attu_table_clone; freed with the table. A query's lookup by key
+     * reads it, and may attach a set it built, under db/db_unique.c's
+     * lock, which every attaching and detaching takes. */
     struct attu_key_index *key_index;
+    /* How many lookups by key found no key set on this version and
+     * scanned (db/db_unique.c db_unique_key_find_built: a large version's
+     * set is built by a lookup only once there were several); under
+     * db/db_unique.c's lock. A cache's counter, as key_index. */
+    unsigned         key_misses;
     /* Catalogs holding it besides the first (0: one owner). A
      * transaction's working catalog shares the committed catalog's
      * versions (db/db_txn.c); attu_table_free frees a version only when
