@@ -158,6 +158,25 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
   if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
 }
 
+// The v2 kernels' look-back, by the first warp alone (every lane calls):
+// the tile's exclusive prefix among the kept items into *s_prefix; tile 0
+// publishes its total at once (full tiles only: a partial tile 0 is the
+// last). The caller's barrier publishes *s_prefix.
+template <typename prefix_op_t, typename tile_state_t>
+__device__ __forceinline__ void warp0_tile_prefix(tile_state_t& tile_state,
+                                                  typename prefix_op_t::TempStorage& storage, int cta,
+                                                  bool full, int tile_kept, int* s_prefix) {
+  const int lane = threadIdx.x & 31;
+  int prefix = 0;
+  if (cta == 0) {
+    if (!lane && full) tile_state.SetInclusive(0, tile_kept);
+  } else {
+    prefix_op_t prefix_op(tile_state, storage, plus_t<int>(), cta);
+    prefix = prefix_op(tile_kept);  // lane 0's is the tile's exclusive prefix
+  }
+  if (!lane) *s_prefix = prefix;
+}
+
 // The kernel of the header comment's second paragraph. Invariants: warp w
 // of the tile owns the tile's items [w * run, (w + 1) * run), run = 32 *
 // vt; after barrier one, staged[w * run, w * run + s_count[w]) holds that
@@ -215,16 +234,7 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_v2_kernel(const T* __r
     start[w] = tile_kept;
     tile_kept += s_count[w];
   }
-  if (warp == 0) {
-    int prefix = 0;
-    if (cta == 0) {
-      if (!lane && tile_count == nv) tile_state.SetInclusive(0, tile_kept);
-    } else {
-      prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
-      prefix = prefix_op(tile_kept);  // lane 0's is the tile's exclusive prefix
-    }
-    if (!lane) s_prefix = prefix;
-  }
+  if (warp == 0) warp0_tile_prefix<prefix_op_t>(tile_state, prefix_storage, cta, tile_count == nv, tile_kept, &s_prefix);
   __syncthreads();  // two: the tile's prefix
   const int prefix = s_prefix;
   // from the 32-item boundary of the output at or before prefix, as the
@@ -290,16 +300,7 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_v2_striped_kernel(
   }
   const int seg = incl - row_total + within;
   const int tile_kept = __shfl_sync(~0u, incl, 31);
-  if (warp == 0) {
-    int prefix = 0;
-    if (cta == 0) {
-      if (!lane && tile_count == nv) tile_state.SetInclusive(0, tile_kept);
-    } else {
-      prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
-      prefix = prefix_op(tile_kept);  // lane 0's is the tile's exclusive prefix
-    }
-    if (!lane) s_prefix = prefix;
-  }
+  if (warp == 0) warp0_tile_prefix<prefix_op_t>(tile_state, prefix_storage, cta, tile_count == nv, tile_kept, &s_prefix);
   // stage in tile order: the segment's start, then the lanes below
   const unsigned below = (1u << lane) - 1;
 #pragma unroll
