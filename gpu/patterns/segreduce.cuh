@@ -24,7 +24,13 @@
 // items read as vectors straight into its registers (no staging through
 // shared memory) and 16 items a thread at 8 blocks a multiprocessor. On an
 // H100 (docs/performance.md, session 24) float sums at mean segment 10
-// took 0.165 against the tails kernel's 0.200 ms at 64M.
+// took 0.165 against the tails kernel's 0.200 ms at 64M. ATTU_SEGREDUCE_PDL=1
+// (off by default, not yet measured) launches it after the partition
+// kernel, and the fix-ups after the carry's scan, as programmatic dependent
+// launches (Hopper: cudaLaunchKernelEx with programmatic stream
+// serialization): each is launched and its CTAs placed while the kernel
+// before drains, and waits (cudaGridDependencySynchronize) before its first
+// read of that kernel's results.
 //
 // segreduce_lbs_kernel (lbs_segreduce: the value needs the item's segment
 // and rank):
