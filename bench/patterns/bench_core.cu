@@ -499,6 +499,17 @@ int main(int argc, char** argv) {
             }
           ag::detail::segreduce_blocked_on() = saved;
         }
+        // ATTU_BENCH_SEGREDUCE_PDL=1: the blocked tiles with plain launches
+        // beside their programmatic dependent launches, alternately twice
+        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_PDL")) {
+          const bool saved = ag::detail::segreduce_pdl_on();
+          for (int round = 0; round < 2; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::segreduce_pdl_on() = on;
+              bc::bench_segreduce(ctx, n, mean, on ? " (blocked pdl)" : " (blocked launches)");
+            }
+          ag::detail::segreduce_pdl_on() = saved;
+        }
         // the tile kernels beside the warp path (a launch box keeps them)
         if (bench_wanted("segreduce") && mean >= 100)
           bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (tiles)");

@@ -24,7 +24,13 @@
 // items read as vectors straight into its registers (no staging through
 // shared memory) and 16 items a thread at 8 blocks a multiprocessor. On an
 // H100 (docs/performance.md, session 24) float sums at mean segment 10
-// took 0.165 against the tails kernel's 0.200 ms at 64M.
+// took 0.165 against the tails kernel's 0.200 ms at 64M. ATTU_SEGREDUCE_PDL=1
+// (off by default, not yet measured) launches it after the partition
+// kernel, and the fix-ups after the carry's scan, as programmatic dependent
+// launches (Hopper: cudaLaunchKernelEx with programmatic stream
+// serialization): each is launched and its CTAs placed while the kernel
+// before drains, and waits (cudaGridDependencySynchronize) before its first
+// read of that kernel's results.
 //
 // segreduce_lbs_kernel (lbs_segreduce: the value needs the item's segment
 // and rank):
@@ -245,6 +251,16 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
   if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
+// A kernel launched with programmatic stream serialization (Hopper's
+// programmatic dependent launch) may start while the kernel before it in
+// the stream still runs; this waits until that kernel has finished and its
+// stores are visible. Without such a launch it returns at once.
+__device__ __forceinline__ void wait_for_primary_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+
 // segreduce_blocked_kernel: the tails kernel for an array of 4-byte values
 // at a 16-byte aligned address (segreduce's common case). Each thread's vt
 // consecutive slots come straight from global memory as vt / 4 vector
@@ -255,8 +271,13 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
 // partition's tiles hold nt * vt - 4 merged positions so that the items
 // after base fit the tile's slots. A thread's tails are a slice of one
 // bitmap word (vt divides 32) read without shifts across words.
+//
+// pdl: launched as a programmatic dependent of the partition kernel
+// (segreduce_blocked_pdl_impl); every CTA waits for the partition's
+// results before its first read, so only the launch and the CTAs' start
+// overlap the partition kernel.
 template <int nt, int vt, int min_blocks, typename T, typename segments_it, typename output_it,
-          typename op_t>
+          typename op_t, bool pdl = false>
 __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
     const T* __restrict__ input, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, int nv_part, output_it output, op_t op, T init,
@@ -270,6 +291,7 @@ __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
   __shared__ int tail_seg[nv];
   __shared__ typename scan_t::TempStorage scan_storage;
 
+  if constexpr (pdl) wait_for_primary_grid();
   const int tid = threadIdx.x;
   const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv_part, count, num_segments);
   const int na = r.na(), nb = r.nb(), a0 = r.a0, a1 = r.a1;
@@ -496,6 +518,41 @@ struct segreduce_fixup_t {
   }
 };
 
+// lbs_partition_kernel's points for segreduce_blocked_pdl_impl: each block
+// first allows its dependent (the tile kernel) to launch, so that launch
+// and the placing of the tile kernel's first CTAs overlap the search; the
+// dependent still waits for this whole grid before it reads part[].
+template <typename segments_it>
+__global__ void segreduce_partition_pdl_kernel(segments_it segments, int count,
+                                               int num_segments, int nv, int num_parts,
+                                               int* __restrict__ part, bool per_warp) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  const int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
+  if (t >= num_parts) return;
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  const long long total = (long long)count + num_segments;
+  const int diag = (int)min((long long)t * nv, total);
+  auto b_first = [&](int a, int b) { return ends[b] <= a; };
+  if (per_warp) {
+    const int b = merge_path_b_warp(count, num_segments, diag, b_first);
+    if ((threadIdx.x & 31) == 0) part[t] = b;
+  } else {
+    part[t] = merge_path_b(count, num_segments, diag, b_first);
+  }
+}
+
+// The fix-ups as a programmatic dependent of the carry scan's kernel: the
+// launch overlaps the scan, the reads wait for it.
+template <typename fixup_t>
+__global__ __launch_bounds__(128) void segreduce_fixup_pdl_kernel(fixup_t fixup, int num_tiles) {
+  wait_for_primary_grid();
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < num_tiles) fixup(t);
+}
+
 template <typename T>
 struct load_run_t {
   const seg_run_t<T>* runs;
@@ -570,6 +627,80 @@ void segreduce_blocked_impl(const T* input, int count, segments_it segments,
   segreduce_carry_tiles(runs, part, nv, count, segments, num_segments, output, op, init, ctx);
 }
 
+// A launch configuration whose kernel may start before the stream's previous
+// kernel ends (programmatic stream serialization). attr must outlive the
+// launch call.
+inline cudaLaunchConfig_t pdl_launch_config(int grid, int block, cudaStream_t stream,
+                                            cudaLaunchAttribute* attr) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)grid);
+  cfg.blockDim = dim3((unsigned)block);
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+// segreduce_blocked_impl with the tile kernel and the fix-ups launched as
+// programmatic dependents (ATTU_SEGREDUCE_PDL=1). The partition kernel
+// triggers at its start, so the tile kernel's launch and first CTAs overlap
+// the search; the fix-ups' launch overlaps the carry scan's last CTAs
+// (that kernel does not trigger: the launch comes as its blocks exit).
+// Each dependent waits in wait_for_primary_grid() before reading that
+// kernel's results. The buffers are all allocated before the first launch
+// so that no other stream work sits between the partition and the tile
+// kernels. The same results as segreduce_blocked_impl, bit for bit.
+template <int nt, int vt, int min_blocks, typename T, typename segments_it,
+          typename output_it, typename op_t>
+void segreduce_blocked_pdl_impl(const T* input, int count, segments_it segments,
+                                int num_segments, output_it output, op_t op, T init,
+                                context_t& ctx) {
+  if (num_segments <= 0) return;
+  if (count <= 0) count = 0;
+  const int nv = nt * vt - 4;
+  const int num_tiles = (int)div_up((long long)count + num_segments, (long long)nv);
+  mem_t<seg_run_t<T>> runs(num_tiles, ctx);
+  mem_t<seg_run_t<T>> carry_in(num_tiles > 1 ? num_tiles : 0, ctx);
+  // lbs_partitions' points and grid, with the early trigger.
+  mem_t<int> part(num_tiles + 1, ctx);
+  const bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
+  segreduce_partition_pdl_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0,
+                                   ctx.stream()>>>(segments, count, num_segments, nv,
+                                                   num_tiles + 1, part.data(), per_warp);
+  ATTU_CUDA_CHECK_LAUNCH();
+  cudaLaunchAttribute attr[1];
+  cudaLaunchConfig_t cfg = pdl_launch_config(num_tiles, nt, ctx.stream(), attr);
+  ATTU_CUDA_CHECK(cudaLaunchKernelEx(
+      &cfg, segreduce_blocked_kernel<nt, vt, min_blocks, T, segments_it, output_it, op_t, true>,
+      input, count, segments, num_segments, (const int*)part.data(), nv, output, op, init,
+      runs.data()));
+  if (num_tiles <= 1) return;
+  seg_run_t<T> none;
+  none.v = init;
+  none.flags = 0;
+  transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
+                                seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
+                                none);
+  using fixup_t = segreduce_fixup_t<T, segments_it, output_it, op_t>;
+  fixup_t fixup{carry_in.data(), runs.data(), part.data(), nv,
+                segment_ends_t<segments_it>{segments, num_segments, count}, output, op};
+  cfg = pdl_launch_config(div_up(num_tiles, 128), 128, ctx.stream(), attr);
+  ATTU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, segreduce_fixup_pdl_kernel<fixup_t>, fixup, num_tiles));
+}
+
+// ATTU_SEGREDUCE_PDL=1 launches segreduce_blocked_kernel and its fix-ups as
+// programmatic dependents (segreduce_blocked_pdl_impl); off by default.
+inline bool& segreduce_pdl_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SEGREDUCE_PDL");
+    return e && *e == '1';
+  }();
+  return on;
+}
+
 // ATTU_SEGREDUCE_BLOCKED=0 sends 4-byte arrays to the tails kernel too
 // (for A/B runs; tests set it through this).
 inline bool& segreduce_blocked_on() {
@@ -615,6 +746,11 @@ void segreduce(input_it input, int count, segments_it segments, int num_segments
                 std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value &&
                 std::is_same<launch_arg_t, empty_t>::value) {
     if (detail::segreduce_blocked_on() && ((uintptr_t)input & 15) == 0) {
+      if (detail::segreduce_pdl_on()) {
+        detail::segreduce_blocked_pdl_impl<256, 16, 8, T>(input, count, segments, num_segments,
+                                                          output, op, init, ctx);
+        return;
+      }
       detail::segreduce_blocked_impl<256, 16, 8, T>(input, count, segments, num_segments, output,
                                                     op, init, ctx);
       return;
