@@ -70,10 +70,16 @@ using lbs_move_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 256
 namespace detail {
 
 // part[t] = number of segment ends merged before tile t's first position.
+// trigger: launched before a programmatic dependent (segreduce's
+// ATTU_SEGREDUCE_PDL), each block lets that dependent launch at once; the
+// dependent still waits for this whole grid before it reads part[].
 template <typename segments_it>
 __global__ void lbs_partition_kernel(segments_it segments, int count,
                                      int num_segments, int nv, int num_parts,
-                                     int* __restrict__ part, bool per_warp) {
+                                     int* __restrict__ part, bool per_warp, bool trigger) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (trigger) cudaTriggerProgrammaticLaunchCompletion();
+#endif
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
   if (t >= num_parts) return;
@@ -89,16 +95,26 @@ __global__ void lbs_partition_kernel(segments_it segments, int count,
   }
 }
 
+// part[0, num_tiles] for tiles of nv merged positions, into a buffer of
+// num_tiles + 1 (trigger: see lbs_partition_kernel).
+template <typename segments_it>
+void lbs_partitions_into(int* part, segments_it segments, int count, int num_segments, int nv,
+                         context_t& ctx, bool trigger = false) {
+  long long total = (long long)count + num_segments;
+  int num_tiles = (int)div_up(total, (long long)nv);
+  bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
+  lbs_partition_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0, ctx.stream()>>>(
+      segments, count, num_segments, nv, num_tiles + 1, part, per_warp, trigger);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
 template <typename segments_it>
 mem_t<int> lbs_partitions(segments_it segments, int count, int num_segments,
                           int nv, context_t& ctx) {
   long long total = (long long)count + num_segments;
   int num_tiles = (int)div_up(total, (long long)nv);
   mem_t<int> part(num_tiles + 1, ctx);
-  bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
-  lbs_partition_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0, ctx.stream()>>>(
-      segments, count, num_segments, nv, num_tiles + 1, part.data(), per_warp);
-  ATTU_CUDA_CHECK_LAUNCH();
+  lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx);
   return part;
 }
 

@@ -518,32 +518,6 @@ struct segreduce_fixup_t {
   }
 };
 
-// lbs_partition_kernel's points for segreduce_blocked_pdl_impl: each block
-// first allows its dependent (the tile kernel) to launch, so that launch
-// and the placing of the tile kernel's first CTAs overlap the search; the
-// dependent still waits for this whole grid before it reads part[].
-template <typename segments_it>
-__global__ void segreduce_partition_pdl_kernel(segments_it segments, int count,
-                                               int num_segments, int nv, int num_parts,
-                                               int* __restrict__ part, bool per_warp) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaTriggerProgrammaticLaunchCompletion();
-#endif
-  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  const int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
-  if (t >= num_parts) return;
-  segment_ends_t<segments_it> ends{segments, num_segments, count};
-  const long long total = (long long)count + num_segments;
-  const int diag = (int)min((long long)t * nv, total);
-  auto b_first = [&](int a, int b) { return ends[b] <= a; };
-  if (per_warp) {
-    const int b = merge_path_b_warp(count, num_segments, diag, b_first);
-    if ((threadIdx.x & 31) == 0) part[t] = b;
-  } else {
-    part[t] = merge_path_b(count, num_segments, diag, b_first);
-  }
-}
-
 // The fix-ups as a programmatic dependent of the carry scan's kernel: the
 // launch overlaps the scan, the reads wait for it.
 template <typename fixup_t>
@@ -666,11 +640,7 @@ void segreduce_blocked_pdl_impl(const T* input, int count, segments_it segments,
   mem_t<seg_run_t<T>> carry_in(num_tiles > 1 ? num_tiles : 0, ctx);
   // lbs_partitions' points and grid, with the early trigger.
   mem_t<int> part(num_tiles + 1, ctx);
-  const bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
-  segreduce_partition_pdl_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0,
-                                   ctx.stream()>>>(segments, count, num_segments, nv,
-                                                   num_tiles + 1, part.data(), per_warp);
-  ATTU_CUDA_CHECK_LAUNCH();
+  lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, true);
   cudaLaunchAttribute attr[1];
   cudaLaunchConfig_t cfg = pdl_launch_config(num_tiles, nt, ctx.stream(), attr);
   ATTU_CUDA_CHECK(cudaLaunchKernelEx(
