@@ -220,21 +220,15 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
   // tile only flows into slots that are never stored.)
   T incl[vt];
   T before[chains + 1];
-  if constexpr (!split) {
-    incl[0] = x[0];
+  // (Serial is the case of one chain of vt: the code below folds to it.)
 #pragma unroll
-    for (int i = 1; i < vt; ++i) incl[i] = op(incl[i - 1], x[i]);
-    before[chains] = incl[vt - 1];
-  } else {
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      if (i % chain_len == 0) incl[i] = x[i];
-      else incl[i] = op(incl[i - 1], x[i]);
-    }
-    before[1] = incl[chain_len - 1];
-#pragma unroll
-    for (int c = 1; c < chains; ++c) before[c + 1] = op(before[c], incl[min((c + 1) * chain_len, (int)vt) - 1]);
+  for (int i = 0; i < vt; ++i) {
+    if (i % chain_len == 0) incl[i] = x[i];
+    else incl[i] = op(incl[i - 1], x[i]);
   }
+  before[1] = incl[chain_len - 1];
+#pragma unroll
+  for (int c = 1; c < chains; ++c) before[c + 1] = op(before[c], incl[min((c + 1) * chain_len, (int)vt) - 1]);
   T prefix;
   bool has_prefix;
   if (cta == 0) {
@@ -248,59 +242,35 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
     has_prefix = true;
   }
   T y[vt];
-  if constexpr (!split) {
+  // base[c]: the fold of everything before chain c; only chain 0 of the
+  // grid's first thread has nothing before it (has_prefix false).
+  T base[chains];
+  base[0] = prefix;
 #pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      if (scan_type == scan_type_inc) {
-        y[i] = has_prefix ? op(prefix, incl[i]) : incl[i];
-      } else if (i == 0) {
-        y[i] = has_prefix ? prefix : init;
-      } else {
-        y[i] = has_prefix ? op(prefix, incl[i - 1]) : incl[i - 1];
-      }
+  for (int c = 1; c < chains; ++c) base[c] = has_prefix ? op(prefix, before[c]) : before[c];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    const int c = i / chain_len;
+    const bool has_base = c > 0 || has_prefix;
+    if (scan_type == scan_type_inc) {
+      y[i] = has_base ? op(base[c], incl[i]) : incl[i];
+    } else if (i == 0) {
+      y[i] = has_prefix ? prefix : init;
+    } else if (i % chain_len == 0) {
+      y[i] = base[c];
+    } else {
+      y[i] = has_base ? op(base[c], incl[i - 1]) : incl[i - 1];
     }
-    if (want_reduction && cta * nv + tile_count == count) {
-      int last = tile_count - 1;  // blocked position of the last item
-      if (tid == last / vt) {
-        int li = last % vt;
-        T red = incl[0];
+  }
+  if (want_reduction && cta * nv + tile_count == count) {
+    int last = tile_count - 1;  // blocked position of the last item
+    if (tid == last / vt) {
+      int li = last % vt;
+      T red = incl[0];
 #pragma unroll
-        for (int i = 0; i < vt; ++i)
-          if (i == li) red = has_prefix ? op(prefix, incl[i]) : incl[i];
-        reduction[0] = red;
-      }
-    }
-  } else {
-    // base[c]: the fold of everything before chain c; only chain 0 of the
-    // grid's first thread has nothing before it (has_prefix false).
-    T base[chains];
-    base[0] = prefix;
-#pragma unroll
-    for (int c = 1; c < chains; ++c) base[c] = has_prefix ? op(prefix, before[c]) : before[c];
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      const int c = i / chain_len;
-      const bool has_base = c > 0 || has_prefix;
-      if (scan_type == scan_type_inc) {
-        y[i] = has_base ? op(base[c], incl[i]) : incl[i];
-      } else if (i == 0) {
-        y[i] = has_prefix ? prefix : init;
-      } else if (i % chain_len == 0) {
-        y[i] = base[c];
-      } else {
-        y[i] = has_base ? op(base[c], incl[i - 1]) : incl[i - 1];
-      }
-    }
-    if (want_reduction && cta * nv + tile_count == count) {
-      int last = tile_count - 1;  // blocked position of the last item
-      if (tid == last / vt) {
-        int li = last % vt;
-        T red = incl[0];
-#pragma unroll
-        for (int i = 0; i < vt; ++i)
-          if (i == li) red = (i >= chain_len || has_prefix) ? op(base[i / chain_len], incl[i]) : incl[i];
-        reduction[0] = red;
-      }
+      for (int i = 0; i < vt; ++i)
+        if (i == li) red = (i >= chain_len || has_prefix) ? op(base[i / chain_len], incl[i]) : incl[i];
+      reduction[0] = red;
     }
   }
   // every thread is past the block scan's barriers: the loads' exchange is read

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 using namespace attu;
 using namespace attu::gpu;
@@ -280,25 +281,31 @@ int main() {
         }
       });
     });
+    // exclusive and inclusive scans of `in` under a non-commutative op,
+    // outputs and reduction poisoned, against the CPU reference
+    auto check_non_commutative = [&](const auto& in, auto op, auto init) {
+      using V = std::decay_t<decltype(init)>;
+      const int n = (int)in.size();
+      mem_t<V> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+      for (bool inclusive : {false, true}) {
+        out.memset(0xff);
+        red.memset(0xff);
+        if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), op, red.data(), ctx, init);
+        else scan<scan_type_exc>(d.data(), n, out.data(), op, red.data(), ctx, init);
+        V want_red;
+        auto want = ref::scan(in, inclusive, op, init, &want_red);
+        std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+        test::expect_equal(r, out.to_host(), want, what.c_str());
+        if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
+      }
+    };
     r.run(std::string("scan non-commutative 4-byte maps (mod 2^16), ") + path + ", around the tile, 1M", [&] {
       with_path([&] {
         for (int n : sizes_around(stream_box_t<affine16_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
           auto v = test::random_values<unsigned>(2 * (size_t)n, 0, 0xffff, 81 + n);
           std::vector<affine16_t> in(n);
           for (int i = 0; i < n; ++i) in[i] = {(unsigned short)(v[2 * i] | 1u), (unsigned short)v[2 * i + 1]};
-          mem_t<affine16_t> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
-          const affine16_t init{1, 0};
-          for (bool inclusive : {false, true}) {
-            out.memset(0xff);
-            red.memset(0xff);
-            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), compose16_t(), red.data(), ctx, init);
-            else scan<scan_type_exc>(d.data(), n, out.data(), compose16_t(), red.data(), ctx, init);
-            affine16_t want_red;
-            auto want = ref::scan(in, inclusive, compose16_t(), init, &want_red);
-            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
-            test::expect_equal(r, out.to_host(), want, what.c_str());
-            if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
-          }
+          check_non_commutative(in, compose16_t(), affine16_t{1, 0});
         }
       });
     });
@@ -306,19 +313,7 @@ int main() {
       with_path([&] {
         for (int n : sizes_around(stream_box_t<affine_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
           auto in = random_affine(n, 91 + n);
-          mem_t<affine_t> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
-          const affine_t init{1, 0};
-          for (bool inclusive : {false, true}) {
-            out.memset(0xff);
-            red.memset(0xff);
-            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), compose_t(), red.data(), ctx, init);
-            else scan<scan_type_exc>(d.data(), n, out.data(), compose_t(), red.data(), ctx, init);
-            affine_t want_red;
-            auto want = ref::scan(in, inclusive, compose_t(), init, &want_red);
-            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
-            test::expect_equal(r, out.to_host(), want, what.c_str());
-            if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
-          }
+          check_non_commutative(in, compose_t(), affine_t{1, 0});
         }
       });
     });
