@@ -500,13 +500,15 @@ int main(int argc, char** argv) {
           ag::detail::segreduce_blocked_on() = saved;
         }
         // ATTU_BENCH_SEGREDUCE_PDL=1: the blocked tiles with plain launches
-        // beside their programmatic dependent launches, alternately twice
+        // (ATTU_SEGREDUCE_PDL=0) beside their programmatic dependent
+        // launches (the default), alternately twice
         if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_PDL")) {
           const bool saved = ag::detail::segreduce_pdl_on();
           for (int round = 0; round < 2; ++round)
             for (bool on : {false, true}) {
               ag::detail::segreduce_pdl_on() = on;
-              bc::bench_segreduce(ctx, n, mean, on ? " (blocked pdl)" : " (blocked launches)");
+              bc::bench_segreduce(ctx, n, mean,
+                                  on ? " (blocked pdl, default)" : " (blocked launches, PDL=0)");
             }
           ag::detail::segreduce_pdl_on() = saved;
         }

@@ -24,13 +24,17 @@
 // items read as vectors straight into its registers (no staging through
 // shared memory) and 16 items a thread at 8 blocks a multiprocessor. On an
 // H100 (docs/performance.md, session 24) float sums at mean segment 10
-// took 0.165 against the tails kernel's 0.200 ms at 64M. ATTU_SEGREDUCE_PDL=1
-// (off by default, not yet measured) launches it after the partition
-// kernel, and the fix-ups after the carry's scan, as programmatic dependent
-// launches (Hopper: cudaLaunchKernelEx with programmatic stream
-// serialization): each is launched and its CTAs placed while the kernel
-// before drains, and waits (cudaGridDependencySynchronize) before its first
-// read of that kernel's results.
+// took 0.165 against the tails kernel's 0.200 ms at 64M. By default (on
+// Hopper and later) it is launched after the partition kernel, and the
+// fix-ups after the carry's scan, as programmatic dependent launches
+// (cudaLaunchKernelEx with programmatic stream serialization): each is
+// launched and its CTAs placed while the kernel before drains, and waits
+// (cudaGridDependencySynchronize) before its first read of that kernel's
+// results. On an H200 (session 26) that was 1-2% faster than plain
+// launches at 64M and 256M, mean segment 10 to 1000 (0.150 against 0.152
+// ms at mean 10, 64M); ATTU_SEGREDUCE_PDL=0 keeps the plain launches, for
+// A/B runs only. One impl (segreduce_blocked_impl, a pdl template flag)
+// serves both.
 //
 // segreduce_lbs_kernel (lbs_segreduce: the value needs the item's segment
 // and rank):
@@ -272,8 +276,8 @@ __device__ __forceinline__ void wait_for_primary_grid() {
 // after base fit the tile's slots. A thread's tails are a slice of one
 // bitmap word (vt divides 32) read without shifts across words.
 //
-// pdl: launched as a programmatic dependent of the partition kernel
-// (segreduce_blocked_pdl_impl); every CTA waits for the partition's
+// pdl (segreduce_blocked_impl's default): launched as a programmatic
+// dependent of the partition kernel; every CTA waits for the partition's
 // results before its first read, so only the launch and the CTAs' start
 // overlap the partition kernel.
 template <int nt, int vt, int min_blocks, typename T, typename segments_it, typename output_it,
@@ -518,13 +522,40 @@ struct segreduce_fixup_t {
   }
 };
 
-// The fix-ups as a programmatic dependent of the carry scan's kernel: the
-// launch overlaps the scan, the reads wait for it.
-template <typename fixup_t>
-__global__ __launch_bounds__(128) void segreduce_fixup_pdl_kernel(fixup_t fixup, int num_tiles) {
-  wait_for_primary_grid();
+// One fix-up a thread. pdl: launched as a programmatic dependent of the
+// carry scan's kernel, so it waits for that kernel's results before its
+// first read (without pdl the wait is not compiled in).
+template <typename fixup_t, bool pdl>
+__global__ __launch_bounds__(128) void segreduce_fixup_kernel(fixup_t fixup, int num_tiles) {
+  if constexpr (pdl) wait_for_primary_grid();
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < num_tiles) fixup(t);
+}
+
+// kernel<<<grid, block>>>(args...) on ctx's stream; dependent: as a
+// programmatic dependent of the stream's kernel before it (Hopper's
+// programmatic stream serialization, cudaLaunchKernelEx): it may be launched
+// and its CTAs placed while that kernel drains, so it must wait
+// (wait_for_primary_grid) before its first read of that kernel's results.
+template <typename... params_t, typename... args_t>
+void launch_maybe_dependent(void (*kernel)(params_t...), int grid, int block, bool dependent,
+                            context_t& ctx, args_t... args) {
+  if (!dependent) {
+    kernel<<<grid, block, 0, ctx.stream()>>>(args...);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)grid);
+  cfg.blockDim = dim3((unsigned)block);
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = ctx.stream();
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  ATTU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
 }
 
 template <typename T>
@@ -534,25 +565,27 @@ struct load_run_t {
 };
 
 // The carry entering each tile: an exclusive segmented scan of the tile
-// runs (a reset drops what came before), then one fix-up per tile.
-template <typename T, typename segments_it, typename output_it, typename op_t>
-void segreduce_carry_tiles(mem_t<seg_run_t<T>>& runs, mem_t<int>& part, int nv, int count,
-                           segments_it segments, int num_segments, output_it output,
-                           op_t op, T init, context_t& ctx) {
-  int num_tiles = (int)part.size() - 1;
+// runs (a reset drops what came before) into carry_in (num_tiles records,
+// allocated by the caller), then one fix-up per tile; pdl: the fix-ups are
+// a programmatic dependent of the scan's last kernel (which does not
+// trigger: their launch comes as its blocks exit).
+template <bool pdl, typename T, typename segments_it, typename output_it, typename op_t>
+void segreduce_carry_tiles(const seg_run_t<T>* runs, seg_run_t<T>* carry_in, const int* part,
+                           int num_tiles, int nv, int count, segments_it segments,
+                           int num_segments, output_it output, op_t op, T init,
+                           context_t& ctx) {
   if (num_tiles <= 1) return;
-  mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
   seg_run_t<T> none;
   none.v = init;
   none.flags = 0;
-  transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
+  transform_scan<scan_type_exc>(load_run_t<T>{runs}, num_tiles, carry_in,
                                 seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
                                 none);
-  transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
-                     carry_in.data(), runs.data(), part.data(), nv,
-                     segment_ends_t<segments_it>{segments, num_segments, count},
-                     output, op},
-                 num_tiles, ctx);
+  using fixup_t = segreduce_fixup_t<T, segments_it, output_it, op_t>;
+  fixup_t fixup{carry_in, runs, part, nv,
+                segment_ends_t<segments_it>{segments, num_segments, count}, output, op};
+  launch_maybe_dependent(segreduce_fixup_kernel<fixup_t, pdl>, (int)div_up(num_tiles, 128), 128,
+                         pdl, ctx, fixup, num_tiles);
 }
 
 template <typename launch_arg_t, typename T, bool needs_seg, typename func_t,
@@ -579,12 +612,23 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
         g, count, segments, num_segments, part.data(), output, op, init, runs.data());
   }
   ATTU_CUDA_CHECK_LAUNCH();
-  segreduce_carry_tiles(runs, part, nv, count, segments, num_segments, output, op, init, ctx);
+  mem_t<seg_run_t<T>> carry_in(num_tiles > 1 ? num_tiles : 0, ctx);
+  segreduce_carry_tiles<false>(runs.data(), carry_in.data(), part.data(), num_tiles, nv, count,
+                               segments, num_segments, output, op, init, ctx);
 }
 
 // segreduce of an array of 4-byte values at a 16-byte aligned address:
-// segreduce_blocked_kernel's tiles of nt x vt slots.
-template <int nt, int vt, int min_blocks, typename T, typename segments_it,
+// segreduce_blocked_kernel's tiles of nt x vt slots (nt * vt - 4 merged
+// positions). pdl (the default on Hopper, ATTU_SEGREDUCE_PDL): the tile
+// kernel and the fix-ups are launched as programmatic dependents. The
+// partition kernel then triggers at its start, so the tile kernel's launch
+// and first CTAs overlap the search; the fix-ups' launch overlaps the carry
+// scan's last CTAs. Each dependent waits in wait_for_primary_grid() before
+// reading that kernel's results. Every buffer is allocated before the first
+// launch so that no other stream work sits between the partition and the
+// tile kernels. Without pdl the same kernels are plain launches (for A/B
+// runs), with the same results bit for bit.
+template <int nt, int vt, int min_blocks, bool pdl, typename T, typename segments_it,
           typename output_it, typename op_t>
 void segreduce_blocked_impl(const T* input, int count, segments_it segments,
                             int num_segments, output_it output, op_t op, T init,
@@ -592,85 +636,31 @@ void segreduce_blocked_impl(const T* input, int count, segments_it segments,
   if (num_segments <= 0) return;
   if (count <= 0) count = 0;
   const int nv = nt * vt - 4;
-  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
-  int num_tiles = (int)part.size() - 1;
-  mem_t<seg_run_t<T>> runs(num_tiles, ctx);
-  segreduce_blocked_kernel<nt, vt, min_blocks, T><<<num_tiles, nt, 0, ctx.stream()>>>(
-      input, count, segments, num_segments, part.data(), nv, output, op, init, runs.data());
-  ATTU_CUDA_CHECK_LAUNCH();
-  segreduce_carry_tiles(runs, part, nv, count, segments, num_segments, output, op, init, ctx);
-}
-
-// A launch configuration whose kernel may start before the stream's previous
-// kernel ends (programmatic stream serialization). attr must outlive the
-// launch call.
-inline cudaLaunchConfig_t pdl_launch_config(int grid, int block, cudaStream_t stream,
-                                            cudaLaunchAttribute* attr) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3((unsigned)grid);
-  cfg.blockDim = dim3((unsigned)block);
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = stream;
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
-// segreduce_blocked_impl with the tile kernel and the fix-ups launched as
-// programmatic dependents (ATTU_SEGREDUCE_PDL=1). The partition kernel
-// triggers at its start, so the tile kernel's launch and first CTAs overlap
-// the search; the fix-ups' launch overlaps the carry scan's last CTAs
-// (that kernel does not trigger: the launch comes as its blocks exit).
-// Each dependent waits in wait_for_primary_grid() before reading that
-// kernel's results. The buffers are all allocated before the first launch
-// so that no other stream work sits between the partition and the tile
-// kernels. The same results as segreduce_blocked_impl, bit for bit.
-template <int nt, int vt, int min_blocks, typename T, typename segments_it,
-          typename output_it, typename op_t>
-void segreduce_blocked_pdl_impl(const T* input, int count, segments_it segments,
-                                int num_segments, output_it output, op_t op, T init,
-                                context_t& ctx) {
-  if (num_segments <= 0) return;
-  if (count <= 0) count = 0;
-  const int nv = nt * vt - 4;
   const int num_tiles = (int)div_up((long long)count + num_segments, (long long)nv);
   mem_t<seg_run_t<T>> runs(num_tiles, ctx);
   mem_t<seg_run_t<T>> carry_in(num_tiles > 1 ? num_tiles : 0, ctx);
-  // lbs_partitions' points and grid, with the early trigger.
   mem_t<int> part(num_tiles + 1, ctx);
-  lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, true);
-  cudaLaunchAttribute attr[1];
-  cudaLaunchConfig_t cfg = pdl_launch_config(num_tiles, nt, ctx.stream(), attr);
-  ATTU_CUDA_CHECK(cudaLaunchKernelEx(
-      &cfg, segreduce_blocked_kernel<nt, vt, min_blocks, T, segments_it, output_it, op_t, true>,
-      input, count, segments, num_segments, (const int*)part.data(), nv, output, op, init,
-      runs.data()));
-  if (num_tiles <= 1) return;
-  seg_run_t<T> none;
-  none.v = init;
-  none.flags = 0;
-  transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
-                                seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
-                                none);
-  using fixup_t = segreduce_fixup_t<T, segments_it, output_it, op_t>;
-  fixup_t fixup{carry_in.data(), runs.data(), part.data(), nv,
-                segment_ends_t<segments_it>{segments, num_segments, count}, output, op};
-  cfg = pdl_launch_config(div_up(num_tiles, 128), 128, ctx.stream(), attr);
-  ATTU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, segreduce_fixup_pdl_kernel<fixup_t>, fixup, num_tiles));
+  lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, pdl);
+  launch_maybe_dependent(
+      segreduce_blocked_kernel<nt, vt, min_blocks, T, segments_it, output_it, op_t, pdl>,
+      num_tiles, nt, pdl, ctx, input, count, segments, num_segments, (const int*)part.data(), nv,
+      output, op, init, runs.data());
+  segreduce_carry_tiles<pdl>(runs.data(), carry_in.data(), part.data(), num_tiles, nv, count,
+                             segments, num_segments, output, op, init, ctx);
 }
 
-// ATTU_SEGREDUCE_PDL=1 launches segreduce_blocked_kernel and its fix-ups as
-// programmatic dependents (segreduce_blocked_pdl_impl); off by default.
+// ATTU_SEGREDUCE_PDL=0 launches segreduce_blocked_kernel and its fix-ups
+// as plain launches instead of programmatic dependents (for A/B runs;
+// tests set it through this). On by default: on an H200 (session 26) the
+// dependent launches were 1-2% faster at 64M and 256M, means 10 to 1000.
+// Devices before Hopper always take the plain launches.
 inline bool& segreduce_pdl_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_SEGREDUCE_PDL");
-    return e && *e == '1';
+    return !(e && *e == '0');
   }();
   return on;
 }
-
 // ATTU_SEGREDUCE_BLOCKED=0 sends 4-byte arrays to the tails kernel too
 // (for A/B runs; tests set it through this).
 inline bool& segreduce_blocked_on() {
@@ -716,13 +706,13 @@ void segreduce(input_it input, int count, segments_it segments, int num_segments
                 std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value &&
                 std::is_same<launch_arg_t, empty_t>::value) {
     if (detail::segreduce_blocked_on() && ((uintptr_t)input & 15) == 0) {
-      if (detail::segreduce_pdl_on()) {
-        detail::segreduce_blocked_pdl_impl<256, 16, 8, T>(input, count, segments, num_segments,
-                                                          output, op, init, ctx);
-        return;
-      }
-      detail::segreduce_blocked_impl<256, 16, 8, T>(input, count, segments, num_segments, output,
-                                                    op, init, ctx);
+      // Programmatic dependent launches need Hopper (sm_90) or later.
+      if (detail::segreduce_pdl_on() && ctx.ptx_version() >= 900)
+        detail::segreduce_blocked_impl<256, 16, 8, true, T>(input, count, segments, num_segments,
+                                                            output, op, init, ctx);
+      else
+        detail::segreduce_blocked_impl<256, 16, 8, false, T>(input, count, segments, num_segments,
+                                                             output, op, init, ctx);
       return;
     }
   }

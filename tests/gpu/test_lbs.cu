@@ -203,11 +203,12 @@ int main() {
     // (offsets 0 and 4 of the buffer; offset 1 takes the tails kernel); its
     // tiles hold nt * vt - 4 merged positions. "first" and "last" are
     // associative and not commutative: a fold out of item order shows.
-    // The blocked kernel runs twice: plain launches, then as programmatic
-    // dependents (segreduce_blocked_pdl_impl, ATTU_SEGREDUCE_PDL).
+    // The blocked kernel runs twice (segreduce_blocked_impl's pdl flag):
+    // as programmatic dependents (the default), then with plain launches
+    // (ATTU_SEGREDUCE_PDL=0); on a device before Hopper both are plain.
     const bool saved = detail::segreduce_blocked_on(), saved_pdl = detail::segreduce_pdl_on();
     for (int mode : {0, 1, 2}) {
-      const bool blocked = mode != 2, pdl = mode == 1;
+      const bool blocked = mode != 2, pdl = mode == 0;
       detail::segreduce_blocked_on() = blocked;
       detail::segreduce_pdl_on() = pdl;
       const int bnv = blocked ? 256 * 16 - 4 : snv;
@@ -219,7 +220,7 @@ int main() {
           auto in = test::random_values<int>(c.count + off, -1000, 1000, c.count + 7 * off);
           std::vector<int> shifted(in.begin() + off, in.end());
           mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
-          std::string what = std::string(pdl ? "blocked pdl" : blocked ? "blocked" : "tails") + " off " +
+          std::string what = std::string(!blocked ? "tails" : pdl ? "blocked pdl" : "blocked launches") + " off " +
                              std::to_string(off) + " " +
                              name_of(c, ns);
           auto check = [&](auto op, int init, const char* opname) {
