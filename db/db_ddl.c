@@ -832,35 +832,47 @@ static int cmp_int32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The TEXT part of db_append_rows: rows [old, old + n) of col (a copy
- * whose first old rows are the base's) take the strings of src (NULL: all
- * NULL; one row: that row n times), coded in col's dictionary. Only the
- * strings the new rows use are looked up, and only those col's dictionary
- * lacks are added (attu_dictionary_add_sorted): a string it holds costs a
- * search and no dictionary work; a new one a copy of the dictionary, and
- * a re-code of the old rows only when it sorts before some old string.
- * So a small append costs O(rows), not a re-sort of every string. */
-static int append_text(attu_column *col, size_t old, const attu_column *src, size_t n, attu_error *err) {
-    int32_t *codes = col->data;
+/* The TEXT part of db_append_rows: the new version of base's column bc
+ * with n rows more, which take the strings of src (NULL: all NULL; one
+ * row: that row n times), coded in its dictionary. Only the strings the
+ * new rows use are looked up, and only those the dictionary lacks are
+ * added (attu_dictionary_add_sorted): a string it holds costs a search
+ * and no dictionary work; new strings that sort after its last are added
+ * in place (dictionary.h); one that sorts before some old string costs a
+ * copy of the dictionary and a re-code of the old rows, into a private
+ * copy of the column (the old version's rows never change). Otherwise the
+ * new version shares bc's buffers (attu_column_append_version). NULL rows
+ * are left to the caller. So a small append costs O(rows appended). */
+static attu_column *append_text(const attu_column *bc, const attu_column *src, size_t n, attu_error *err) {
+    size_t old = bc->length;
     const attu_dictionary *sd = src ? src->dict : NULL;
     size_t m = src ? (src->length == 1 ? 1 : n) : 0;   /* source rows read */
-    if (!col->dict && !(col->dict = attu_dictionary_build(NULL, NULL, 0, NULL, err))) return -1;
-    if (!sd || sd == col->dict) {   /* the same dictionary (or no strings): the codes stand */
+    if (!sd || sd == bc->dict) {   /* the same dictionary (or no strings): the codes stand */
+        attu_column *col = attu_column_append_version(bc, n, false, err);
+        if (!col) return NULL;
+        if (!col->dict && !(col->dict = attu_dictionary_build(NULL, NULL, 0, NULL, err))) {
+            attu_column_free(col);
+            return NULL;
+        }
+        int32_t *codes = col->data;
         for (size_t r = 0; r < n; r++) {
             size_t sr = m == 1 ? 0 : r;
             codes[old + r] = (sd && !attu_column_is_null(src, sr)) ? ((const int32_t *)src->data)[sr] : 0;
         }
-        return 0;
+        return col;
     }
     /* The source codes the rows use, ascending and distinct: all of sd's
      * when the rows are many against it, else the rows' own, sorted (few
-     * rows selected from a big table use few of its strings). */
+     * rows selected from a big table use few of its strings; and a few
+     * rows' own strings only: a NULL's slot codes sd's first string, ""
+     * for a NULL literal, which added would sort before every old string
+     * and cost a re-code of the old rows). */
     const int32_t *scodes = src->data;
-    bool all = m >= (size_t)sd->count / 8;
+    bool all = m >= 64 && m >= (size_t)sd->count / 8;
     size_t nu = 0;
     int32_t *used = NULL;
     if (!all) {
-        if (!(used = malloc((m ? m : 1) * sizeof *used))) return attu_error_oom(err);
+        if (!(used = malloc((m ? m : 1) * sizeof *used))) return attu_error_oom(err), NULL;
         for (size_t r = 0; r < m; r++) if (!attu_column_is_null(src, r)) used[nu++] = scodes[r];
         qsort(used, nu, sizeof *used, cmp_int32);
         size_t u = 0;
@@ -874,11 +886,13 @@ static int append_text(attu_column *col, size_t old, const attu_column *src, siz
     attu_dictionary *d = NULL;
     if (strs && lens && newc) {
         for (size_t k = 0; k < nu; k++) strs[k] = attu_dictionary_get(sd, all ? (int32_t)k : used[k], &lens[k]);
-        d = attu_dictionary_add_sorted(col->dict, strs, lens, nu, newc, &moved, &remap, err);
+        d = attu_dictionary_add_sorted(bc->dict, strs, lens, nu, newc, &moved, &remap, err);
     } else attu_error_oom(err);
     free(strs); free(lens);
-    if (!d) { free(used); free(newc); return -1; }
-    if (remap) {   /* a new string sorts before some old ones: those codes move up */
+    attu_column *col = d ? attu_column_append_version(bc, n, remap != NULL, err) : NULL;
+    if (!col) { free(used); free(newc); free(remap); attu_dictionary_unref(d); return NULL; }
+    int32_t *codes = col->data;
+    if (remap) {   /* a new string sorts before some old ones: those codes move up (a private copy) */
         if (!col->validity) {
             for (size_t r = 0; r < old; r++) if (codes[r] >= moved) codes[r] = remap[codes[r] - moved];
         } else
@@ -895,29 +909,34 @@ static int append_text(attu_column *col, size_t old, const attu_column *src, siz
     free(remap); free(used); free(newc);
     attu_dictionary_unref(col->dict);
     col->dict = d;
-    return 0;
+    return col;
 }
 
-/* Appends n rows (host columns src, already of the table's types) to a copy
- * of base. TEXT values are re-coded into a merged dictionary. A source
- * column of one row stands for n copies of that row (an evaluated DEFAULT). */
+/* Appends n rows (host columns src, already of the table's types) to a new
+ * version of base, whose columns share base's buffers where base is the
+ * newest version of them (attu_column_append_version: base keeps seeing
+ * its own rows) and are copies with room to spare otherwise. TEXT values
+ * are re-coded into a merged dictionary. A source column of one row stands
+ * for n copies of that row (an evaluated DEFAULT). */
 attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err) {
-    attu_table *t = attu_table_clone_reserve(base, n, err);
+    attu_table *t = attu_table_shell(base, err);
     if (!t) return NULL;
     size_t old = base->nrows, total = old + n;
     for (int c = 0; c < t->ncols; c++) {
-        attu_column *col = t->cols[c];
-        attu_column_invalidate_device(col);
-        if (attu_column_reserve(col, total ? total : 1, err)) goto fail;
+        const attu_column *bc = base->cols[c];
         const attu_column *sc = map[c] >= 0 ? src[map[c]] : NULL;
+        attu_column *col;
+        if (bc->type.id == ATTU_TYPE_TEXT) col = append_text(bc, sc, n, err);
+        else col = attu_column_append_version(bc, n, false, err);
+        if (!col) goto fail;
+        t->cols[c] = col;
         size_t w = attu_type_width(col->type.id);
         if (col->type.id == ATTU_TYPE_TEXT) {
-            if (append_text(col, old, sc, n, err)) goto fail;
+            /* (coded by append_text) */
         } else if (sc && sc->length == 1 && n > 1) {
             for (size_t r = 0; r < n; r++) memcpy((char *)col->data + (old + r) * w, sc->data, w);
         } else if (sc) memcpy((char *)col->data + old * w, sc->data, n * w);
-        else memset((char *)col->data + old * w, 0, n * w);
-        col->length = total;
+        /* (no source: the appended slots are zero already) */
         for (size_t r = 0; r < n; r++) {
             bool isnull = !sc || attu_column_is_null(sc, sc->length == 1 ? 0 : r);
             if (isnull) {
@@ -927,9 +946,8 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
                     attu_error_set_object(err, base->name, base->defs[c].name, NULL);
                     goto fail;
                 }
-                if (attu_column_ensure_validity(col, err)) goto fail;
-                attu_column_set_null(col, old + r, true);
-            } else if (col->validity) attu_column_set_null(col, old + r, false);
+                if (attu_column_append_null(col, old + r, err)) goto fail;
+            }
         }
     }
     t->nrows = total;

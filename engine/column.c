@@ -3,7 +3,23 @@
  *
  * Invariants: capacity >= length; when validity exists it covers capacity
  * slots rounded up to 64 and bits past length are 1 (valid), so growing a
- * column never exposes stale NULL bits; a NULL row's slot is zero.
+ * column never exposes stale NULL bits; a NULL row's slot is zero. (A
+ * version that shares a store with a newer one may see the newer rows'
+ * NULL bits past its length: it never grows in place, see below, and a
+ * copy of it sets its tail bits again.)
+ *
+ * Shared stores (attu_column_store, attu_column_append_version): an
+ * INSERT's new version of a table appends to the buffers of the version
+ * it read instead of copying them, when that version is the newest of its
+ * store (its length is store->claimed) and the store has room. The old
+ * version keeps reading its own length rows, which nobody writes again;
+ * the appender writes only slots past claimed, which no other version
+ * reads. Writers of one table are serialized by its write lock (db/), so
+ * claimed moves by one CAS at a time; the CAS is what makes a second
+ * writer from the same base (a savepoint's catalog, say) copy instead.
+ * Freeing the newest version gives its rows back (claimed returns to its
+ * base), so a rolled-back INSERT does not make the next one copy. A store
+ * is freed with the last column that points at it.
  */
 #include "engine/column.h"
 #include "engine/enum_type.h"
@@ -28,15 +44,70 @@ attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err) {
     return c;
 }
 
+/* c lets go of its store: the rows it claimed go back when it is still
+ * the newest version (nothing was appended after them), and the store's
+ * buffers go with its last column. */
+static void store_release(attu_column *c) {
+    attu_column_store *s = c->store;
+    if (c->claim_end > c->claim_base) {
+        size_t expect = c->claim_end;
+        __atomic_compare_exchange_n(&s->claimed, &expect, c->claim_base, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(s->data);
+        free(s->validity);
+        free(s);
+    }
+    c->store = NULL;
+    c->data = NULL;
+    c->validity = NULL;
+    c->capacity = 0;
+    c->claim_base = c->claim_end = 0;
+}
+
 void attu_column_free(attu_column *c) {
     if (!c) return;
     if (__atomic_load_n(&c->shares, __ATOMIC_ACQUIRE) > 0 && __atomic_fetch_sub(&c->shares, 1, __ATOMIC_ACQ_REL) > 0)
         return;   /* another owner keeps it (and its device copy) */
     attu_column_invalidate_device(c);
-    free(c->data);
-    free(c->validity);
+    if (c->store) store_release(c);
+    else {
+        free(c->data);
+        free(c->validity);
+    }
     attu_dictionary_unref(c->dict);
     free(c);
+}
+
+static int reserve_slots(attu_column *c, size_t n, size_t zero_from, attu_error *err);
+
+/* A column sharing a store takes a private copy of its rows, with room for
+ * at least n slots, before anything grows or marks it in place. */
+static int unshare(attu_column *c, size_t n, attu_error *err) {
+    if (n < c->length) n = c->length;
+    attu_column tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.type = c->type;
+    if (reserve_slots(&tmp, n, c->length, err) != 0) return -1;
+    size_t w = attu_type_width(c->type.id);
+    if (c->length) memcpy(tmp.data, c->data, c->length * w);
+    if (c->validity) {
+        size_t nw = words_for(tmp.capacity);
+        uint64_t *v = malloc(nw * sizeof *v);
+        if (!v) {
+            free(tmp.data);
+            return attu_error_oom(err);
+        }
+        memset(v, 0xff, nw * sizeof *v);
+        memcpy(v, c->validity, words_for(c->length) * sizeof *v);
+        if (c->length & 63) v[c->length >> 6] |= ~0ULL << (c->length & 63);
+        tmp.validity = v;
+    }
+    store_release(c);
+    c->data = tmp.data;
+    c->validity = tmp.validity;
+    c->capacity = tmp.capacity;
+    return 0;
 }
 
 attu_column *attu_column_share(attu_column *c) {
@@ -49,6 +120,7 @@ attu_column *attu_column_share(attu_column *c) {
  * to write (a clone's copy: zeroing them first cost a pass over the whole
  * buffer, and its page faults, on every INSERT's new version). */
 static int reserve_slots(attu_column *c, size_t n, size_t zero_from, attu_error *err) {
+    if (c->store) return unshare(c, n, err);
     if (n <= c->capacity && c->data) return 0;
     size_t w = attu_type_width(c->type.id);
     if (n && n > SIZE_MAX / w) return attu_error_oom(err);
@@ -74,6 +146,8 @@ int attu_column_reserve(attu_column *c, size_t n, attu_error *err) {
 }
 
 int attu_column_ensure_validity(attu_column *c, attu_error *err) {
+    if (c->validity && !c->store) return 0;
+    if (c->store && unshare(c, c->length ? c->length : 1, err) != 0) return -1;
     if (c->validity) return 0;
     size_t nw = words_for(c->capacity ? c->capacity : 1);
     uint64_t *v = malloc(nw * sizeof *v);
@@ -127,7 +201,107 @@ attu_column *attu_column_clone_reserve(const attu_column *c, size_t capacity, at
             n->validity[c->length >> 6] |= ~0ULL << (c->length & 63);
     }
     n->dict = attu_dictionary_ref(c->dict);
+    n->dict_unused = c->dict_unused;
     return n;
+}
+
+/* Marks rows [from, to) valid in v, which versions with fewer rows may be
+ * reading: the word they share is changed atomically, and only in its
+ * bits past from. */
+static void mark_valid(uint64_t *v, size_t from, size_t to) {
+    while (from < to && (from & 63)) {
+        size_t end = (from | 63) + 1 < to ? (from | 63) + 1 : to;
+        uint64_t bits = (end - from == 64 ? ~0ULL : ((1ULL << (end - from)) - 1)) << (from & 63);
+        __atomic_fetch_or(&v[from >> 6], bits, __ATOMIC_RELAXED);
+        from = end;
+    }
+    if (from < to) memset(v + (from >> 6), 0xff, words_for(to - from) * sizeof *v);
+}
+
+attu_column *attu_column_append_version(const attu_column *c, size_t n, bool private_copy, attu_error *err) {
+    size_t old = c->length, total = old + n, w = attu_type_width(c->type.id);
+    if (n > SIZE_MAX / 2 - old) return attu_error_oom(err), NULL;
+    attu_column *nc = calloc(1, sizeof *nc);
+    if (!nc) return attu_error_oom(err), NULL;
+    nc->type = c->type;
+    attu_column_store *s = c->store;
+    size_t expect = old;
+    if (!private_copy && s && total <= s->capacity &&
+        __atomic_compare_exchange_n(&s->claimed, &expect, total, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        /* c is the newest version and the store has room: append in place */
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+        nc->store = s;
+        nc->data = s->data;
+        nc->capacity = s->capacity;
+        /* (c without a bitmap held no NULL: the store's bits of its rows
+         * are all 1, as every append marks its rows valid first) */
+        nc->validity = s->validity;
+        nc->claim_base = old;
+        nc->claim_end = total;
+    } else {
+        /* a copy with room to append into next time: half as much again */
+        size_t cap = old + old / 2;
+        if (cap < total) cap = total;
+        if (cap < 16) cap = 16;
+        if (cap > SIZE_MAX / w) cap = total;
+        attu_column_store *ns = calloc(1, sizeof *ns);
+        void *data = ns ? malloc(cap * w) : NULL;
+        uint64_t *v = data && c->validity ? malloc(words_for(cap) * sizeof *v) : NULL;
+        if (!ns || !data || (c->validity && !v)) {
+            free(ns); free(data); free(v); free(nc);
+            return attu_error_oom(err), NULL;
+        }
+        if (old) memcpy(data, c->data, old * w);
+        if (v) {
+            size_t ow = words_for(old);
+            memcpy(v, c->validity, ow * sizeof *v);
+            if (old & 63) v[old >> 6] |= ~0ULL << (old & 63);
+            memset(v + ow, 0xff, (words_for(cap) - ow) * sizeof *v);
+        }
+        ns->refs = 1;
+        ns->claimed = total;
+        ns->capacity = cap;
+        ns->data = data;
+        ns->validity = v;
+        nc->store = ns;
+        nc->data = data;
+        nc->capacity = cap;
+        nc->validity = v;
+        nc->claim_base = old;
+        nc->claim_end = total;
+    }
+    /* the new rows start zero and valid (a rolled-back append may have
+     * left its values there) */
+    if (n) memset((char *)nc->data + old * w, 0, n * w);
+    if (nc->validity) mark_valid(nc->validity, old, total);
+    nc->length = total;
+    nc->dict = attu_dictionary_ref(c->dict);
+    nc->dict_unused = c->dict_unused;
+    return nc;
+}
+
+int attu_column_append_null(attu_column *c, size_t row, attu_error *err) {
+    attu_column_store *s = c->store;
+    if (!s) {
+        if (attu_column_ensure_validity(c, err)) return -1;
+        attu_column_set_null(c, row, true);
+        return 0;
+    }
+    if (!c->validity) {
+        if (!s->validity) {
+            size_t nw = words_for(s->capacity);
+            uint64_t *v = malloc(nw * sizeof *v);
+            if (!v) return attu_error_oom(err);
+            memset(v, 0xff, nw * sizeof *v);
+            s->validity = v;
+        }
+        c->validity = s->validity;
+    }
+    /* row is one of c's own appended rows; the word may hold older rows */
+    __atomic_fetch_and(&c->validity[row >> 6], ~(1ULL << (row & 63)), __ATOMIC_RELAXED);
+    size_t w = attu_type_width(c->type.id);
+    memset((char *)c->data + row * w, 0, w);
+    return 0;
 }
 
 size_t attu_column_null_count(const attu_column *c) {

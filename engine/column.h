@@ -48,6 +48,19 @@ typedef struct attu_value_range {
     int64_t min, max;
 } attu_value_range;
 
+/* Buffers that successive versions of one column share (column.c,
+ * attu_column_append_version): the newest version's rows are a prefix of
+ * them, every older version's rows a shorter prefix. claimed is the length
+ * of the newest version: only a version whose length is claimed may append
+ * in place (it claims the slots past it), any other writer copies. */
+typedef struct attu_column_store {
+    int       refs;        /* columns pointing at it */
+    size_t    claimed;     /* rows some version holds (atomic) */
+    size_t    capacity;    /* slots of data (and bits of validity) */
+    void     *data;
+    uint64_t *validity;    /* NULL until a version records a NULL */
+} attu_column_store;
+
 typedef struct attu_column {
     attu_type type;
     size_t    length;      /* rows */
@@ -65,6 +78,20 @@ typedef struct attu_column {
      * old version (db/db_txn.c), both versions own it, and
      * attu_column_free frees it only when the last one lets go. */
     int       shares;
+    /* Where data and validity live when other versions share them
+     * (attu_column_store above; NULL: they are this column's own). Such a
+     * column's data and capacity are the store's, its validity the
+     * store's or NULL (no NULL among its rows); its first length rows
+     * never change. A version that appended in place claimed rows
+     * [claim_base, claim_end) of the store; freeing it gives them back
+     * when no newer version was appended after it (a rolled-back INSERT
+     * leaves the next one appending in place). */
+    attu_column_store *store;
+    size_t    claim_base, claim_end;
+    /* TEXT: at most this many of dict's strings are used by no row (a
+     * DELETE or UPDATE of a few rows keeps the dictionary it could have
+     * trimmed, table_rewrite.c); copies and new versions inherit it. */
+    size_t    dict_unused;
 } attu_column;
 
 attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err);
@@ -72,10 +99,13 @@ void attu_column_free(attu_column *c);   /* drops one owner (shares) */
 /* One more owner: the next attu_column_free only drops it. Returns c. */
 attu_column *attu_column_share(attu_column *c);
 
-/* Grows capacity to at least n slots (and the bitmap, if present). */
+/* Grows capacity to at least n slots (and the bitmap, if present). A
+ * column sharing a store first takes a copy of its own rows (its old rows
+ * are no longer only its own to grow into). */
 int attu_column_reserve(attu_column *c, size_t n, attu_error *err);
 
-/* Makes the validity bitmap exist (all valid) so NULLs can be recorded. */
+/* Makes the validity bitmap exist (all valid) so NULLs can be recorded
+ * (a column sharing a store takes a copy of its own first). */
 int attu_column_ensure_validity(attu_column *c, attu_error *err);
 
 static inline bool attu_column_is_null(const attu_column *c, size_t row) {
@@ -88,6 +118,20 @@ attu_column *attu_column_clone(const attu_column *c, attu_error *err);
 /* The same with room for capacity slots (at least c's length): a copy
  * that rows are appended to next grows without a second copy. */
 attu_column *attu_column_clone_reserve(const attu_column *c, size_t capacity, attu_error *err);
+
+/* A new version of c with n rows more (length c->length + n): rows
+ * [c->length, c->length + n) are zero and valid, the caller's to write
+ * (attu_column_append_null records a NULL among them); the first rows are
+ * c's. When c is the newest version of a store with room, the new version
+ * shares c's buffers and costs O(n): c keeps seeing its own rows. Else
+ * (or when private_copy: the caller rewrites old rows, as a dictionary
+ * re-code does) the rows are copied once into a store with spare room, so
+ * that later appends share it. No device copy: a backend uploads the new
+ * version as it would any new column (the sharing is host-side only). */
+attu_column *attu_column_append_version(const attu_column *c, size_t n, bool private_copy, attu_error *err);
+/* Records a NULL at row `row`, one of the rows appended by
+ * attu_column_append_version to c. */
+int attu_column_append_null(attu_column *c, size_t row, attu_error *err);
 
 /* Number of NULLs. */
 size_t attu_column_null_count(const attu_column *c);

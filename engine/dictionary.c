@@ -8,10 +8,15 @@
  * memcmp. Adding strings to a dictionary (attu_dictionary_add_sorted,
  * attu_dictionary_merge) never re-sorts it: the new strings, sorted, are
  * merged into its order in one walk that copies old's runs between them,
- * and a string it holds already costs one search.
+ * and a string it holds already costs one search. New strings that all
+ * sort after old's last (a growing key, a fresh name) are appended to
+ * buffers old shares with its successor instead (attu_dictionary_store,
+ * tail_version): old keeps reading its own count strings, which never
+ * change, and the successor writes only past them, as column.c's stores.
  */
 #include "engine/dictionary.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +203,56 @@ static attu_dictionary *dictionary_alloc(size_t count, uint64_t bytes, attu_erro
     return d;
 }
 
+/* A dictionary of old's strings and `added` more (added_bytes bytes) that
+ * all sort after old's last, whose offsets and bytes up to old's are
+ * old's: old's own store when old is its newest dictionary and it has
+ * room, else a copy into a new store with half as much room again. The
+ * caller writes the new strings' offsets and bytes. */
+static attu_dictionary *tail_version(attu_dictionary *old, size_t added, uint64_t added_bytes, attu_error *err) {
+    size_t nold = old ? (size_t)old->count : 0, count = nold + added;
+    uint64_t old_bytes = old ? old->offsets[nold] : 0, bytes = old_bytes + added_bytes;
+    attu_dictionary *d = calloc(1, sizeof *d);
+    if (!d) return attu_error_oom(err), NULL;
+    attu_dictionary_store *s = old ? old->store : NULL;
+    int32_t expect = (int32_t)nold;
+    if (s && count <= s->cap_count && bytes <= s->cap_bytes &&
+        __atomic_compare_exchange_n(&s->claimed, &expect, (int32_t)count, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+    } else {
+        size_t cc = nold + nold / 2;
+        if (cc < count) cc = count;
+        if (cc < 16) cc = 16;
+        uint64_t cb = old_bytes + old_bytes / 2;
+        if (cb < bytes) cb = bytes;
+        if (cb < 64) cb = 64;
+        s = calloc(1, sizeof *s);
+        uint64_t *offs = s ? malloc((cc + 1) * sizeof *offs) : NULL;
+        char *b = offs ? malloc(cb) : NULL;
+        if (!b) {
+            free(offs); free(s); free(d);
+            return attu_error_oom(err), NULL;
+        }
+        if (old) {
+            memcpy(offs, old->offsets, (nold + 1) * sizeof *offs);
+            memcpy(b, old->bytes, old_bytes);
+        } else offs[0] = 0;
+        s->refs = 1;
+        s->claimed = (int32_t)count;
+        s->cap_count = cc;
+        s->cap_bytes = cb;
+        s->offsets = offs;
+        s->bytes = b;
+    }
+    d->store = s;
+    d->offsets = s->offsets;
+    d->bytes = s->bytes;
+    d->count = (int32_t)count;
+    d->claim_base = (int32_t)nold;
+    d->claim_end = (int32_t)count;
+    d->refcount = 1;
+    return d;
+}
+
 attu_dictionary *attu_dictionary_add_sorted(attu_dictionary *old, const char *const *strs, const size_t *lens,
                                             size_t n, int32_t *codes_out, int32_t *moved_out, int32_t **remap_out,
                                             attu_error *err) {
@@ -229,9 +284,28 @@ attu_dictionary *attu_dictionary_add_sorted(attu_dictionary *old, const char *co
         return attu_dictionary_ref(old);
     }
     uint64_t old_bytes = old ? old->offsets[nold] : 0;
-    attu_dictionary *d = dictionary_alloc(nold + added, old_bytes + added_bytes, err);
     int32_t moved = (int32_t)nold;
     for (size_t j = 0; j < n; j++) if (newly[j]) { moved = pos[j]; break; }
+    if ((size_t)moved == nold) {
+        /* every new string sorts after old's last: old's strings keep
+         * their places, the new ones follow in order (in place when old
+         * is the newest of a store with room) */
+        attu_dictionary *d = tail_version(old, added, added_bytes, err);
+        if (!d) { free(pos); free(newly); return NULL; }
+        int32_t c = (int32_t)nold;
+        uint64_t off = old_bytes;
+        for (size_t j = 0; j < n; j++) {
+            if (!newly[j]) { codes_out[j] = pos[j]; continue; }
+            memcpy(d->bytes + off, strs[j], lens[j]);
+            off += lens[j];
+            d->offsets[c + 1] = off;
+            codes_out[j] = c++;
+        }
+        free(pos);
+        free(newly);
+        return d;
+    }
+    attu_dictionary *d = dictionary_alloc(nold + added, old_bytes + added_bytes, err);
     int32_t *remap = NULL;
     if (d && (size_t)moved < nold && !(remap = malloc((nold - (size_t)moved) * sizeof *remap))) {
         attu_dictionary_unref(d);
@@ -389,8 +463,23 @@ attu_dictionary *attu_dictionary_ref(attu_dictionary *d) {
 void attu_dictionary_unref(attu_dictionary *d) {
     if (!d) return;
     if (__atomic_sub_fetch(&d->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
-        free(d->offsets);
-        free(d->bytes);
+        attu_dictionary_store *s = d->store;
+        if (!s) {
+            free(d->offsets);
+            free(d->bytes);
+        } else {
+            /* the strings it added go back while it is still the newest
+             * (a rolled-back INSERT's), so the next adder adds in place */
+            int32_t expect = d->claim_end;
+            if (d->claim_end > d->claim_base)
+                __atomic_compare_exchange_n(&s->claimed, &expect, d->claim_base, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE);
+            if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+                free(s->offsets);
+                free(s->bytes);
+                free(s);
+            }
+        }
         free(d);
     }
 }

@@ -19,11 +19,31 @@
 
 #include "engine/error.h"
 
+/* Buffers that successive dictionaries share when strings are only added
+ * past the last one (dictionary.c, attu_dictionary_add_sorted): each
+ * dictionary's strings are a prefix of them. claimed is the count of the
+ * newest: only a dictionary of that count may add in place, any other
+ * adder copies. */
+typedef struct attu_dictionary_store {
+    int       refs;        /* dictionaries pointing at it */
+    int32_t   claimed;     /* strings the newest dictionary holds (atomic) */
+    size_t    cap_count;   /* strings offsets has room for (+1) */
+    uint64_t  cap_bytes;
+    uint64_t *offsets;
+    char     *bytes;
+} attu_dictionary_store;
+
 typedef struct attu_dictionary {
     int       refcount;
     int32_t   count;      /* distinct strings */
     uint64_t *offsets;    /* count+1 offsets into bytes */
     char     *bytes;      /* all strings back to back, no NULs inside */
+    /* NULL: offsets and bytes are this dictionary's own. Else they are the
+     * store's and this dictionary reads their first count strings, which
+     * never change; it added strings [claim_base, claim_end) in place, and
+     * gives them back when freed while still the newest. */
+    attu_dictionary_store *store;
+    int32_t   claim_base, claim_end;
 } attu_dictionary;
 
 /* The i-th string and its length (not NUL-terminated). */
@@ -52,7 +72,10 @@ attu_dictionary *attu_dictionary_merge(const attu_dictionary *old,
 /* Adds n strings, sorted bytewise and distinct (another dictionary's
  * strings in code order, say), to old (NULL: none) in one ordered walk,
  * without re-sorting old: O(n log(old's count / n)) searches, plus a copy
- * of old when some string is new. codes_out[j] gets string j's code in
+ * of old when some string is new and sorts before old's last. New strings
+ * that all sort after old's last are added in place of a store old shares
+ * (O(n): attu_dictionary_store), or to a copy with room to do so next
+ * time. codes_out[j] gets string j's code in
  * the result. When old holds every string already, the result is old
  * itself (one more reference): its codes stand. Otherwise old's strings
  * keep their order, so old code c < *moved_out keeps its code and a code

@@ -60,6 +60,19 @@ attu_table *attu_table_clone(const attu_table *t, attu_error *err) {
 }
 
 attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, attu_error *err) {
+    attu_table *n = attu_table_shell(t, err);
+    if (!n) return NULL;
+    for (int i = 0; i < t->ncols; i++) {
+        n->cols[i] = attu_column_clone_reserve(t->cols[i], t->cols[i]->length + extra_rows, err);
+        if (!n->cols[i]) {
+            attu_table_free(n);
+            return NULL;
+        }
+    }
+    return n;
+}
+
+attu_table *attu_table_shell(const attu_table *t, attu_error *err) {
     attu_table *n = calloc(1, sizeof *n);
     if (!n) return attu_error_oom(err), NULL;
     memcpy(n->name, t->name, sizeof n->name);
@@ -76,13 +89,6 @@ attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, att
         return NULL;
     }
     if (t->ncols) memcpy(n->defs, t->defs, (size_t)t->ncols * sizeof *n->defs);
-    for (int i = 0; i < t->ncols; i++) {
-        n->cols[i] = attu_column_clone_reserve(t->cols[i], t->cols[i]->length + extra_rows, err);
-        if (!n->cols[i]) {
-            attu_table_free(n);
-            return NULL;
-        }
-    }
     return n;
 }
 

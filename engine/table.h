@@ -76,6 +76,11 @@ attu_table *attu_table_clone(const attu_table *t, attu_error *err);
  * and COPY's new version: appending then needs no second copy). */
 attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, attu_error *err);
 
+/* t's name, schema, row count and version with no columns yet (cols[i]
+ * NULL, which attu_table_free skips): the caller puts in the new
+ * version's columns (db_append_rows: attu_column_append_version). */
+attu_table *attu_table_shell(const attu_table *t, attu_error *err);
+
 /* Column index by folded name, or -1. */
 int attu_table_find_column(const attu_table *t, const char *name);
 

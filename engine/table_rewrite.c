@@ -9,6 +9,7 @@
  */
 #include "engine/table_rewrite.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,23 @@ static attu_table *shell(const attu_table *t, size_t nrows, attu_error *err) {
 /* Renumbers a TEXT column's codes so that its dictionary holds only the
  * strings some row still uses. The used strings keep their byte order, so
  * the renumbering is monotonic and code comparisons stay string
- * comparisons. */
-static int trim_dictionary(attu_column *c, attu_error *err) {
+ * comparisons.
+ *
+ * That costs a copy of the dictionary and a pass over every row, which a
+ * statement that drops only a few rows' strings (a DELETE or UPDATE of one
+ * row of a big table) should not pay each time: `dropped` rows lost their
+ * values, so at most that many more strings went out of use, and while
+ * the column's bound on unused strings (dict_unused) stays within a
+ * sixteenth of the dictionary, the dictionary is kept as it is (a string
+ * no row uses changes no result: codes still compare as the strings do).
+ * Past that, the whole dictionary is trimmed and the bound is 0 again. */
+static int trim_dictionary(attu_column *c, size_t dropped, attu_error *err) {
     if (c->type.id != ATTU_TYPE_TEXT || !c->dict) return 0;
     int32_t nd = c->dict->count;
+    if (c->dict_unused + dropped <= (size_t)nd / 16) {
+        c->dict_unused += dropped;
+        return 0;
+    }
     uint8_t *keep = calloc((size_t)nd + 1, 1);
     int32_t *map = malloc(sizeof *map * ((size_t)nd + 1));
     if (!keep || !map) { free(keep); free(map); return attu_error_oom(err); }
@@ -52,10 +66,11 @@ static int trim_dictionary(attu_column *c, attu_error *err) {
             if (!attu_column_is_null(c, r)) codes[r] = map[codes[r]];
     free(keep);
     free(map);
-    if (used == nd) return 0;
+    if (used == nd) { c->dict_unused = 0; return 0; }
     if (!d) return -1;
     attu_dictionary_unref(c->dict);
     c->dict = d;
+    c->dict_unused = 0;
     return 0;
 }
 
@@ -82,20 +97,52 @@ attu_column *attu_column_gather(const attu_column *c, const size_t *rows, size_t
                 attu_column_set_null(g, i, true);
             }
     g->dict = attu_dictionary_ref(c->dict);
+    g->dict_unused = c->dict_unused;
+    return g;
+}
+
+/* c without the rows gone[0..ngone) (ascending): the runs between them
+ * copied whole, for a statement that removes few rows of many (a gather
+ * through a list of every kept row would write and read that list too). */
+static attu_column *drop_rows(const attu_column *c, const size_t *gone, size_t ngone, attu_error *err) {
+    size_t m = c->length - ngone, w = attu_type_width(c->type.id);
+    attu_column *g = attu_column_new(c->type, m ? m : 1, err);
+    if (!g) return NULL;
+    bool nulls = c->validity && attu_column_null_count(c) > 0;
+    if (nulls && attu_column_ensure_validity(g, err)) { attu_column_free(g); return NULL; }
+    size_t out = 0, from = 0;
+    for (size_t i = 0; i <= ngone; i++) {
+        size_t end = i < ngone ? gone[i] : c->length;   /* run [from, end) is kept */
+        if (end > from) {
+            memcpy((char *)g->data + out * w, (const char *)c->data + from * w, (end - from) * w);
+            if (nulls)
+                for (size_t r = from; r < end; r++)
+                    if (attu_column_is_null(c, r)) attu_column_set_null(g, out + (r - from), true);
+            out += end - from;
+        }
+        from = end + 1;
+    }
+    g->length = m;
+    g->dict = attu_dictionary_ref(c->dict);
+    g->dict_unused = c->dict_unused;
     return g;
 }
 
 attu_table *attu_table_keep_rows(const attu_table *t, const uint8_t *keep, attu_error *err) {
     size_t m = 0;
     for (size_t r = 0; r < t->nrows; r++) m += keep[r] != 0;
-    size_t *rows = malloc(sizeof *rows * (m ? m : 1));
+    /* few rows go: the kept runs are copied whole (drop_rows); else
+     * every kept row is gathered by its number */
+    bool few = t->nrows - m <= t->nrows / 64;
+    size_t nlist = few ? t->nrows - m : m;
+    size_t *rows = malloc(sizeof *rows * (nlist ? nlist : 1));
     if (!rows) return attu_error_oom(err), NULL;
-    m = 0;
-    for (size_t r = 0; r < t->nrows; r++) if (keep[r]) rows[m++] = r;
+    size_t k = 0;
+    for (size_t r = 0; r < t->nrows; r++) if ((keep[r] != 0) != few) rows[k++] = r;
     attu_table *n = shell(t, m, err);
     for (int c = 0; n && c < t->ncols; c++) {
-        n->cols[c] = attu_column_gather(t->cols[c], rows, m, err);
-        if (!n->cols[c] || trim_dictionary(n->cols[c], err)) { attu_table_free(n); n = NULL; }
+        n->cols[c] = few ? drop_rows(t->cols[c], rows, nlist, err) : attu_column_gather(t->cols[c], rows, m, err);
+        if (!n->cols[c] || trim_dictionary(n->cols[c], t->nrows - m, err)) { attu_table_free(n); n = NULL; }
     }
     free(rows);
     return n;
@@ -153,7 +200,7 @@ static attu_column *update_column(const attu_table *t, int c, const size_t *rows
         if (col->validity) attu_column_set_null(col, r, false);
     }
     free(newc);
-    if (trim_dictionary(col, err)) { attu_column_free(col); return NULL; }
+    if (trim_dictionary(col, n, err)) { attu_column_free(col); return NULL; }
     return col;
 fail:
     free(newc);

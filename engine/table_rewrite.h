@@ -10,9 +10,12 @@
  * the catalog under the write lock; on any error (23502, out of memory)
  * the old table is untouched and NULL comes back.
  *
- * TEXT columns leave with a dictionary of exactly the strings their rows
- * still hold (codes renumbered), so a table that is updated or deleted
- * from over and over does not carry every string it ever held.
+ * TEXT columns leave with a dictionary of the strings their rows still
+ * hold (codes renumbered), so a table that is updated or deleted from
+ * over and over does not carry every string it ever held; a statement
+ * that changes only a few rows may leave a few unused strings in it, at
+ * most a sixteenth of the dictionary (attu_column.dict_unused), so that
+ * it does not pay a copy of the whole dictionary each time.
  */
 #ifndef ATTU_TABLE_REWRITE_H
 #define ATTU_TABLE_REWRITE_H
