@@ -289,6 +289,16 @@ static int check_char_limits(attu_table *t, size_t first, attu_error *err) {
             strs[ntrim] = v; lens[ntrim] = cut; rows[ntrim++] = r;
         }
         if (!ntrim) continue;
+        /* every code is remapped below, the old rows' too: a column that
+         * shares its old rows with the version COPY appended to
+         * (attu_column_append_version) takes a copy of its own first */
+        if (col->store) {
+            attu_column *own = attu_column_clone(col, err);
+            if (!own) { free(strs); free(lens); free(rows); return -1; }
+            attu_column_free(col);
+            t->cols[c] = col = own;
+            codes = col->data;
+        }
         /* the trimmed values join the dictionary; every code is remapped */
         int32_t *remap = malloc(sizeof(int32_t) * ((size_t)col->dict->count + 1));
         int32_t *newc = malloc(sizeof(int32_t) * ntrim);

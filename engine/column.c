@@ -3,10 +3,7 @@
  *
  * Invariants: capacity >= length; when validity exists it covers capacity
  * slots rounded up to 64 and bits past length are 1 (valid), so growing a
- * column never exposes stale NULL bits; a NULL row's slot is zero. (A
- * version that shares a store with a newer one may see the newer rows'
- * NULL bits past its length: it never grows in place, see below, and a
- * copy of it sets its tail bits again.)
+ * column never exposes stale NULL bits; a NULL row's slot is zero.
  *
  * Shared stores (attu_column_store, attu_column_append_version): an
  * INSERT's new version of a table appends to the buffers of the version
@@ -14,7 +11,7 @@
  * store (its length is store->claimed) and the store has room. The old
  * version keeps reading its own length rows, which nobody writes again;
  * the appender writes only slots past claimed, which no other version
- * reads. Writers of one table are serialized by its write lock (db/), so
+ * reads, and bitmap words no other version reads (own_word). Writers of one table are serialized by its write lock (db/), so
  * claimed moves by one CAS at a time; the CAS is what makes a second
  * writer from the same base (a savepoint's catalog, say) copy instead.
  * Freeing the newest version gives its rows back (claimed returns to its
@@ -27,6 +24,7 @@
 #include "engine/dictionary.h"
 #include "engine/numeric.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -44,6 +42,39 @@ attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err) {
     return c;
 }
 
+/* The validity bitmap of a column sharing a store is reference counted
+ * on its own: versions sharing one data buffer may read different
+ * bitmaps. A bitmap is never written where another holder reads it (the
+ * words of rows below the appender's claim_base, when someone else holds
+ * the bitmap): the appender takes a copy first (own_word), so every
+ * version's bits stay exactly what they were, past its length too. */
+typedef struct shared_bits {
+    int      refs;
+    uint64_t bits[];
+} shared_bits;
+
+static shared_bits *bits_of(uint64_t *v) { return (shared_bits *)((char *)v - offsetof(shared_bits, bits)); }
+
+/* A bitmap of `words` words held by `refs` (the store and one column):
+ * a copy of the first `keep` words of from, all valid after them. */
+static uint64_t *bits_new(size_t words, int refs, const uint64_t *from, size_t keep) {
+    shared_bits *b = malloc(sizeof *b + (words ? words : 1) * sizeof(uint64_t));
+    if (!b) return NULL;
+    b->refs = refs;
+    if (keep) memcpy(b->bits, from, keep * sizeof(uint64_t));
+    if (words > keep) memset(b->bits + keep, 0xff, (words - keep) * sizeof(uint64_t));
+    return b->bits;
+}
+
+static uint64_t *bits_ref(uint64_t *v) {
+    if (v) __atomic_add_fetch(&bits_of(v)->refs, 1, __ATOMIC_ACQ_REL);
+    return v;
+}
+
+static void bits_unref(uint64_t *v) {
+    if (v && __atomic_sub_fetch(&bits_of(v)->refs, 1, __ATOMIC_ACQ_REL) == 0) free(bits_of(v));
+}
+
 /* c lets go of its store: the rows it claimed go back when it is still
  * the newest version (nothing was appended after them), and the store's
  * buffers go with its last column. */
@@ -53,9 +84,10 @@ static void store_release(attu_column *c) {
         size_t expect = c->claim_end;
         __atomic_compare_exchange_n(&s->claimed, &expect, c->claim_base, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
+    bits_unref(c->validity);
     if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         free(s->data);
-        free(s->validity);
+        bits_unref(s->validity);
         free(s);
     }
     c->store = NULL;
@@ -63,6 +95,25 @@ static void store_release(attu_column *c) {
     c->validity = NULL;
     c->capacity = 0;
     c->claim_base = c->claim_end = 0;
+}
+
+/* The appending version c may write the bitmap word of row `row` (one of
+ * its appended rows): a word past every other holder's rows is its own;
+ * one that holds older rows too is, when no other column holds the
+ * bitmap (the store and c are its only references); else c and the store
+ * move to a copy of the bitmap, and the old one stays as it is for its
+ * readers. */
+static int own_word(attu_column *c, size_t row, attu_error *err) {
+    attu_column_store *s = c->store;
+    if ((row >> 6) >= words_for(c->claim_base)) return 0;
+    if (__atomic_load_n(&bits_of(c->validity)->refs, __ATOMIC_ACQUIRE) <= 2) return 0;
+    size_t nw = words_for(s->capacity);
+    uint64_t *v = bits_new(nw, 2, c->validity, nw);
+    if (!v) return attu_error_oom(err);
+    bits_unref(s->validity);   /* (the store's reference; it held c's bitmap) */
+    bits_unref(c->validity);
+    s->validity = c->validity = v;
+    return 0;
 }
 
 void attu_column_free(attu_column *c) {
@@ -158,6 +209,9 @@ int attu_column_ensure_validity(attu_column *c, attu_error *err) {
 }
 
 void attu_column_set_null(attu_column *c, size_t row, bool is_null) {
+    /* (a column sharing its rows takes its own copy first: another
+     * version may read this word) */
+    if (c->store && unshare(c, c->length ? c->length : 1, NULL) != 0) return;
     if (!c->validity) {
         if (!is_null) return;
         /* Callers that record NULLs call ensure_validity first; without a
@@ -205,17 +259,21 @@ attu_column *attu_column_clone_reserve(const attu_column *c, size_t capacity, at
     return n;
 }
 
-/* Marks rows [from, to) valid in v, which versions with fewer rows may be
- * reading: the word they share is changed atomically, and only in its
- * bits past from. */
-static void mark_valid(uint64_t *v, size_t from, size_t to) {
-    while (from < to && (from & 63)) {
+/* Marks the appended rows [from, to) of c valid (a rolled-back append
+ * may have left NULL bits there): only the first word can hold older
+ * rows, and it is written only when a bit is missing (own_word). */
+static int mark_valid(attu_column *c, size_t from, size_t to, attu_error *err) {
+    if (from < to && (from & 63)) {
         size_t end = (from | 63) + 1 < to ? (from | 63) + 1 : to;
-        uint64_t bits = (end - from == 64 ? ~0ULL : ((1ULL << (end - from)) - 1)) << (from & 63);
-        __atomic_fetch_or(&v[from >> 6], bits, __ATOMIC_RELAXED);
+        uint64_t mask = (end - from == 64 ? ~0ULL : ((1ULL << (end - from)) - 1)) << (from & 63);
+        if ((c->validity[from >> 6] & mask) != mask) {
+            if (own_word(c, from, err)) return -1;
+            c->validity[from >> 6] |= mask;
+        }
         from = end;
     }
-    if (from < to) memset(v + (from >> 6), 0xff, words_for(to - from) * sizeof *v);
+    if (from < to) memset(c->validity + (from >> 6), 0xff, words_for(to - from) * sizeof(uint64_t));
+    return 0;
 }
 
 attu_column *attu_column_append_version(const attu_column *c, size_t n, bool private_copy, attu_error *err) {
@@ -233,9 +291,10 @@ attu_column *attu_column_append_version(const attu_column *c, size_t n, bool pri
         nc->store = s;
         nc->data = s->data;
         nc->capacity = s->capacity;
-        /* (c without a bitmap held no NULL: the store's bits of its rows
-         * are all 1, as every append marks its rows valid first) */
-        nc->validity = s->validity;
+        /* the store's bitmap: right for every row below claimed (c
+         * without a bitmap held no NULL, and every append marks its rows
+         * valid first) */
+        nc->validity = bits_ref(s->validity);
         nc->claim_base = old;
         nc->claim_end = total;
     } else {
@@ -246,18 +305,13 @@ attu_column *attu_column_append_version(const attu_column *c, size_t n, bool pri
         if (cap > SIZE_MAX / w) cap = total;
         attu_column_store *ns = calloc(1, sizeof *ns);
         void *data = ns ? malloc(cap * w) : NULL;
-        uint64_t *v = data && c->validity ? malloc(words_for(cap) * sizeof *v) : NULL;
+        uint64_t *v = data && c->validity ? bits_new(words_for(cap), 2, c->validity, words_for(old)) : NULL;
         if (!ns || !data || (c->validity && !v)) {
-            free(ns); free(data); free(v); free(nc);
+            free(ns); free(data); free(v ? bits_of(v) : NULL); free(nc);
             return attu_error_oom(err), NULL;
         }
         if (old) memcpy(data, c->data, old * w);
-        if (v) {
-            size_t ow = words_for(old);
-            memcpy(v, c->validity, ow * sizeof *v);
-            if (old & 63) v[old >> 6] |= ~0ULL << (old & 63);
-            memset(v + ow, 0xff, (words_for(cap) - ow) * sizeof *v);
-        }
+        if (v && (old & 63)) v[old >> 6] |= ~0ULL << (old & 63);
         ns->refs = 1;
         ns->claimed = total;
         ns->capacity = cap;
@@ -270,13 +324,16 @@ attu_column *attu_column_append_version(const attu_column *c, size_t n, bool pri
         nc->claim_base = old;
         nc->claim_end = total;
     }
-    /* the new rows start zero and valid (a rolled-back append may have
-     * left its values there) */
-    if (n) memset((char *)nc->data + old * w, 0, n * w);
-    if (nc->validity) mark_valid(nc->validity, old, total);
     nc->length = total;
     nc->dict = attu_dictionary_ref(c->dict);
     nc->dict_unused = c->dict_unused;
+    /* the new rows start zero and valid (a rolled-back append may have
+     * left its values there) */
+    if (n) memset((char *)nc->data + old * w, 0, n * w);
+    if (nc->validity && mark_valid(nc, old, total, err)) {
+        attu_column_free(nc);
+        return NULL;
+    }
     return nc;
 }
 
@@ -288,17 +345,13 @@ int attu_column_append_null(attu_column *c, size_t row, attu_error *err) {
         return 0;
     }
     if (!c->validity) {
-        if (!s->validity) {
-            size_t nw = words_for(s->capacity);
-            uint64_t *v = malloc(nw * sizeof *v);
-            if (!v) return attu_error_oom(err);
-            memset(v, 0xff, nw * sizeof *v);
-            s->validity = v;
+        if (!s->validity) {   /* the store's first NULL: a bitmap, all valid */
+            if (!(s->validity = bits_new(words_for(s->capacity), 1, NULL, 0))) return attu_error_oom(err);
         }
-        c->validity = s->validity;
+        c->validity = bits_ref(s->validity);
     }
-    /* row is one of c's own appended rows; the word may hold older rows */
-    __atomic_fetch_and(&c->validity[row >> 6], ~(1ULL << (row & 63)), __ATOMIC_RELAXED);
+    if (own_word(c, row, err)) return -1;
+    c->validity[row >> 6] &= ~(1ULL << (row & 63));
     size_t w = attu_type_width(c->type.id);
     memset((char *)c->data + row * w, 0, w);
     return 0;

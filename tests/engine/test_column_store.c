@@ -90,6 +90,50 @@ Test(column_store, old_snapshot_keeps_its_rows_and_null_bits) {
     attu_column_free(v0);
 }
 
+Test(column_store, null_bits_older_versions_read_never_change) {
+    attu_column *v0 = ints(70);
+    attu_column *v1 = append1(v0, 0, true);       /* a copy: v1's own bitmap */
+    cr_assert_not_null(v1->validity);
+    attu_column *v2 = append1(v1, 0, true);       /* row 71 shares a word with v1's rows */
+    cr_assert_eq(v2->data, v1->data, "the slots are shared");
+    cr_assert_neq(v2->validity, v1->validity, "the bitmap word v1 reads is not written: a copy");
+    cr_assert(!attu_column_is_null(v1, 71) && ((v1->validity[1] >> 7) & 1), "v1's bits past its length stay 1");
+    cr_assert(attu_column_is_null(v2, 70));
+    cr_assert(attu_column_is_null(v2, 71));
+    attu_column *v3 = append1(v2, 720, false);    /* valid bits already set: nothing written */
+    cr_assert_eq(v3->validity, v2->validity);
+    attu_column_free(v1);
+    attu_column_free(v2);
+    attu_column *v4 = append1(v3, 0, true);        /* row 73 is in the word v3 reads: a copy again */
+    cr_assert_neq(v4->validity, v3->validity);
+    cr_assert((v3->validity[1] >> 9) & 1, "v3's bit 73 stays 1");
+    cr_assert(!attu_column_is_null(v3, 72));
+    cr_assert(attu_column_is_null(v4, 73));
+    cr_assert_eq(attu_column_null_count(v3), 2);
+    cr_assert_eq(attu_column_null_count(v4), 3);
+    attu_column_free(v4);
+    attu_column_free(v3);
+    attu_column_free(v0);
+}
+
+Test(column_store, a_first_null_into_a_store_without_bitmap_writes_in_place) {
+    attu_column *v0 = ints(10);
+    attu_column *v1 = append1(v0, 100, false);
+    attu_column *v2 = append1(v1, 0, true);        /* v1 reads no bitmap: the store's own */
+    cr_assert_null(v1->validity);
+    cr_assert_not_null(v2->validity);
+    cr_assert_eq(v2->validity, v2->store->validity);
+    cr_assert(attu_column_is_null(v2, 11));
+    cr_assert_eq(attu_column_null_count(v1), 0);
+    attu_column_free(v2);                          /* rolled back */
+    attu_column *v3 = append1(v1, 120, false);     /* the stale NULL bit of row 11 is set again */
+    cr_assert(!attu_column_is_null(v3, 11));
+    cr_assert_eq(attu_column_null_count(v3), 0);
+    attu_column_free(v3);
+    attu_column_free(v1);
+    attu_column_free(v0);
+}
+
 Test(column_store, second_writer_from_the_same_base_copies) {
     attu_column *v0 = ints(10);
     attu_column *v1 = append1(v0, 100, false);
