@@ -24,7 +24,7 @@
 /* What the star join learns of a column as a join key (executor_star.c):
  * the MIN and MAX of its non-NULL values (any: it has one) and whether no
  * value repeats, computed once and kept for the column's life, as its rows
- * never change in place (an INSERT or COPY appends to a copy of the
+ * never change in place (an INSERT or COPY appends to a new version of the
  * column; UPDATE and DELETE build new columns, table_rewrite.h). state:
  * 0 unknown, 1 being computed, 2 known; the fields are written before
  * state becomes 2 (release) and read after it is seen

@@ -72,8 +72,9 @@ attu_table *attu_table_share(attu_table *t);
 
 /* Deep copy of rows and schema (dictionaries shared). */
 attu_table *attu_table_clone(const attu_table *t, attu_error *err);
-/* The same with room for extra_rows more rows in every column (INSERT's
- * and COPY's new version: appending then needs no second copy). */
+/* The same with room for extra_rows more rows in every column. (INSERT's
+ * and COPY's new versions share the old columns' buffers instead where
+ * they can: db_append_rows, attu_column_append_version.) */
 attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, attu_error *err);
 
 /* t's name, schema, row count and version with no columns yet (cols[i]

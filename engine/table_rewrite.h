@@ -2,7 +2,8 @@
  * table_rewrite.h - new versions of a table with rows removed or changed
  * (DELETE, UPDATE, TRUNCATE).
  *
- * As INSERT and COPY append to a copy (table.h), these never touch the
+ * As INSERT and COPY build a new version (table.h; its columns may share
+ * the old ones' buffers, column.h attu_column_append_version), these never touch the
  * table they are given: each returns a new attu_table, whose columns are
  * new columns (no device copy, no key_stats, no value range: whatever a
  * backend or the star join learnt of the old rows does not carry over),
