@@ -8,14 +8,13 @@
  * Shared stores (attu_column_store, attu_column_append_version): an
  * INSERT's new version of a table appends to the buffers of the version
  * it read instead of copying them, when that version is the newest of its
- * store (its length is store->claimed) and the store has room. The old
+ * store (engine/append_claims.h) and the store has room. The old
  * version keeps reading its own length rows, which nobody writes again;
  * the appender writes only slots past claimed, which no other version
- * reads, and bitmap words no other version reads (own_word). Writers of one table are serialized by its write lock (db/), so
- * claimed moves by one CAS at a time; the CAS is what makes a second
- * writer from the same base (a savepoint's catalog, say) copy instead.
- * Freeing the newest version gives its rows back (claimed returns to its
- * base), so a rolled-back INSERT does not make the next one copy. A store
+ * reads, and bitmap words no other version reads (own_word). The claim
+ * is what makes a second writer from the same base (a savepoint's
+ * catalog, say) copy instead. Freeing the newest version gives its rows
+ * back, so a rolled-back INSERT does not make the next one copy. A store
  * is freed with the last column that points at it.
  */
 #include "engine/column.h"
@@ -80,10 +79,7 @@ static void bits_unref(uint64_t *v) {
  * buffers go with its last column. */
 static void store_release(attu_column *c) {
     attu_column_store *s = c->store;
-    if (c->claim_end > c->claim_base) {
-        size_t expect = c->claim_end;
-        __atomic_compare_exchange_n(&s->claimed, &expect, c->claim_base, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    }
+    attu_append_claims_give_back(&s->claims, c->claim_base, c->claim_end);
     bits_unref(c->validity);
     if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         free(s->data);
@@ -283,9 +279,7 @@ attu_column *attu_column_append_version(const attu_column *c, size_t n, bool pri
     if (!nc) return attu_error_oom(err), NULL;
     nc->type = c->type;
     attu_column_store *s = c->store;
-    size_t expect = old;
-    if (!private_copy && s && total <= s->capacity &&
-        __atomic_compare_exchange_n(&s->claimed, &expect, total, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (!private_copy && s && attu_append_claims_take(&s->claims, old, total, s->capacity)) {
         /* c is the newest version and the store has room: append in place */
         __atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
         nc->store = s;
@@ -313,7 +307,7 @@ attu_column *attu_column_append_version(const attu_column *c, size_t n, bool pri
         if (old) memcpy(data, c->data, old * w);
         if (v && (old & 63)) v[old >> 6] |= ~0ULL << (old & 63);
         ns->refs = 1;
-        ns->claimed = total;
+        ns->claims.claimed = total;
         ns->capacity = cap;
         ns->data = data;
         ns->validity = v;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/append_claims.h"
 #include "engine/dictionary.h"
 #include "engine/error.h"
 #include "engine/types.h"
@@ -50,12 +51,12 @@ typedef struct attu_value_range {
 
 /* Buffers that successive versions of one column share (column.c,
  * attu_column_append_version): the newest version's rows are a prefix of
- * them, every older version's rows a shorter prefix. claimed is the length
- * of the newest version: only a version whose length is claimed may append
- * in place (it claims the slots past it), any other writer copies. */
+ * them, every older version's rows a shorter prefix. Only the newest may
+ * append in place (claims: engine/append_claims.h), any other writer
+ * copies. */
 typedef struct attu_column_store {
     int       refs;        /* columns pointing at it */
-    size_t    claimed;     /* rows some version holds (atomic) */
+    attu_append_claims claims;   /* in rows */
     size_t    capacity;    /* slots of data (and bits of validity) */
     void     *data;
     uint64_t *validity;    /* NULL until a version records a NULL */

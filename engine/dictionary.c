@@ -214,9 +214,7 @@ static attu_dictionary *tail_version(attu_dictionary *old, size_t added, uint64_
     attu_dictionary *d = calloc(1, sizeof *d);
     if (!d) return attu_error_oom(err), NULL;
     attu_dictionary_store *s = old ? old->store : NULL;
-    int32_t expect = (int32_t)nold;
-    if (s && count <= s->cap_count && bytes <= s->cap_bytes &&
-        __atomic_compare_exchange_n(&s->claimed, &expect, (int32_t)count, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (s && bytes <= s->cap_bytes && attu_append_claims_take(&s->claims, nold, count, s->cap_count)) {
         __atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
     } else {
         size_t cc = nold + nold / 2;
@@ -237,7 +235,7 @@ static attu_dictionary *tail_version(attu_dictionary *old, size_t added, uint64_
             memcpy(b, old->bytes, old_bytes);
         } else offs[0] = 0;
         s->refs = 1;
-        s->claimed = (int32_t)count;
+        s->claims.claimed = count;
         s->cap_count = cc;
         s->cap_bytes = cb;
         s->offsets = offs;
@@ -470,10 +468,7 @@ void attu_dictionary_unref(attu_dictionary *d) {
         } else {
             /* the strings it added go back while it is still the newest
              * (a rolled-back INSERT's), so the next adder adds in place */
-            int32_t expect = d->claim_end;
-            if (d->claim_end > d->claim_base)
-                __atomic_compare_exchange_n(&s->claimed, &expect, d->claim_base, false, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE);
+            attu_append_claims_give_back(&s->claims, (size_t)d->claim_base, (size_t)d->claim_end);
             if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
                 free(s->offsets);
                 free(s->bytes);

@@ -17,16 +17,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/append_claims.h"
 #include "engine/error.h"
 
 /* Buffers that successive dictionaries share when strings are only added
  * past the last one (dictionary.c, attu_dictionary_add_sorted): each
- * dictionary's strings are a prefix of them. claimed is the count of the
- * newest: only a dictionary of that count may add in place, any other
- * adder copies. */
+ * dictionary's strings are a prefix of them. Only the newest may add in
+ * place (claims: engine/append_claims.h, in strings), any other adder
+ * copies. */
 typedef struct attu_dictionary_store {
     int       refs;        /* dictionaries pointing at it */
-    int32_t   claimed;     /* strings the newest dictionary holds (atomic) */
+    attu_append_claims claims;
     size_t    cap_count;   /* strings offsets has room for (+1) */
     uint64_t  cap_bytes;
     uint64_t *offsets;

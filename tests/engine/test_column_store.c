@@ -184,6 +184,36 @@ Test(column_store, rollback_of_an_append_gives_the_rows_back) {
     attu_column_free(v0);
 }
 
+Test(column_store, rollback_of_several_appends_walks_back) {
+    attu_column *base = ints(20);
+    attu_column *v0 = append1(base, 200, false);   /* the committed version, in a store */
+    attu_column *v1 = append1(v0, 210, false);     /* BEGIN; INSERT */
+    attu_column *v2 = append1(v1, 0, true);        /* INSERT */
+    attu_column *v3 = append1(v2, 230, false);     /* INSERT */
+    attu_column_free(v1);                          /* replaced in the working catalog */
+    attu_column_free(v2);
+    attu_column_free(v3);                          /* ROLLBACK */
+    attu_column *w = append1(v0, 999, false);      /* appends in place again */
+    cr_assert_eq(w->data, v0->data);
+    cr_assert_eq(w->length, 22);
+    cr_assert_eq(at(w, 21), 999);
+    cr_assert(!attu_column_is_null(w, 21));
+    cr_assert_eq(attu_column_null_count(w), 0);
+    /* a gone claim below a live version is not handed out */
+    attu_column *x1 = append1(w, 1, false);
+    attu_column *x2 = append1(x1, 2, false);
+    attu_column_free(x1);                          /* remembered: x2 stands */
+    attu_column *y = append1(w, 3, false);         /* w is no longer the newest: a copy */
+    cr_assert_neq(y->data, w->data);
+    cr_assert_eq(at(x2, 22), 1);
+    cr_assert_eq(at(x2, 23), 2);
+    attu_column_free(x2);                          /* now both go back: w appends in place */
+    attu_column *z = append1(w, 4, false);
+    cr_assert_eq(z->data, w->data);
+    attu_column *cols[] = { base, v0, w, y, z };
+    for (int i = 0; i < 5; i++) attu_column_free(cols[i]);
+}
+
 Test(column_store, full_store_copies_and_old_store_lives_on) {
     attu_column *v0 = ints(16), *v = v0;
     attu_column *versions[80];
