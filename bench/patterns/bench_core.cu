@@ -451,17 +451,6 @@ int main(int argc, char** argv) {
           }
         ag::detail::select_align_on() = saved;
       }
-      // ATTU_BENCH_SELECT_V2=1: select_if's first kernel and v2 over striped
-      // rows (the default), alternately twice
-      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_V2")) {
-        const bool saved = ag::detail::select_v2_on();
-        for (int round = 0; round < 2; ++round)
-          for (bool v2 : {false, true}) {
-            ag::detail::select_v2_on() = v2;
-            bc::bench_select_box<128, 24>(ctx, n, v2 ? ", v2 striped rows" : ", first kernel");
-          }
-        ag::detail::select_v2_on() = saved;
-      }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);
         bc::bench_select_box<384, 17>(ctx, n);

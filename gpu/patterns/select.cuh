@@ -13,9 +13,10 @@
 // kept is written to *num_selected (device memory), so nothing
 // synchronizes with the host.
 //
-// The default kernel, select_if_v2_striped_kernel (v2; ATTU_SELECT_V2=0
-// runs the first kernel instead, for A/B runs), cuts the CTA barriers from
-// five to two and drops the striped-to-blocked exchange. It loads the
+// The kernel, select_if_v2_striped_kernel (v2), cuts the CTA barriers of
+// the first kernel (an exchange, a block scan with the look-back as its
+// prefix callback, staging: five) to two and drops the striped-to-blocked
+// exchange. It loads the
 // first kernel's striped rows: the CTA's row i is the tile's items
 // [nt i, nt i + nt), warp w holds its 32-item segment w, and the tile's
 // order is row-major over (row, warp). Each warp ballots its rows' keep
@@ -29,11 +30,13 @@
 // as the first kernel does. The loaded items live until they are staged,
 // past barrier one.
 //
-// Measured (H200, session 26, keep 50%): 64M first 0.141 ms, v2 striped
-// 0.137-0.138; 256M 0.542-0.544 against 0.524-0.528. A v2 over each
-// warp's own contiguous run of 32 x vt items (warp-local staging, the
-// store finding each item's warp region) timed between the two (64M
-// 0.140-0.145, 256M 0.525) and was removed.
+// Measured (session 26, keep 50%, alternately twice in one process): on an
+// H200, 64M first kernel 0.141 ms, v2 striped 0.137-0.138, 256M
+// 0.542-0.544 against 0.524-0.528; on an H100, 64M 0.176-0.178 against
+// 0.174-0.176, 256M 0.660-0.664 against 0.652-0.654. The first kernel was
+// then removed, as was a v2 over each warp's own contiguous run of 32 x vt
+// items (warp-local staging, the store finding each item's warp region),
+// which timed between the two (H200 64M 0.140-0.145, 256M 0.525).
 //
 // pred(x) -> bool must be a pure function of the item.
 #pragma once
@@ -42,7 +45,6 @@
 
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/block/block_exchange.cuh>
 
 #include "gpu/patterns/scan.cuh"
 
@@ -64,88 +66,6 @@ inline bool& select_align_on() {
     return !(e && *e == '0');
   }();
   return on;
-}
-
-// select_if's kernel: v2 over striped rows (ballots, the look-back in the
-// first warp: two CTA barriers), the default, or, when off, the first
-// (exchange, block scan with the look-back, staging: five barriers).
-// ATTU_SELECT_V2=0 turns v2 off (A/B runs); tests and the bench set it
-// through select_v2_on().
-inline bool& select_v2_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SELECT_V2");
-    return !(e && *e == '0');
-  }();
-  return on;
-}
-
-// The first kernel (ATTU_SELECT_V2=0, kept for one more A/B on an H100):
-// striped loads exchanged to blocked, the keep counts scanned by the CTA
-// with the look-back as the scan's prefix callback, the kept items staged
-// at their tile ranks and stored from shared memory.
-template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
-__global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
-                                                                 pred_t pred, T* __restrict__ output,
-                                                                 int* __restrict__ num_selected,
-                                                                 tile_state_t tile_state, tile_state_t next_state,
-                                                                 int next_tiles, bool align) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using exchange_t = cub::BlockExchange<T, nt, vt>;
-  using scan_t = cub::BlockScan<int, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
-  __shared__ union {
-    typename exchange_t::TempStorage exchange;
-    T staged[nv];
-  } shared;
-  __shared__ typename scan_t::TempStorage scan_storage;
-  __shared__ typename prefix_op_t::TempStorage prefix_storage;
-  __shared__ int s_prefix, s_kept;
-  int tid = threadIdx.x, cta = blockIdx.x;
-  lookback_mark_next(next_state, next_tiles);
-  int tile_begin = cta * nv;
-  int tile_count = min(nv, count - tile_begin);
-  // coalesced loads, then each thread's items in order (blocked)
-  T x[vt];
-  auto load = [=](int i) { return input[i]; };
-  load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
-  exchange_t(shared.exchange).StripedToBlocked(x);
-  bool keep[vt];
-  int kept = 0;
-#pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    keep[i] = tid * vt + i < tile_count && pred(x[i]);
-    kept += keep[i];
-  }
-  // exclusive position among the kept items, from the start of the array
-  int excl;
-  if (cta == 0) {
-    int agg;
-    scan_t(scan_storage).ExclusiveSum(kept, excl, agg);
-    if (!tid) {
-      if (tile_count == nv) tile_state.SetInclusive(0, agg);
-      s_prefix = 0;
-      s_kept = agg;
-    }
-  } else {
-    prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
-    scan_t(scan_storage).ExclusiveScan(kept, excl, plus_t<int>(), prefix_op);
-    if (!tid) s_prefix = excl;  // thread 0's exclusive value is the tile's prefix
-    if (tid == nt - 1) s_kept = excl + kept;  // the inclusive total; the prefix is subtracted below
-  }
-  __syncthreads();
-  int prefix = s_prefix;
-  int tile_kept = cta == 0 ? s_kept : s_kept - prefix;
-  // stage the kept items at their tile-local positions, then store striped
-  int pos = excl - prefix;
-#pragma unroll
-  for (int i = 0; i < vt; ++i)
-    if (keep[i]) shared.staged[pos++] = x[i];
-  __syncthreads();
-  // from the 32-item boundary of the output at or before prefix: a warp's
-  // stores are one aligned 128-byte run (4-byte items), not two partial ones
-  for (int i = tid - (align ? prefix & 31 : 0); i < tile_kept; i += nt)
-    if (i >= 0) output[prefix + i] = shared.staged[i];
-  if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
 }
 
 // v2's look-back, by the first warp alone (every lane calls):
@@ -249,12 +169,8 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
   }
   using tile_state_t = cub::ScanTileState<int>;
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-  if (detail::select_v2_on())
-    detail::select_if_v2_striped_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
-  else
-    detail::select_if_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
+  detail::select_if_v2_striped_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+      input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
   ATTU_CUDA_CHECK_LAUNCH();
   lookback_end(lb, ctx);
 }

@@ -3,8 +3,7 @@
 // Sizes around each pattern's tile (0, 1, tile-1, tile, tile+1), 1M and
 // 100M; outputs poisoned before every run; a non-commutative operator
 // (composition of affine maps) for the scans and reductions; floats on
-// exact whole numbers. select_if runs each of its kernels (the first and
-// v2 over striped rows, detail::select_v2_on).
+// exact whole numbers.
 #include "gpu/patterns/patterns.cuh"
 #include "gpu/reference/compact_reference.hpp"
 #include "gpu/reference/scan_reference.hpp"
@@ -444,19 +443,14 @@ int main() {
     }
   });
 
-  // Both kernels (the first, select_v2_on() false; v2 over striped rows,
-  // the default), stores aligned and not.
-  static const char* const select_kernels[] = {"first ", "v2 striped "};
-  auto select_kernel = [](int k) { detail::select_v2_on() = k == 1; };
-  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M, every kernel", [&] {
+  // Stores aligned and not.
+  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
     using box = stream_box_t<int>;
     int nv = box::nt * box::vt;
-    const bool saved = detail::select_align_on(), saved_v2 = detail::select_v2_on();
-    for (int kernel = 0; kernel < 2; ++kernel)
+    const bool saved = detail::select_align_on();
     for (bool align : {true, false})
     for (int n : sizes_around(nv, true)) {
       detail::select_align_on() = align;
-      select_kernel(kernel);
       auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
       mem_t<int> d = to_mem(in, ctx);
       for (int mode = 0; mode < 3; ++mode) {
@@ -472,7 +466,7 @@ int main() {
                     cnt.data(), ctx);
         else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
         int k = cnt.to_host()[0];
-        std::string what = std::string(select_kernels[kernel]) + (align ? "" : "unaligned ") + "n=" +
+        std::string what = std::string(align ? "" : "unaligned ") + "n=" +
                            std::to_string(n) + " mode " + std::to_string(mode);
         if (k != (int)want.size()) {
           r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
@@ -484,10 +478,8 @@ int main() {
       }
     }
     // 8-byte items (the tile is 128 x 12 on sm_90)
-    for (int kernel = 0; kernel < 2; ++kernel)
     for (int n : sizes_around(stream_box_t<long long>::cta_dim(ctx.ptx_version()).nv(), false)) {
       detail::select_align_on() = true;
-      select_kernel(kernel);
       auto in = test::random_values<long long>(n, -1000000, 1000000, 43 + n);
       for (long long& x : in) x *= 1000003;  // past 32 bits
       mem_t<long long> d = to_mem(in, ctx);
@@ -500,7 +492,7 @@ int main() {
       cnt.memset(0xff);
       select_if(d.data(), n, [] __device__(long long x) { return x % 3 != 0; }, out.data(), cnt.data(), ctx);
       int k = cnt.to_host()[0];
-      std::string what = std::string(select_kernels[kernel]) + "int64 n=" + std::to_string(n);
+      std::string what = "int64 n=" + std::to_string(n);
       if (k != (int)want.size()) {
         r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
         continue;
@@ -510,18 +502,15 @@ int main() {
       test::expect_equal(r, got, want, what.c_str());
     }
     detail::select_align_on() = saved;
-    detail::select_v2_on() = saved_v2;
   });
 
   // The look-back statuses live in the context between calls (lookback.cuh):
   // each kernel marks the other buffer for the next. A chain of calls queued
   // back to back, of growing and shrinking sizes, 4- and 8-byte statuses and
   // another layout (the affine pair) between them, must each come out as
-  // if its statuses had been freshly marked. The chain runs three times:
-  // select_if's first kernel, v2 over striped rows, and the two in turn.
-  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn, every select kernel", [&] {
-    const bool saved_v2 = detail::select_v2_on();
-    for (int pass = 0; pass < 3; ++pass) {
+  // if its statuses had been freshly marked. The chain runs twice.
+  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn", [&] {
+    for (int pass = 0; pass < 2; ++pass) {
       context_t c2;  // a fresh context: its buffers start empty
       const int sizes[] = {1, stream_nv * 300 + 7, stream_nv - 1, stream_nv * 2000 + 1, 5, stream_nv * 2000,
                            stream_nv * 2001, 3 * stream_nv, stream_nv * 4000 + 11, 2};
@@ -557,10 +546,7 @@ int main() {
             s.cnt = mem_t<int>(1, c2);
             s.cnt.memset(0xff);
             if (s.kind == 0) scan<scan_type_exc>(s.in.data(), n, s.out.data(), plus_t<int>(), (int*)nullptr, c2);
-            else {
-              select_kernel(pass == 2 ? (seed / 4) % 2 : pass);
-              select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
-            }
+            else select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
           }
           steps.push_back(std::move(s));
         }
@@ -588,7 +574,6 @@ int main() {
         }
       }
     }
-    detail::select_v2_on() = saved_v2;
   });
 
   r.run("CUDA errors carry file and line", [&] {
