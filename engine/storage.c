@@ -9,6 +9,7 @@
  *   <data-dir>/<table>/g<N>/c<i>.values     slots of column i
  *   <data-dir>/<table>/g<N>/c<i>.validity   bitmap (only if it has NULLs)
  *   <data-dir>/<table>/g<N>/c<i>.dict       dictionary (TEXT only)
+ *   <data-dir>/<table>/g<N>/tail            an append generation's new rows
  *
  * <table> is the table name with every byte outside [a-z0-9_] written as
  * %XX, so any quoted identifier is a safe single path component; the name
@@ -19,11 +20,31 @@
  * A save writes generation N+1 next to N (the temporary folder), fsyncs
  * every file and the folder, then commits by writing CURRENT.tmp, fsyncing
  * it and renaming it over CURRENT (rename of a file is atomic), and fsyncs
- * the table folder. Only then are older generations removed. A crash before
+ * the table folder. Only then are older generations removed (but those an
+ * append generation reads). A crash before
  * the rename leaves CURRENT naming N, intact; after it, N+1, complete. A
  * brand-new table is written under a dot-prefixed temporary folder and
  * renamed into place once committed. At start, dot-prefixed leftovers and
  * uncommitted generations are removed.
+ *
+ * Append generations. A version that only appended rows to the one CURRENT
+ * holds (INSERT, COPY: its attu_table.lineage names the stored version's
+ * uid, which the schema records, with its row count) is written without
+ * column files: its schema's "base <M> <K>" says rows [0, K) are
+ * generation M's column files and each "tail <G> <first> <count>" that
+ * rows [first, first + count) are generation G's file "tail" (every
+ * column's values, validity and, for TEXT, the strings of just those rows:
+ * storage_tail.c), in order. The commit writes the new generation folder
+ * with its schema and, when rows were added, one tail of them, fsyncs
+ * both and renames CURRENT as any save does: the rename is still the
+ * commit point, and a tail has the same header and CRC as every file, so a
+ * start rejects a damaged one. A chain stays short: past TAILS_MAX tails
+ * the next commit writes one tail of every row past the base instead, and
+ * once the tails hold more than 1/TAIL_SHARE of the rows the table is
+ * written whole (which ends the chain). Clean-up keeps the generations the
+ * current one reads. Anything that is not such an append (UPDATE, DELETE,
+ * TRUNCATE, ALTER, a new table, a version with no lineage) is written
+ * whole, exactly as before.
  *
  * Files are in host byte order (little-endian on every platform attu
  * builds for); the magic's version byte would change if that ever changed.

@@ -65,6 +65,18 @@ static bool current_is_tail(const char *dir, const char *name) {
     return !exists(dir, rel);
 }
 
+/* The "tail" lines of the current generation's schema of dir/name. */
+static int count_tails(const char *dir, const char *name) {
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/%s/g%lu/schema", dir, name, current_gen(dir, name));
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) n += strncmp(line, "tail ", 5) == 0;
+    fclose(f);
+    return n;
+}
+
 /* Every type the column files hold differently (1, 4, 8 and 16-byte
  * slots, dictionary codes, validity), NULLs in most. */
 static attu_table *base_table(const char *name) {
@@ -122,6 +134,10 @@ static attu_table *append(const attu_table *t, size_t n) {
 static attu_table *fresh(const char *name, size_t n) {
     attu_table *e = base_table(name), *t = append(e, n);
     attu_table_free(e);
+    /* (the row a test's data starts with, as the columns read it) */
+    cr_assert_str_eq(cell(t, 10, 1), "1123456789012345678901234567890.1");
+    cr_assert_str_eq(cell(t, 6, 1), "p1");
+    cr_assert_str_eq(cell(t, 5, 1), "1.001");
     return t;
 }
 
@@ -222,6 +238,9 @@ Test(storage_append, chains_stay_short_and_compact) {
         save(dir, t);
         cr_assert(current_is_tail(dir, "c"), "commit %d", k);
         cr_assert_leq(count_generations(dir, "c"), 17, "commit %d: %d generations", k, count_generations(dir, "c"));
+        /* tails 1..16, then the 17th commit one tail of all 17 rows, and
+         * so on (the 33rd one of all 33) */
+        cr_assert_eq(count_tails(dir, "c"), k % 16 + 1, "commit %d", k);
         if (k % 13 == 0 || k == 15 || k == 16 || k == 39) {
             attu_catalog *cat;
             assert_same_rows(t, reload_one(dir, "c", &cat), t->nrows);
