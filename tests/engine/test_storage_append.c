@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "engine/checksum.h"
 #include "engine/storage.h"
 
 static char *tmp_dir(void) {
@@ -316,6 +317,45 @@ Test(storage_append, commit_of_several_tables_appends_each) {
     assert_same_rows(b1, attu_catalog_lookup(cat, "b"), b1->nrows);
     attu_catalog_free(cat);
     attu_table_free(a0); attu_table_free(b0); attu_table_free(a1); attu_table_free(b1);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* A data directory written before append commits (its schema has no
+ * "uid" line) loads as it did, and the first commit of an append to it
+ * writes the table whole (nothing says the stored rows are the version's
+ * ancestor's); the next one is a tail. */
+Test(storage_append, a_schema_without_a_uid_is_written_whole_once) {
+    char *dir = tmp_dir();
+    attu_table *t0 = fresh("t", 200);
+    save(dir, t0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/t/g1/schema", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char text[8192], line[1024];
+    size_t n = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "uid ", 4) && strncmp(line, "crc32c ", 7)) n += (size_t)snprintf(text + n, sizeof text - n, "%s", line);
+    fclose(f);
+    n += (size_t)snprintf(text + n, sizeof text - n, "crc32c %08x\n", attu_crc32c(0, text, n));
+    f = fopen(path, "w");
+    cr_assert_eq(fwrite(text, 1, n, f), n);
+    fclose(f);
+    attu_catalog *cat;
+    attu_table *got = reload_one(dir, "t", &cat);
+    assert_same_rows(t0, got, t0->nrows);
+    attu_table *t1 = append(got, 3);
+    save(dir, t1);
+    cr_assert(!current_is_tail(dir, "t"), "no uid on disk: whole");
+    attu_table *t2 = append(t1, 3);
+    save(dir, t2);
+    cr_assert(current_is_tail(dir, "t"), "then a tail");
+    attu_catalog *cat2;
+    assert_same_rows(t2, reload_one(dir, "t", &cat2), t2->nrows);
+    attu_catalog_free(cat);
+    attu_catalog_free(cat2);
+    attu_table_free(t0); attu_table_free(t1); attu_table_free(t2);
     rm_rf(dir);
     free(dir);
 }
