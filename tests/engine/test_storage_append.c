@@ -5,6 +5,7 @@
  * each stage of a save or a commit) leaving the old rows or the new ones,
  * never a part. */
 #include "csv_test_util.h"
+#include "storage_test_util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,17 +16,7 @@
 #include "engine/checksum.h"
 #include "engine/storage.h"
 
-static char *tmp_dir(void) {
-    char *d = strdup("/tmp/attu_append_XXXXXX");
-    cr_assert_not_null(mkdtemp(d));
-    return d;
-}
-
-static void rm_rf(const char *d) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-    cr_assert_eq(system(cmd), 0);
-}
+static char *tmp_dir(void) { return storage_tmp_dir("attu_append"); }
 
 static bool exists(const char *dir, const char *rel) {
     char path[512];
@@ -360,16 +351,6 @@ Test(storage_append, a_schema_without_a_uid_is_written_whole_once) {
     free(dir);
 }
 
-static void flip_byte(const char *path, off_t at) {
-    int fd = open(path, O_RDWR);
-    cr_assert_geq(fd, 0, "%s", path);
-    unsigned char ch;
-    cr_assert_eq(pread(fd, &ch, 1, at), 1);
-    ch ^= 0x10;
-    cr_assert_eq(pwrite(fd, &ch, 1, at), 1);
-    close(fd);
-}
-
 Test(storage_append, a_torn_or_damaged_tail_is_caught_at_start) {
     char *dir = tmp_dir();
     attu_table *t0 = fresh("t", 300), *t1 = append(t0, 20), *t2 = append(t1, 20);
@@ -415,40 +396,6 @@ Test(storage_append, a_torn_or_damaged_tail_is_caught_at_start) {
 }
 
 /* ---- crashes ------------------------------------------------------------------ */
-
-static const char *g_stop_stage;
-static int g_pipe;
-static void stop_hook(const char *stage) {
-    if (strcmp(stage, g_stop_stage) != 0) return;
-    char ch = 'x';
-    if (write(g_pipe, &ch, 1) != 1) _exit(3);
-    for (;;) pause();
-}
-
-/* Forks a child that runs fn(arg) with the hook stopping it at stage,
- * and kills it there. */
-static void kill_at(const char *stage, void (*fn)(void *), void *arg) {
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        close(fds[0]);
-        g_pipe = fds[1];
-        g_stop_stage = stage;
-        attu_storage_test_hook = stop_hook;
-        fn(arg);
-        _exit(2);   /* the hook never returns */
-    }
-    close(fds[1]);
-    char ch;
-    cr_assert_eq(read(fds[0], &ch, 1), 1, "child reached %s", stage);
-    close(fds[0]);
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
-    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-}
 
 typedef struct save_job { const char *dir; const attu_table *t, *u; } save_job;
 
