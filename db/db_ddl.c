@@ -952,6 +952,7 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
     }
     t->nrows = total;
     t->version = base->version + 1;
+    attu_table_note_append(t, base);   /* (base's rows kept, re-coded at most: storage.c) */
     return t;
 fail:
     attu_table_free(t);

@@ -1276,6 +1276,7 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
     if (assemble(&job, err) == 0) {
         result = job.out;
         job.out = NULL;
+        attu_table_note_append(result, base);   /* (base's rows copied in first, unchanged) */
         if (rows_loaded) *rows_loaded = result->nrows - base->nrows;
     }
 done:

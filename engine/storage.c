@@ -9,6 +9,7 @@
  *   <data-dir>/<table>/g<N>/c<i>.values     slots of column i
  *   <data-dir>/<table>/g<N>/c<i>.validity   bitmap (only if it has NULLs)
  *   <data-dir>/<table>/g<N>/c<i>.dict       dictionary (TEXT only)
+ *   <data-dir>/<table>/g<N>/tail            an append generation's new rows
  *
  * <table> is the table name with every byte outside [a-z0-9_] written as
  * %XX, so any quoted identifier is a safe single path component; the name
@@ -19,11 +20,31 @@
  * A save writes generation N+1 next to N (the temporary folder), fsyncs
  * every file and the folder, then commits by writing CURRENT.tmp, fsyncing
  * it and renaming it over CURRENT (rename of a file is atomic), and fsyncs
- * the table folder. Only then are older generations removed. A crash before
+ * the table folder. Only then are older generations removed (but those an
+ * append generation reads). A crash before
  * the rename leaves CURRENT naming N, intact; after it, N+1, complete. A
  * brand-new table is written under a dot-prefixed temporary folder and
  * renamed into place once committed. At start, dot-prefixed leftovers and
  * uncommitted generations are removed.
+ *
+ * Append generations. A version that only appended rows to the one CURRENT
+ * holds (INSERT, COPY: its attu_table.lineage names the stored version's
+ * uid, which the schema records, with its row count) is written without
+ * column files: its schema's "base <M> <K>" says rows [0, K) are
+ * generation M's column files and each "tail <G> <first> <count>" that
+ * rows [first, first + count) are generation G's file "tail" (every
+ * column's values, validity and, for TEXT, the strings of just those rows:
+ * storage_tail.c), in order. The commit writes the new generation folder
+ * with its schema and, when rows were added, one tail of them, fsyncs
+ * both and renames CURRENT as any save does: the rename is still the
+ * commit point, and a tail has the same header and CRC as every file, so a
+ * start rejects a damaged one. A chain stays short: past TAILS_MAX tails
+ * the next commit writes one tail of every row past the base instead, and
+ * once the tails hold more than 1/TAIL_SHARE of the rows the table is
+ * written whole (which ends the chain). Clean-up keeps the generations the
+ * current one reads. Anything that is not such an append (UPDATE, DELETE,
+ * TRUNCATE, ALTER, a new table, a version with no lineage) is written
+ * whole, exactly as before.
  *
  * Files are in host byte order (little-endian on every platform attu
  * builds for); the magic's version byte would change if that ever changed.
@@ -267,7 +288,7 @@ void attu_storage_close(const char *data_dir) {
 
 /* ---- binary files -------------------------------------------------------------- */
 
-enum { KIND_VALUES = 1, KIND_VALIDITY = 2, KIND_DICT = 3 };
+enum { KIND_VALUES = 1, KIND_VALIDITY = 2, KIND_DICT = 3, KIND_TAIL = 4 };
 #define FILE_MAGIC "ATTUCOL1"
 
 typedef struct file_header {
@@ -339,6 +360,43 @@ static int read_blob(const char *path, uint32_t kind, void **out, size_t *len,
 
 /* ---- schema ------------------------------------------------------------------ */
 
+/* An append chain (see the head comment): at most TAILS_MAX tails, and
+ * their rows at most 1/TAIL_SHARE of the table's, before a commit writes
+ * the table whole again. */
+#define TAILS_MAX 16
+#define TAIL_SHARE 8
+
+typedef struct schema_col { attu_column_def def; int has_validity, has_dict; } schema_col;
+
+typedef struct tail_ref { unsigned long gen; size_t first, count; } tail_ref;
+
+/* Where a generation's rows are: rows [0, base_rows) in the column files
+ * of generation base_gen (0: its own folder, base_rows then the table's
+ * rows), then each tail's rows in the file "tail" of its generation. */
+typedef struct gen_layout {
+    unsigned long base_gen;
+    size_t base_rows;
+    int ntails;
+    tail_ref tails[TAILS_MAX];
+} gen_layout;
+
+typedef struct schema {
+    char name[ATTU_NAME_MAX + 1];
+    size_t rows;
+    uint64_t version;
+    uint64_t uid;       /* the version saved (attu_table.uid); 0: unknown */
+    gen_layout layout;
+    int ncols;
+    schema_col *cols;   /* (an append generation's flags are its base's files') */
+    char **defaults;    /* ncols entries once a default line is read */
+    attu_unique *uniques;
+    int nuniques;
+    attu_check *checks;
+    int nchecks;
+    attu_fkey *fkeys;
+    int nfkeys;
+} schema;
+
 static void escape_text(const char *s, char *out, size_t cap) {
     size_t n = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p && n + 4 < cap; p++) {
@@ -355,10 +413,11 @@ static void escape_text(const char *s, char *out, size_t cap) {
  * <sql>" line per column that has a DEFAULT, its SQL text escaped like
  * names; "crc32c" over all of it last. Files written before DEFAULTs
  * existed simply have no default lines. */
-static char *schema_text(const attu_table *t, const char *const *defaults, const attu_unique *uniques,
+static char *schema_text(const attu_table *t, const gen_layout *lay, const schema_col *base_cols,
+                         const char *const *defaults, const attu_unique *uniques,
                          int nuniques, const attu_check *checks, int nchecks, const attu_fkey *fkeys, int nfkeys,
                          size_t *len) {
-    size_t cap = 256 + (size_t)t->ncols * 300 + (size_t)nuniques * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);
+    size_t cap = 256 + (size_t)t->ncols * 300 + (lay ? (size_t)(lay->ntails + 1) * 80 : 0) + (size_t)nuniques * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);
     for (int i = 0; defaults && i < t->ncols; i++)
         if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
     for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
@@ -373,13 +432,28 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
     escape_text(t->name, name, sizeof name);
     size_t n = (size_t)snprintf(buf, cap, "attu-table 1\nname %s\nrows %zu\nversion %" PRIu64
                                 "\ncolumns %d\n", name, t->nrows, t->version, t->ncols);
+    /* "uid <hex>": the version saved (attu_table.uid), which the next
+     * commit's version names in its lineage when it only appended; files
+     * written before append commits have none */
+    if (t->uid) n += (size_t)snprintf(buf + n, cap - n, "uid %016" PRIx64 "\n", t->uid);
+    /* "base <gen> <rows>" and "tail <gen> <first> <count>" lines: an
+     * append generation's segments (gen_layout); none: its own files */
+    if (lay && lay->base_gen) {
+        n += (size_t)snprintf(buf + n, cap - n, "base %lu %zu\n", lay->base_gen, lay->base_rows);
+        for (int k = 0; k < lay->ntails; k++)
+            n += (size_t)snprintf(buf + n, cap - n, "tail %lu %zu %zu\n", lay->tails[k].gen, lay->tails[k].first,
+                                  lay->tails[k].count);
+    }
     for (int i = 0; i < t->ncols; i++) {
         const attu_column_def *d = &t->defs[i];
         escape_text(d->name, name, sizeof name);
+        /* (the validity and dictionary flags say which files the base
+         * holds: an append generation's are its base's) */
         n += (size_t)snprintf(buf + n, cap - n, "column %s %d %d %d %d %d %d\n", name,
                               (int)d->type.id, d->type.precision, d->type.scale,
-                              d->not_null ? 1 : 0, t->cols[i]->validity ? 1 : 0,
-                              t->cols[i]->dict ? 1 : 0);
+                              d->not_null ? 1 : 0,
+                              base_cols ? base_cols[i].has_validity : t->cols[i]->validity ? 1 : 0,
+                              base_cols ? base_cols[i].has_dict : t->cols[i]->dict ? 1 : 0);
     }
     for (int i = 0; defaults && i < t->ncols; i++) {
         if (!defaults[i]) continue;
@@ -469,22 +543,6 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
     return buf;
 }
 
-typedef struct schema_col { attu_column_def def; int has_validity, has_dict; } schema_col;
-
-typedef struct schema {
-    char name[ATTU_NAME_MAX + 1];
-    size_t rows;
-    uint64_t version;
-    int ncols;
-    schema_col *cols;
-    char **defaults;    /* ncols entries once a default line is read */
-    attu_unique *uniques;
-    int nuniques;
-    attu_check *checks;
-    int nchecks;
-    attu_fkey *fkeys;
-    int nfkeys;
-} schema;
 
 static void schema_free(schema *s) {
     for (int i = 0; s->defaults && i < s->ncols; i++) free(s->defaults[i]);
@@ -525,6 +583,17 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
         if (sscanf(line, "name %255s", buf) == 1) unescape_name(buf, s->name, sizeof s->name);
         else if (sscanf(line, "rows %zu", &s->rows) == 1) continue;
         else if (sscanf(line, "version %" SCNu64, &s->version) == 1) continue;
+        else if (strncmp(line, "uid ", 4) == 0) {
+            if (sscanf(line, "uid %" SCNx64, &s->uid) != 1) return -1;
+        } else if (strncmp(line, "base ", 5) == 0) {
+            if (sscanf(line, "base %lu %zu", &s->layout.base_gen, &s->layout.base_rows) != 2 ||
+                s->layout.base_gen == 0)
+                return -1;
+        } else if (strncmp(line, "tail ", 5) == 0) {
+            if (s->layout.ntails >= TAILS_MAX) return -1;
+            tail_ref *tr = &s->layout.tails[s->layout.ntails++];
+            if (sscanf(line, "tail %lu %zu %zu", &tr->gen, &tr->first, &tr->count) != 3 || tr->gen == 0) return -1;
+        }
         else if (sscanf(line, "columns %d", &s->ncols) == 1) {
             if (s->ncols < 0 || s->ncols > 100000 || s->cols) return -1;
             s->cols = calloc((size_t)s->ncols + 1, sizeof *s->cols);
@@ -669,7 +738,43 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
         }
     }
     if (!s->cols || col != s->ncols || !s->name[0]) return -1;
+    /* the segments must tile the rows: base, then each tail where the one
+     * before ended */
+    if (s->layout.base_gen) {
+        size_t at = s->layout.base_rows;
+        for (int k = 0; k < s->layout.ntails; k++) {
+            if (s->layout.tails[k].first != at || s->layout.tails[k].count > SIZE_MAX - at) return -1;
+            at += s->layout.tails[k].count;
+        }
+        if (at != s->rows) return -1;
+    } else if (s->layout.ntails) {
+        return -1;
+    }
     return 0;
+}
+
+/* Reads and parses the schema file at path: 0, or -1 with *why (s is
+ * then freed; schema_free is the caller's after 0). */
+static int read_schema(const char *path, schema *s, const char **why) {
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(path, "re");
+    if (!f) { *why = "file is missing"; return -1; }
+    char *text = NULL;
+    size_t len = 0;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = malloc(sz > 0 ? (size_t)sz + 1 : 1);
+    if (text && sz > 0 && fread(text, 1, (size_t)sz, f) == (size_t)sz) len = (size_t)sz;
+    if (text) text[len] = '\0';   /* (parse_schema's sscanf reads up to a NUL) */
+    fclose(f);
+    int rc = -1;
+    if (!text) *why = "out of memory";
+    else if (parse_schema(text, len, s, why) == 0) rc = 0;
+    else if (!*why) *why = "unreadable";
+    free(text);
+    if (rc) schema_free(s);
+    return rc;
 }
 
 /* ---- save ------------------------------------------------------------------- */
@@ -692,7 +797,7 @@ static int write_generation(const char *gdir, const attu_table *t, const char *c
     char path[PATH_MAX];
     if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
     size_t slen;
-    char *stext = schema_text(t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, &slen);
+    char *stext = schema_text(t, NULL, NULL, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, &slen);
     if (!stext) return attu_error_oom(err);
     fmt(path, sizeof path, "%s/schema", gdir);
     int rc = write_file(path, stext, slen, NULL, 0, err);
@@ -729,16 +834,114 @@ static int write_generation(const char *gdir, const attu_table *t, const char *c
     return fsync_path(gdir, err);
 }
 
-/* Removes every entry of tdir except keep (and CURRENT). */
+/* Writes t as an append generation gen (folder gdir) on top of the
+ * current generation cur_gen, whose schema is cur: a schema naming cur's
+ * segments plus, when t has rows past cur's, a tail of them (or, past
+ * TAILS_MAX tails, one tail of every row past the base in place of cur's
+ * tails). Returns 0, -1 with err, or 1 when an append does not fit (t is
+ * no append of cur's version, or the chain would grow past its bounds):
+ * the caller writes t whole then. */
+static int write_append_generation(const char *gdir, unsigned long gen, const attu_table *t, const schema *cur,
+                                   unsigned long cur_gen, const char *const *defaults, const attu_unique *uniques,
+                                   int nuniques, const attu_check *checks, int nchecks, const attu_fkey *fkeys,
+                                   int nfkeys, attu_error *err) {
+    /* t descends from the version cur holds by appending (or is it) */
+    bool descends = t->uid && cur->uid && t->uid == cur->uid && t->nrows == cur->rows;
+    for (int k = 0; !descends && cur->uid && k < t->nlineage; k++)
+        descends = t->lineage[k].uid == cur->uid && t->lineage[k].rows == cur->rows;
+    if (!descends || t->nrows < cur->rows || t->ncols != cur->ncols) return 1;
+    for (int i = 0; i < t->ncols; i++) {
+        attu_type a = t->defs[i].type, b = cur->cols[i].def.type;
+        if (a.id != b.id || a.precision != b.precision || a.scale != b.scale) return 1;
+        if (t->cols[i]->dict && attu_type_width(a.id) != sizeof(int32_t)) return 1;
+    }
+    gen_layout lay = cur->layout;
+    if (!lay.base_gen) {   /* cur is written whole: it is the base */
+        lay.base_gen = cur_gen;
+        lay.base_rows = cur->rows;
+        lay.ntails = 0;
+    }
+    size_t first = cur->rows;
+    if (t->nrows > first) {
+        if (lay.ntails == TAILS_MAX) {   /* one tail of every row past the base */
+            first = lay.base_rows;
+            lay.ntails = 0;
+        }
+        lay.tails[lay.ntails++] = (tail_ref){ gen, first, t->nrows - first };
+    }
+    if (t->nrows - lay.base_rows > t->nrows / TAIL_SHARE) return 1;   /* time to compact */
+
+    char path[PATH_MAX];
+    if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
+    if (t->nrows > first) {
+        attu_strbuf b = { 0 };
+        int rc = storage_tail_payload(t, first, &b, err);
+        fmt(path, sizeof path, "%s/tail", gdir);
+        if (!rc) rc = write_blob(path, KIND_TAIL, b.p ? b.p : "", b.n, err);
+        attu_strbuf_free(&b);
+        if (rc) return -1;
+    }
+    size_t slen;
+    char *stext = schema_text(t, &lay, cur->cols, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, &slen);
+    if (!stext) return attu_error_oom(err);
+    fmt(path, sizeof path, "%s/schema", gdir);
+    int rc = write_file(path, stext, slen, NULL, 0, err);
+    free(stext);
+    if (rc) return -1;
+    return fsync_path(gdir, err);
+}
+
+/* Writes t as generation gen of tdir, current generation cur: an append
+ * generation when it fits (write_append_generation), else whole. */
+static int write_next_generation(const char *tdir, unsigned long cur, unsigned long gen, const attu_table *t,
+                                 const char *const *defaults, const attu_unique *uniques, int nuniques,
+                                 const attu_check *checks, int nchecks, const attu_fkey *fkeys, int nfkeys,
+                                 attu_error *err) {
+    char gdir[PATH_MAX], path[PATH_MAX + 16];
+    fmt(gdir, sizeof gdir, "%s/g%lu", tdir, gen);
+    fmt(path, sizeof path, "%s/g%lu/schema", tdir, cur);
+    schema cs;
+    const char *why = NULL;
+    if (t->uid && read_schema(path, &cs, &why) == 0) {
+        int rc = write_append_generation(gdir, gen, t, &cs, cur, defaults, uniques, nuniques, checks, nchecks,
+                                         fkeys, nfkeys, err);
+        schema_free(&cs);
+        if (rc <= 0) return rc;
+    }
+    return write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err);
+}
+
+/* Removes every entry of tdir except keep (and CURRENT) and the
+ * generations keep reads rows from (an append chain's base and tails).
+ * When keep's schema cannot be read, every generation stays (the table
+ * is unavailable then; its files are left for whoever looks at them). */
 static void remove_other_generations(const char *tdir, const char *keep) {
+    unsigned long refs[TAILS_MAX + 1];
+    int nrefs = 0;
+    char path[PATH_MAX];
+    fmt(path, sizeof path, "%s/%s/schema", tdir, keep);
+    schema s;
+    const char *why = NULL;
+    bool known = read_schema(path, &s, &why) == 0;
+    if (known) {
+        if (s.layout.base_gen) refs[nrefs++] = s.layout.base_gen;
+        for (int k = 0; k < s.layout.ntails; k++) refs[nrefs++] = s.layout.tails[k].gen;
+        schema_free(&s);
+    }
     DIR *dir = opendir(tdir);
     if (!dir) return;
     struct dirent *e;
-    char path[PATH_MAX];
     while ((e = readdir(dir))) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
             !strcmp(e->d_name, "CURRENT") || !strcmp(e->d_name, keep))
             continue;
+        unsigned long g = 0;
+        char extra;
+        if (sscanf(e->d_name, "g%lu%c", &g, &extra) == 1) {
+            bool referenced = !known;
+            for (int k = 0; k < nrefs && !referenced; k++) referenced = refs[k] == g;
+            if (referenced) continue;
+        }
         fmt(path, sizeof path, "%s/%s", tdir, e->d_name);
         remove_tree(path);
     }
@@ -783,12 +986,13 @@ int attu_storage_save_table_constraints(const char *data_dir, const attu_table *
     fmt(tdir, sizeof tdir, "%s/%s", data_dir, ename);
     struct stat st;
     if (stat(tdir, &st) == 0 && read_current(tdir) > 0) {
-        unsigned long gen = read_current(tdir) + 1;
+        unsigned long cur = read_current(tdir), gen = cur + 1;
         char gname[32];
         fmt(gname, sizeof gname, "g%lu", gen);
         fmt(gdir, sizeof gdir, "%s/%s", tdir, gname);
         remove_tree(gdir);   /* leftover of an interrupted save */
-        if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err) || fsync_path(tdir, err)) {
+        if (write_next_generation(tdir, cur, gen, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err) ||
+            fsync_path(tdir, err)) {
             remove_tree(gdir);
             return -1;
         }
@@ -872,29 +1076,17 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     fmt(path, sizeof path, "%s/schema", gdir);
     const char *why = NULL;
     schema s;
-    memset(&s, 0, sizeof s);
-    char *text = NULL;
-    FILE *f = fopen(path, "re");
-    size_t len = 0;
-    if (f) {
-        fseek(f, 0, SEEK_END);
-        long sz = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        text = malloc(sz > 0 ? (size_t)sz + 1 : 1);
-        if (text && sz > 0 && fread(text, 1, (size_t)sz, f) == (size_t)sz) len = (size_t)sz;
-        if (text) text[len] = '\0';   /* (parse_schema's sscanf reads up to a NUL) */
-        fclose(f);
-    }
-    if (!f) why = "file is missing";
-    else if (!text || parse_schema(text, len, &s, &why) != 0) {
-        free(text);
-        schema_free(&s);
-        return unavailable_table(name, NULL, path, why ? why : "unreadable");
+    if (read_schema(path, &s, &why)) return unavailable_table(name, NULL, path, why);
+    why = NULL;   /* (parse_schema leaves its default reason behind) */
+    /* the base's files: this generation's own, or an append chain's base */
+    char bdir[PATH_MAX];
+    size_t base_rows = s.rows;
+    if (s.layout.base_gen) {
+        fmt(bdir, sizeof bdir, "%s/g%lu", tdir, s.layout.base_gen);
+        base_rows = s.layout.base_rows;
     } else {
-        why = NULL;   /* parse_schema leaves its default reason behind */
+        fmt(bdir, sizeof bdir, "%s", gdir);
     }
-    free(text);
-    if (why) return unavailable_table(name, NULL, path, why);
 
     attu_column_def *defs = calloc((size_t)s.ncols + 1, sizeof *defs);
     if (!defs) { schema_free(&s); attu_error_oom(err); return NULL; }
@@ -908,34 +1100,34 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
         size_t w = attu_type_width(c->type.id);
         void *buf;
         size_t blen;
-        fmt(path, sizeof path, "%s/c%d.values", gdir, i);
+        fmt(path, sizeof path, "%s/c%d.values", bdir, i);
         if (read_blob(path, KIND_VALUES, &buf, &blen, &why)) break;
-        if (blen != s.rows * w) { free(buf); why = "wrong length"; break; }
+        if (blen != base_rows * w) { free(buf); why = "wrong length"; break; }
         free(c->data);
         c->data = buf;
-        c->capacity = s.rows ? s.rows : 1;
-        if (!s.rows) {
+        c->capacity = base_rows ? base_rows : 1;
+        if (!base_rows) {
             free(c->data);
             c->data = calloc(1, w);
         }
-        c->length = s.rows;
+        c->length = base_rows;
         if (s.cols[i].has_validity) {
-            fmt(path, sizeof path, "%s/c%d.validity", gdir, i);
+            fmt(path, sizeof path, "%s/c%d.validity", bdir, i);
             if (read_blob(path, KIND_VALIDITY, &buf, &blen, &why)) break;
-            size_t words = (s.rows + 63) / 64;
+            size_t words = (base_rows + 63) / 64;
             if (blen != words * 8) { free(buf); why = "wrong length"; break; }
             /* Keep the column invariant: capacity words, bits past length 1. */
             uint64_t *v = malloc((words ? words : 1) * 8);
             if (!v) { free(buf); why = "out of memory"; break; }
             if (words) memcpy(v, buf, words * 8);
             else v[0] = ~0ULL;
-            if (s.rows & 63) v[s.rows >> 6] |= ~0ULL << (s.rows & 63);
+            if (base_rows & 63) v[base_rows >> 6] |= ~0ULL << (base_rows & 63);
             free(buf);
             free(c->validity);
             c->validity = v;
         }
         if (s.cols[i].has_dict) {
-            fmt(path, sizeof path, "%s/c%d.dict", gdir, i);
+            fmt(path, sizeof path, "%s/c%d.dict", bdir, i);
             if (read_blob(path, KIND_DICT, &buf, &blen, &why)) break;
             uint64_t cnt;
             if (blen < 16) { free(buf); why = "wrong length"; break; }
@@ -958,11 +1150,25 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
             d->bytes = bytes;
             c->dict = d;
         }
+    }
+    /* an append chain's tails, in row order (storage_tail.c) */
+    for (int k = 0; !why && k < s.layout.ntails; k++) {
+        const tail_ref *tr = &s.layout.tails[k];
+        void *buf;
+        size_t blen;
+        fmt(path, sizeof path, "%s/g%lu/tail", tdir, tr->gen);
+        if (read_blob(path, KIND_TAIL, &buf, &blen, &why)) break;
+        why = storage_tail_apply(t, tr->first, tr->count, buf, blen);
+        free(buf);
+    }
+    for (int i = 0; i < s.ncols && !why; i++) {
+        attu_column *c = t->cols[i];
         if (c->type.id == ATTU_TYPE_TEXT) {
             /* Codes must index the dictionary, or queries would read
              * outside it: a wrong code is damage, even with a good CRC. */
             const int32_t *codes = c->data;
             int32_t n = c->dict ? c->dict->count : 0;
+            if (c->length != s.rows) { why = "wrong length"; break; }
             for (size_t r = 0; r < s.rows; r++)
                 if (!attu_column_is_null(c, r) && (codes[r] < 0 || codes[r] >= n)) {
                     why = "text code outside its dictionary";
@@ -981,6 +1187,9 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
         return u;
     }
     t->nrows = s.rows;
+    /* the version on disk: the next commit of a version appended to this
+     * one names it in its lineage and writes only its new rows */
+    if (s.uid) t->uid = s.uid;
     *defaults_out = s.defaults;   /* the caller's now */
     s.defaults = NULL;
     *uniques_out = s.uniques;
@@ -1074,6 +1283,12 @@ int storage_write_generation(const char *gdir, const attu_table *t, const char *
 }
 int storage_commit_current(const char *tdir, unsigned long gen, attu_error *err) {
     return commit_current(tdir, gen, err);
+}
+int storage_write_next_generation(const char *tdir, unsigned long cur, unsigned long gen, const attu_table *t,
+                                  const char *const *defaults, const attu_unique *uniques, int nuniques,
+                                  const attu_check *checks, int nchecks, const attu_fkey *fkeys, int nfkeys,
+                                  attu_error *err) {
+    return write_next_generation(tdir, cur, gen, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err);
 }
 void storage_remove_other_generations(const char *tdir, const char *keep) { remove_other_generations(tdir, keep); }
 int storage_remove_tree(const char *path) { return remove_tree(path); }

@@ -5,7 +5,10 @@
  * (values, validity, dictionary) and a checksum for each. A save writes the
  * table into a temporary folder, fsyncs every file and the folder, then
  * renames it over the old one and fsyncs the parent, so a crash at any point
- * leaves either the previous table or the new one, never a mix.
+ * leaves either the previous table or the new one, never a mix. A version
+ * that only appended rows to the stored one (attu_table.lineage) is saved
+ * as a tail of its new rows beside the stored files (storage.c), with the
+ * same guarantee.
  */
 #ifndef ATTU_STORAGE_H
 #define ATTU_STORAGE_H

@@ -93,7 +93,9 @@ int attu_storage_commit_table(attu_storage_commit *c, const attu_table *t, const
         snprintf(gdir, sizeof gdir, "%s/g%lu", tdir, cur + 1);
         storage_remove_tree(gdir);   /* (a leftover of an interrupted save) */
         staged(c, gdir);
-        if (storage_write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err) ||
+        /* (only the rows added, when t appended to the current version) */
+        if (storage_write_next_generation(tdir, cur, cur + 1, t, defaults, uniques, nuniques, checks, nchecks, fkeys,
+                                          nfkeys, err) ||
             storage_fsync_path(tdir, err))
             return -1;
         step(c, "gen", ename, gen);

@@ -8,6 +8,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t uid_next;   /* 0 until the first draw */
+
+uint64_t attu_table_new_uid(void) {
+    uint64_t cur = __atomic_load_n(&uid_next, __ATOMIC_ACQUIRE);
+    if (cur == 0) {
+        /* a random base, so a version id of this process never names a
+         * version another process wrote to the data directory */
+        uint64_t seed = 0;
+        if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 40);
+        }
+        seed &= ~(uint64_t)0xffffffff;   /* (room to count up: 2^32 versions) */
+        if (seed == 0) seed = (uint64_t)1 << 32;
+        uint64_t expect = 0;
+        __atomic_compare_exchange_n(&uid_next, &expect, seed, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    uint64_t id = __atomic_add_fetch(&uid_next, 1, __ATOMIC_ACQ_REL);
+    return id ? id : __atomic_add_fetch(&uid_next, 1, __ATOMIC_ACQ_REL);
+}
+
+void attu_table_note_append(attu_table *t, const attu_table *base) {
+    if (t == base || !base->uid) return;
+    int n = 0;
+    t->lineage[n].uid = base->uid;
+    t->lineage[n++].rows = base->nrows;
+    for (int k = 0; k < base->nlineage && n < ATTU_TABLE_LINEAGE; k++)
+        if (base->lineage[k].rows <= base->nrows) t->lineage[n++] = base->lineage[k];
+    t->nlineage = n;
+}
 
 attu_table *attu_table_new(const char *name, int ncols,
                            const attu_column_def *defs, attu_error *err) {
@@ -21,6 +56,7 @@ attu_table *attu_table_new(const char *name, int ncols,
     if (!t) return attu_error_oom(err), NULL;
     /* Longer names are truncated, as PostgreSQL does to NAMEDATALEN - 1. */
     snprintf(t->name, sizeof t->name, "%s", name);
+    t->uid = attu_table_new_uid();
     t->ncols = ncols;
     t->defs = calloc(ncols ? (size_t)ncols : 1, sizeof *t->defs);
     t->cols = calloc(ncols ? (size_t)ncols : 1, sizeof *t->cols);
@@ -76,6 +112,7 @@ attu_table *attu_table_shell(const attu_table *t, attu_error *err) {
     attu_table *n = calloc(1, sizeof *n);
     if (!n) return attu_error_oom(err), NULL;
     memcpy(n->name, t->name, sizeof n->name);
+    n->uid = attu_table_new_uid();   /* (a copy is free to change: no lineage) */
     n->ncols = t->ncols;
     n->nrows = t->nrows;
     n->version = t->version;

@@ -21,6 +21,7 @@
 #include "engine/types.h"
 
 #define ATTU_NAME_MAX 63   /* PostgreSQL's NAMEDATALEN - 1 */
+#define ATTU_TABLE_LINEAGE 8   /* ancestors a version remembers (attu_table.lineage) */
 
 typedef struct attu_column_def {
     char      name[ATTU_NAME_MAX + 1];  /* folded (lower case) unless quoted */
@@ -61,6 +62,21 @@ typedef struct attu_table {
      * the last catalog lets go of it. Versions are never changed in place
      * once a catalog holds them (only key_index, a cache, moves on). */
     int              shares;
+    /* Who this version is, for the data directory's append-only commits
+     * (engine/storage.c): uid names this version (never 0 for one made
+     * by attu_table_new or attu_table_clone*; 0 means "unknown" and never
+     * matches), and lineage lists earlier versions whose rows are this
+     * version's first rows, unchanged in value (a TEXT row's string, not
+     * its dictionary code, which may move): entry k says rows [0,
+     * lineage[k].rows) of version lineage[k].uid are rows [0,
+     * lineage[k].rows) here. Only writers that append to a copy and leave
+     * the old rows' values alone record it (attu_table_note_append: INSERT,
+     * COPY); every other new version starts with none, so storage writes
+     * it whole. The newest ancestor comes first; at most
+     * ATTU_TABLE_LINEAGE are kept. */
+    uint64_t         uid;
+    int              nlineage;
+    struct { uint64_t uid; size_t rows; } lineage[ATTU_TABLE_LINEAGE];
 } attu_table;
 
 /* An empty table with the given columns (names must be unique: 42701). */
@@ -81,6 +97,15 @@ attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, att
  * NULL, which attu_table_free skips): the caller puts in the new
  * version's columns (db_append_rows: attu_column_append_version). */
 attu_table *attu_table_shell(const attu_table *t, attu_error *err);
+
+/* A fresh version id (never 0, unique across processes in practice: a
+ * random base drawn once, then counted up). */
+uint64_t attu_table_new_uid(void);
+
+/* Records that t holds base's rows unchanged as its first base->nrows rows
+ * (t appended to a copy of base): base itself and base's own lineage
+ * become t's lineage. Only call it when no old row's value changed. */
+void attu_table_note_append(attu_table *t, const attu_table *base);
 
 /* Column index by folded name, or -1. */
 int attu_table_find_column(const attu_table *t, const char *name);

@@ -19,6 +19,7 @@ static attu_table *shell(const attu_table *t, size_t nrows, attu_error *err) {
     attu_table *n = calloc(1, sizeof *n);
     if (!n) return attu_error_oom(err), NULL;
     memcpy(n->name, t->name, sizeof n->name);
+    n->uid = attu_table_new_uid();   /* (no lineage: the rows changed) */
     n->ncols = t->ncols;
     n->nrows = nrows;
     n->version = t->version + 1;
@@ -137,14 +138,23 @@ attu_table *attu_table_keep_rows(const attu_table *t, const uint8_t *keep, attu_
     size_t nlist = few ? t->nrows - m : m;
     size_t *rows = malloc(sizeof *rows * (nlist ? nlist : 1));
     if (!rows) return attu_error_oom(err), NULL;
-    size_t k = 0;
-    for (size_t r = 0; r < t->nrows; r++) if ((keep[r] != 0) != few) rows[k++] = r;
+    size_t nl = 0;
+    for (size_t r = 0; r < t->nrows; r++) if ((keep[r] != 0) != few) rows[nl++] = r;
     attu_table *n = shell(t, m, err);
     for (int c = 0; n && c < t->ncols; c++) {
         n->cols[c] = few ? drop_rows(t->cols[c], rows, nlist, err) : attu_column_gather(t->cols[c], rows, m, err);
         if (!n->cols[c] || trim_dictionary(n->cols[c], t->nrows - m, err)) { attu_table_free(n); n = NULL; }
     }
     free(rows);
+    /* rows kept from the first on are the same rows (values, not codes:
+     * trim_dictionary renumbers them): what t's lineage says of its first
+     * rows stays true of n's as far as nothing before them went (ON
+     * CONFLICT DO NOTHING dropping proposed rows keeps the table's old
+     * rows, so its commit can still write only the new ones) */
+    size_t prefix = 0;
+    while (prefix < t->nrows && keep[prefix]) prefix++;
+    for (int k = 0; n && k < t->nlineage; k++)
+        if (t->lineage[k].rows <= prefix) n->lineage[n->nlineage++] = t->lineage[k];
     return n;
 }
 

@@ -143,15 +143,15 @@ void bench_scan_delays(context_t& ctx, size_t n, const char* type) {
   bench_scan_delay<T, nt, vt, ag::detail::scan_delay_t<T>>(ctx, n, type, "CUB's sm_90 delay");
 }
 
-// ATTU_BENCH_SCAN_MODES=1: the single-pass scan with its per-thread scan
-// serial (the default) and split into chains (scan.cuh,
-// ATTU_SCAN_SPLIT_CHAIN), alternately twice on the same buffers, each round
-// beside DeviceScan on the same data. whole: the items are the whole
-// numbers 1..1000 (as the int32 row's), else fill_random's (floats in
-// (-1e6, 1e6); integers over `range`, 0 the full type): whether the data
-// rather than the type moves the float row.
+// ATTU_BENCH_SCAN_DATA=1: the single-pass scan on data of four kinds, twice
+// on the same buffers, each round beside DeviceScan on the same data.
+// whole: the items are the whole numbers 1..1000 (as the int32 row's),
+// else fill_random's (floats in (-1e6, 1e6); integers over `range`, 0 the
+// full type): whether the data rather than the type moves the float row
+// (scan.cuh's header). It was ATTU_BENCH_SCAN_MODES until session 26,
+// when the split chains it set against the serial one were removed.
 template <typename T>
-void bench_scan_modes(context_t& ctx, size_t n, const char* type, bool whole, long long range, const char* data) {
+void bench_scan_data(context_t& ctx, size_t n, const char* type, bool whole, long long range, const char* data) {
   dbuf<T> a(n), b(n);
   if (whole) {
     dbuf<int> w(n);
@@ -166,19 +166,15 @@ void bench_scan_modes(context_t& ctx, size_t n, const char* type, bool whole, lo
   size_t tb = 0;
   ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, a.p, b.p, int(n)));
   dbuf<char> tmp(tb);
-  const bool saved = ag::detail::scan_split_chain_on();
-  for (int round = 0; round < 2; ++round)
-    for (bool split : {false, true}) {
-      ag::detail::scan_split_chain_on() = split;
-      double ours = time_ms(ctx, no_prep, [&] { ag::scan(a.p, int(n), b.p, ag::plus_t<T>(), (T*)nullptr, ctx); });
-      double theirs = time_ms(ctx, no_prep, [&] {
-        ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, a.p, b.p, int(n), ctx.stream()));
-      });
-      char name[128];
-      std::snprintf(name, sizeof name, "exclusive scan, %s, chain %s", data, split ? "split" : "serial");
-      row(name, type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
-    }
-  ag::detail::scan_split_chain_on() = saved;
+  for (int round = 0; round < 2; ++round) {
+    double ours = time_ms(ctx, no_prep, [&] { ag::scan(a.p, int(n), b.p, ag::plus_t<T>(), (T*)nullptr, ctx); });
+    double theirs = time_ms(ctx, no_prep, [&] {
+      ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, a.p, b.p, int(n), ctx.stream()));
+    });
+    char name[128];
+    std::snprintf(name, sizeof name, "exclusive scan, %s", data);
+    row(name, type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
+  }
 }
 
 struct is_odd {
@@ -427,11 +423,11 @@ int main(int argc, char** argv) {
           bc::bench_scan_box<long long, 256, 12>(ctx, n, "int64");
         }
       }
-      if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_MODES")) {
-        bc::bench_scan_modes<int>(ctx, n, "int32", false, 1000, "1..1000");
-        bc::bench_scan_modes<float>(ctx, n, "float", false, 0, "random in (-1e6, 1e6)");
-        bc::bench_scan_modes<float>(ctx, n, "float", true, 0, "whole 1..1000");
-        bc::bench_scan_modes<int>(ctx, n, "int32", false, 0, "full range");
+      if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_DATA")) {
+        bc::bench_scan_data<int>(ctx, n, "int32", false, 1000, "1..1000");
+        bc::bench_scan_data<float>(ctx, n, "float", false, 0, "random in (-1e6, 1e6)");
+        bc::bench_scan_data<float>(ctx, n, "float", true, 0, "whole 1..1000");
+        bc::bench_scan_data<int>(ctx, n, "int32", false, 0, "full range");
       }
       if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_TUNING")) {
         bc::bench_scan_delays<int, 128, 24>(ctx, n, "int32");
@@ -454,21 +450,6 @@ int main(int argc, char** argv) {
             bc::bench_select_box<128, 24>(ctx, n, on ? ", stores aligned" : ", stores from the tile's first");
           }
         ag::detail::select_align_on() = saved;
-      }
-      // ATTU_BENCH_SELECT_V2=1: select_if's first kernel, v2 (ballots,
-      // warp-local staging, two CTA barriers) and v2 over striped rows,
-      // alternately twice
-      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_V2")) {
-        const bool saved = ag::detail::select_v2_on(), saved_striped = ag::detail::select_v2_striped_on();
-        static const char* const notes[] = {", first kernel", ", v2 kernel", ", v2 striped rows"};
-        for (int round = 0; round < 2; ++round)
-          for (int k = 0; k < 3; ++k) {
-            ag::detail::select_v2_on() = k > 0;
-            ag::detail::select_v2_striped_on() = k == 2;
-            bc::bench_select_box<128, 24>(ctx, n, notes[k]);
-          }
-        ag::detail::select_v2_on() = saved;
-        ag::detail::select_v2_striped_on() = saved_striped;
       }
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
         bc::bench_select_box<128, 24>(ctx, n);

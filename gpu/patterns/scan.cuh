@@ -36,12 +36,14 @@
 // float row lagged its int32 row more (0.294 against 0.232 ms) though its
 // float fold is a tree: most of that gap is the run's float row (after the
 // int64 row's buffers, 5 reps, or the float data's bits), not the kernel.
-// The split chains (scan_split_chain_on, off by default) cut the chain to
-// 8 ops; bench_core's ATTU_BENCH_SCAN_MODES rows time both paths beside
-// DeviceScan on random floats, whole-number floats and int32 data.
+// Splitting the chain (four chains of 6 side by side, then their folds in
+// order: 8 dependent ops) was tried and removed in session 26: on an H200
+// it timed as the serial chain within noise at 64M-1G, int32 and float.
+// bench_core's ATTU_BENCH_SCAN_DATA rows time the scan beside DeviceScan on
+// random floats, whole-number floats and int32 data (whether the data
+// rather than the type moves the float row).
 #pragma once
 
-#include <cstdlib>
 #include <type_traits>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -170,37 +172,12 @@ template <typename T>
 using scan_delay_t = cub::detail::fixed_delay_constructor_t<(sizeof(T) <= 4 ? 648 : 632),
                                                             (sizeof(T) <= 4 ? 1245 : 1290)>;
 
-// Off by default: ATTU_SCAN_SPLIT_CHAIN=1 (or setting this flag) runs the
-// single-pass kernel with each thread's items scanned as a few short chains
-// (scan_single_pass_kernel's `split`); the bench times both paths
-// (ATTU_BENCH_SCAN_MODES=1 in bench_core).
-inline bool& scan_split_chain_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SCAN_SPLIT_CHAIN");
-    return e && *e && *e != '0';
-  }();
-  return on;
-}
-
-// The per-thread scan of the single-pass kernel. Serial (split false): one
-// chain of vt dependent ops, x0, x0 op x1, ... Split: chains of chain_len
-// consecutive items (about vt / 4) scanned side by side, then the chains'
-// folds combined in order: the thread's fold, which the block scan waits
-// for, is chain_len - 1 + chains - 1 ops deep instead of vt - 1 (8 against
-// 23 for vt = 24). The items keep their order, so any associative op is
-// fine; a float sum rounds in another order than the serial path's.
-template <bool split, int vt>
-struct scan_chain_t {
-  enum { len = split ? (vt + 3) / 4 : vt, count = (vt + len - 1) / len };
-};
-
-template <scan_type_t scan_type, typename launch_t, typename delay_t, bool split, typename T,
-          typename func_t, typename out_it, typename op_t, typename tile_state_t, typename red_it>
+template <scan_type_t scan_type, typename launch_t, typename delay_t, typename T, typename func_t,
+          typename out_it, typename op_t, typename tile_state_t, typename red_it>
 __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
     func_t f, int count, out_it output, op_t op, T init, tile_state_t tile_state,
     tile_state_t next_state, int next_tiles, red_it reduction, bool want_reduction) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  enum { chain_len = scan_chain_t<split, vt>::len, chains = scan_chain_t<split, vt>::count };
   using exchange_t = cub::BlockExchange<T, nt, vt>;
   using scan_t = cub::BlockScan<T, nt>;
   using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>;
@@ -214,52 +191,34 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
   T x[vt];
   load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
   exchange_t(exchange).StripedToBlocked(x);
-  // Serial: incl[i] = x0 op ... op xi. Split: the fold of item i's chain
-  // up to i, and before[c] (c >= 1) the fold of the chains before chain c,
-  // before[chains] the thread's fold. (Garbage past the end of a partial
-  // tile only flows into slots that are never stored.)
+  // The thread's items scanned as one serial chain: incl[i] = x0 op ... op
+  // xi, its fold incl[vt - 1]. (Garbage past the end of a partial tile
+  // only flows into slots that are never stored.)
   T incl[vt];
-  T before[chains + 1];
-  // (Serial is the case of one chain of vt: the code below folds to it.)
+  incl[0] = x[0];
 #pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    if (i % chain_len == 0) incl[i] = x[i];
-    else incl[i] = op(incl[i - 1], x[i]);
-  }
-  before[1] = incl[chain_len - 1];
-#pragma unroll
-  for (int c = 1; c < chains; ++c) before[c + 1] = op(before[c], incl[min((c + 1) * chain_len, (int)vt) - 1]);
+  for (int i = 1; i < vt; ++i) incl[i] = op(incl[i - 1], x[i]);
   T prefix;
-  bool has_prefix;
+  bool has_prefix;  // false only for the grid's first thread
   if (cta == 0) {
     T agg;
-    scan_t(scan_storage).ExclusiveScan(before[chains], prefix, op, agg);
+    scan_t(scan_storage).ExclusiveScan(incl[vt - 1], prefix, op, agg);
     if (!tid && tile_count == nv) tile_state.SetInclusive(0, agg);
     has_prefix = tid > 0;
   } else {
     prefix_op_t prefix_op(tile_state, prefix_storage, op, cta);
-    scan_t(scan_storage).ExclusiveScan(before[chains], prefix, op, prefix_op);
+    scan_t(scan_storage).ExclusiveScan(incl[vt - 1], prefix, op, prefix_op);
     has_prefix = true;
   }
   T y[vt];
-  // base[c]: the fold of everything before chain c; only chain 0 of the
-  // grid's first thread has nothing before it (has_prefix false).
-  T base[chains];
-  base[0] = prefix;
-#pragma unroll
-  for (int c = 1; c < chains; ++c) base[c] = has_prefix ? op(prefix, before[c]) : before[c];
 #pragma unroll
   for (int i = 0; i < vt; ++i) {
-    const int c = i / chain_len;
-    const bool has_base = c > 0 || has_prefix;
     if (scan_type == scan_type_inc) {
-      y[i] = has_base ? op(base[c], incl[i]) : incl[i];
+      y[i] = has_prefix ? op(prefix, incl[i]) : incl[i];
     } else if (i == 0) {
       y[i] = has_prefix ? prefix : init;
-    } else if (i % chain_len == 0) {
-      y[i] = base[c];
     } else {
-      y[i] = has_base ? op(base[c], incl[i - 1]) : incl[i - 1];
+      y[i] = has_prefix ? op(prefix, incl[i - 1]) : incl[i - 1];
     }
   }
   if (want_reduction && cta * nv + tile_count == count) {
@@ -269,7 +228,7 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
       T red = incl[0];
 #pragma unroll
       for (int i = 0; i < vt; ++i)
-        if (i == li) red = (i >= chain_len || has_prefix) ? op(base[i / chain_len], incl[i]) : incl[i];
+        if (i == li) red = has_prefix ? op(prefix, incl[i]) : incl[i];
       reduction[0] = red;
     }
   }
@@ -291,14 +250,8 @@ void scan_impl(func_t f, int count, out_it output, op_t op, T init,
     // Single pass: nobody waits for the reduction before the end.
     using tile_state_t = cub::ScanTileState<T>;
     auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-    if (scan_split_chain_on())
-      scan_single_pass_kernel<scan_type, launch_t, delay_t, true, T>
-          <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
-                                                         lb.next_tiles, reduction, want_reduction);
-    else
-      scan_single_pass_kernel<scan_type, launch_t, delay_t, false, T>
-          <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
-                                                         lb.next_tiles, reduction, want_reduction);
+    scan_single_pass_kernel<scan_type, launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        f, count, output, op, init, lb.state, lb.next, lb.next_tiles, reduction, want_reduction);
     ATTU_CUDA_CHECK_LAUNCH();
     lookback_end(lb, ctx);
     return;

@@ -8,45 +8,43 @@
 // its keep flags with a decoupled look-back for the tile's output offset
 // (CUB's tile status and prefix callback, as the single-pass scan), stages
 // the kept items in shared memory in order, and stores them coalesced
-// (the tile statuses are the scan's: lookback.cuh). The output must have room for every item (the count is
-// known only at the end); the number kept is written to *num_selected
-// (device memory), so nothing synchronizes with the host.
+// (the tile statuses are the scan's: lookback.cuh). The output must have
+// room for every item (the count is known only at the end); the number
+// kept is written to *num_selected (device memory), so nothing
+// synchronizes with the host.
 //
-// A second kernel, select_if_v2_kernel (ATTU_SELECT_V2=1; off by default,
-// not yet measured), cuts the CTA barriers from five to two and drops the
-// striped-to-blocked exchange: each warp loads its own contiguous run of
-// 32 x vt items (a warp's row i is the run's items [32 i, 32 i + 32), so
-// every load is one coalesced line), ballots each row's keep flags and
-// writes the kept items at once to its own shared region at the rank
-// popc(ballot & lanes below) + the kept count of its earlier rows. A
-// warp's kept items thus sit in order, and the warps' runs in tile order.
-// Barrier one publishes the warps' counts (and their staged items); the
-// first warp runs the look-back with the tile's total (CUB's
-// TilePrefixCallbackOp, whose operator() is the first warp's) while the
-// others go on to barrier two, after which the whole CTA stores the kept
-// items from the output's 32-item boundary as the first kernel does,
-// finding each item's warp region by comparing its tile rank with the
-// warps' starts. The loaded items die as they are staged, so the kernel
-// keeps fewer values live than the first (which holds them through the
-// exchange and the scan).
+// The kernel, select_if_v2_striped_kernel (v2), cuts the CTA barriers of
+// the first kernel (an exchange, a block scan with the look-back as its
+// prefix callback, staging: five) to two and drops the striped-to-blocked
+// exchange. It loads the
+// first kernel's striped rows: the CTA's row i is the tile's items
+// [nt i, nt i + nt), warp w holds its 32-item segment w, and the tile's
+// order is row-major over (row, warp). Each warp ballots its rows' keep
+// flags, lane i keeping row i's ballot; barrier one publishes the vt x
+// warps segment counts; every warp sums its rows' counts (a lane a row)
+// and scans them across its lanes for its segments' starts, and stages
+// its kept items in tile order at once (the first warp after running the
+// look-back with the tile's total: CUB's TilePrefixCallbackOp, whose
+// operator() is the first warp's). After barrier two the whole CTA
+// stores the staged items straight from the output's 32-item boundary,
+// as the first kernel does. The loaded items live until they are staged,
+// past barrier one.
 //
-// ATTU_SELECT_V2_STRIPED=1 (with ATTU_SELECT_V2=1; off, unmeasured) runs
-// v2 over the first kernel's striped rows instead (select_if_v2_striped_
-// kernel): the CTA's row i is the tile's items [nt i, nt i + nt), warp w
-// holds its 32-item segment w, and the tile's order is row-major over
-// (row, warp). Each warp's lane i keeps row i's ballot; barrier one
-// publishes the vt x warps segment counts; every warp sums its rows'
-// counts (a lane a row) and scans them across its lanes for its segments'
-// starts, so the kept items are staged in tile order (the first warp
-// after its look-back) and the store reads them straight. The loaded
-// items live until they are staged, past barrier one.
+// Measured (session 26, keep 50%, alternately twice in one process): on an
+// H200, 64M first kernel 0.141 ms, v2 striped 0.137-0.138, 256M
+// 0.542-0.544 against 0.524-0.528; on an H100, 64M 0.176-0.178 against
+// 0.174-0.176, 256M 0.660-0.664 against 0.652-0.654. The first kernel was
+// then removed, as was a v2 over each warp's own contiguous run of 32 x vt
+// items (warp-local staging, the store finding each item's warp region),
+// which timed between the two (H200 64M 0.140-0.145, 256M 0.525).
 //
 // pred(x) -> bool must be a pure function of the item.
 #pragma once
 
+#include <cstdlib>
+
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/block/block_exchange.cuh>
 
 #include "gpu/patterns/scan.cuh"
 
@@ -70,95 +68,7 @@ inline bool& select_align_on() {
   return on;
 }
 
-// select_if's kernel: the first (exchange, block scan with the look-back,
-// staging: five CTA barriers) or, when on, select_if_v2_kernel (ballots,
-// warp-local staging, the look-back in the first warp: two barriers).
-// ATTU_SELECT_V2=1 turns v2 on (off by default: unmeasured); tests and the
-// bench set it through select_v2_on().
-inline bool& select_v2_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SELECT_V2");
-    return e && *e == '1';
-  }();
-  return on;
-}
-
-// Within v2: the striped rows (ATTU_SELECT_V2_STRIPED=1) instead of the
-// warps' own runs. Off by default, unmeasured.
-inline bool& select_v2_striped_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SELECT_V2_STRIPED");
-    return e && *e == '1';
-  }();
-  return on;
-}
-
-template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
-__global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
-                                                                 pred_t pred, T* __restrict__ output,
-                                                                 int* __restrict__ num_selected,
-                                                                 tile_state_t tile_state, tile_state_t next_state,
-                                                                 int next_tiles, bool align) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using exchange_t = cub::BlockExchange<T, nt, vt>;
-  using scan_t = cub::BlockScan<int, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
-  __shared__ union {
-    typename exchange_t::TempStorage exchange;
-    T staged[nv];
-  } shared;
-  __shared__ typename scan_t::TempStorage scan_storage;
-  __shared__ typename prefix_op_t::TempStorage prefix_storage;
-  __shared__ int s_prefix, s_kept;
-  int tid = threadIdx.x, cta = blockIdx.x;
-  lookback_mark_next(next_state, next_tiles);
-  int tile_begin = cta * nv;
-  int tile_count = min(nv, count - tile_begin);
-  // coalesced loads, then each thread's items in order (blocked)
-  T x[vt];
-  auto load = [=](int i) { return input[i]; };
-  load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
-  exchange_t(shared.exchange).StripedToBlocked(x);
-  bool keep[vt];
-  int kept = 0;
-#pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    keep[i] = tid * vt + i < tile_count && pred(x[i]);
-    kept += keep[i];
-  }
-  // exclusive position among the kept items, from the start of the array
-  int excl;
-  if (cta == 0) {
-    int agg;
-    scan_t(scan_storage).ExclusiveSum(kept, excl, agg);
-    if (!tid) {
-      if (tile_count == nv) tile_state.SetInclusive(0, agg);
-      s_prefix = 0;
-      s_kept = agg;
-    }
-  } else {
-    prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
-    scan_t(scan_storage).ExclusiveScan(kept, excl, plus_t<int>(), prefix_op);
-    if (!tid) s_prefix = excl;  // thread 0's exclusive value is the tile's prefix
-    if (tid == nt - 1) s_kept = excl + kept;  // the inclusive total; the prefix is subtracted below
-  }
-  __syncthreads();
-  int prefix = s_prefix;
-  int tile_kept = cta == 0 ? s_kept : s_kept - prefix;
-  // stage the kept items at their tile-local positions, then store striped
-  int pos = excl - prefix;
-#pragma unroll
-  for (int i = 0; i < vt; ++i)
-    if (keep[i]) shared.staged[pos++] = x[i];
-  __syncthreads();
-  // from the 32-item boundary of the output at or before prefix: a warp's
-  // stores are one aligned 128-byte run (4-byte items), not two partial ones
-  for (int i = tid - (align ? prefix & 31 : 0); i < tile_kept; i += nt)
-    if (i >= 0) output[prefix + i] = shared.staged[i];
-  if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
-}
-
-// The v2 kernels' look-back, by the first warp alone (every lane calls):
+// v2's look-back, by the first warp alone (every lane calls):
 // the tile's exclusive prefix among the kept items into *s_prefix; tile 0
 // publishes its total at once (full tiles only: a partial tile 0 is the
 // last). The caller's barrier publishes *s_prefix.
@@ -177,80 +87,7 @@ __device__ __forceinline__ void warp0_tile_prefix(tile_state_t& tile_state,
   if (!lane) *s_prefix = prefix;
 }
 
-// The kernel of the header comment's second paragraph. Invariants: warp w
-// of the tile owns the tile's items [w * run, (w + 1) * run), run = 32 *
-// vt; after barrier one, staged[w * run, w * run + s_count[w]) holds that
-// range's kept items in order; the tile's kept item r (its rank among the
-// tile's kept items) lies in the region of the last warp w with start[w]
-// <= r, at staged[r + w * run - start[w]].
-template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
-__global__ __launch_bounds__(launch_t::nt) void select_if_v2_kernel(const T* __restrict__ input, int count,
-                                                                    pred_t pred, T* __restrict__ output,
-                                                                    int* __restrict__ num_selected,
-                                                                    tile_state_t tile_state, tile_state_t next_state,
-                                                                    int next_tiles, bool align) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt, warps = nt / 32, run = 32 * vt };
-  static_assert(nt % 32 == 0, "select_if_v2_kernel: whole warps");
-  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, delay_t>;
-  __shared__ T staged[nv];
-  __shared__ int s_count[warps];
-  __shared__ int s_prefix;
-  __shared__ typename prefix_op_t::TempStorage prefix_storage;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, cta = blockIdx.x;
-  lookback_mark_next(next_state, next_tiles);
-  const int tile_begin = cta * nv;
-  const int tile_count = min(nv, count - tile_begin);
-  // this lane's items: the warp's run from its row 0, a row 32 apart
-  const int valid = tile_count - warp * run - lane;  // row i's item exists iff 32 * i < valid
-  const T* in = input + tile_begin + warp * run + lane;
-  T x[vt];
-  if (tile_count == nv) {
-#pragma unroll
-    for (int i = 0; i < vt; ++i) x[i] = in[32 * i];
-  } else {
-#pragma unroll
-    for (int i = 0; i < vt; ++i)
-      if (32 * i < valid) x[i] = in[32 * i];
-  }
-  // keep flags a row at a time; a kept item goes to its rank in the warp's
-  // region: the kept items of the earlier rows, then of the lower lanes
-  const unsigned below = (1u << lane) - 1;
-  T* mine = staged + warp * run;
-  int kept = 0;  // the warp's kept items so far (the same in every lane)
-#pragma unroll
-  for (int i = 0; i < vt; ++i) {
-    const bool keep = 32 * i < valid && pred(x[i]);
-    const unsigned row = __ballot_sync(~0u, keep);
-    if (keep) mine[kept + __popc(row & below)] = x[i];
-    kept += __popc(row);
-  }
-  if (!lane) s_count[warp] = kept;
-  __syncthreads();  // one: the counts and the staged items
-  // each warp's first tile rank, and the tile's total
-  int start[warps];
-  int tile_kept = 0;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) {
-    start[w] = tile_kept;
-    tile_kept += s_count[w];
-  }
-  if (warp == 0) warp0_tile_prefix<prefix_op_t>(tile_state, prefix_storage, cta, tile_count == nv, tile_kept, &s_prefix);
-  __syncthreads();  // two: the tile's prefix
-  const int prefix = s_prefix;
-  // from the 32-item boundary of the output at or before prefix, as the
-  // first kernel; item r is read from its warp's region
-  for (int r = tid - (align ? prefix & 31 : 0); r < tile_kept; r += nt) {
-    if (r < 0) continue;
-    int at = r;
-#pragma unroll
-    for (int w = 1; w < warps; ++w)
-      if (r >= start[w]) at = r + w * run - start[w];
-    output[prefix + r] = staged[at];
-  }
-  if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
-}
-
-// v2 over striped rows (the header comment's third paragraph).
+// v2 over striped rows (the header comment's second paragraph).
 // Invariants: after barrier one, s_count[i * warps + w] is the kept count
 // of warp w's segment of row i; in every warp, lane i < vt then holds in
 // seg the tile rank of the first kept item of its own warp's segment of
@@ -332,15 +169,8 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
   }
   using tile_state_t = cub::ScanTileState<int>;
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-  if (detail::select_v2_on() && detail::select_v2_striped_on())
-    detail::select_if_v2_striped_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
-  else if (detail::select_v2_on())
-    detail::select_if_v2_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
-  else
-    detail::select_if_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
+  detail::select_if_v2_striped_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+      input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
   ATTU_CUDA_CHECK_LAUNCH();
   lookback_end(lb, ctx);
 }

@@ -1,6 +1,7 @@
 /* Tests for engine/storage.c and checksum.c: round trips, crash safety
  * (fork + SIGKILL mid-save), corruption detection, the lock file. */
 #include "csv_test_util.h"
+#include "storage_test_util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -12,17 +13,7 @@
 #include "engine/storage.h"
 #include "engine/view.h"
 
-static char *tmp_dir(void) {
-    char *d = strdup("/tmp/attu_store_XXXXXX");
-    cr_assert_not_null(mkdtemp(d));
-    return d;
-}
-
-static void rm_rf(const char *d) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-    cr_assert_eq(system(cmd), 0);
-}
+static char *tmp_dir(void) { return storage_tmp_dir("attu_store"); }
 
 /* A table with every type, NULLs and text, version `v`, rows depending on v. */
 static attu_table *sample(const char *name, int v, size_t rows) {
@@ -199,38 +190,17 @@ Test(storage, view_decimal_no_typmod_survives_reload) {
     free(dir);
 }
 
-/* Child side of the crash tests: save, and at `stage` tell the parent and
- * wait to be killed. */
-static const char *g_stop_stage;
-static int g_pipe;
-static void stop_hook(const char *stage) {
-    if (strcmp(stage, g_stop_stage) != 0) return;
-    char c = 'x';
-    if (write(g_pipe, &c, 1) != 1) _exit(3);
-    for (;;) pause();
+typedef struct save_job { const char *dir; const attu_table *t; } save_job;
+
+static void save_job_run(void *arg) {
+    save_job *j = arg;
+    attu_storage_save_table(j->dir, j->t, NULL);
 }
 
+/* A save killed at `stage` (storage_test_util.h). */
 static void kill_mid_save(const char *dir, const attu_table *t, const char *stage) {
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        close(fds[0]);
-        g_pipe = fds[1];
-        g_stop_stage = stage;
-        attu_storage_test_hook = stop_hook;
-        attu_storage_save_table(dir, t, NULL);
-        _exit(2);   /* the hook never returns */
-    }
-    close(fds[1]);
-    char c;
-    cr_assert_eq(read(fds[0], &c, 1), 1, "child reached %s", stage);
-    close(fds[0]);
-    kill(pid, SIGKILL);
-    int status;
-    waitpid(pid, &status, 0);
-    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    save_job j = {dir, t};
+    kill_at(stage, save_job_run, &j);
 }
 
 Test(storage, sigkill_mid_save_keeps_previous_table) {
@@ -300,26 +270,17 @@ static void commit_three(const char *dir, const attu_table *a2, const attu_table
     attu_storage_commit_free(c);
 }
 
+typedef struct commit_job { const char *dir; const attu_table *a2, *c1; const attu_views *vs; } commit_job;
+
+static void commit_job_run(void *arg) {
+    commit_job *j = arg;
+    commit_three(j->dir, j->a2, j->c1, j->vs);
+}
+
 static void kill_mid_commit(const char *dir, const attu_table *a2, const attu_table *c1, const attu_views *vs,
                             const char *stage) {
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        close(fds[0]);
-        g_pipe = fds[1];
-        g_stop_stage = stage;
-        attu_storage_test_hook = stop_hook;
-        commit_three(dir, a2, c1, vs);
-        _exit(2);   /* the hook never returns */
-    }
-    close(fds[1]);
-    char ch;
-    cr_assert_eq(read(fds[0], &ch, 1), 1, "child reached %s", stage);
-    close(fds[0]);
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    commit_job j = {dir, a2, c1, vs};
+    kill_at(stage, commit_job_run, &j);
 }
 
 /* A transaction's COMMIT (db/db_txn.c) is all or nothing across its
@@ -384,16 +345,6 @@ Test(storage, sigkill_mid_commit_is_all_or_nothing) {
     attu_table_free(c1);
     rm_rf(dir);
     free(dir);
-}
-
-static void flip_byte(const char *path, off_t at) {
-    int fd = open(path, O_RDWR);
-    cr_assert_geq(fd, 0, "%s", path);
-    unsigned char c;
-    cr_assert_eq(pread(fd, &c, 1, at), 1);
-    c ^= 0x10;
-    cr_assert_eq(pwrite(fd, &c, 1, at), 1);
-    close(fd);
 }
 
 Test(storage, corruption_is_reported_by_file_name) {

@@ -2,9 +2,8 @@
 // reduce, scan (+ scan_event) and compaction against the CPU references.
 // Sizes around each pattern's tile (0, 1, tile-1, tile, tile+1), 1M and
 // 100M; outputs poisoned before every run; a non-commutative operator
-// (composition of affine maps) for the scans and reductions. The
-// single-pass scan runs with its per-thread scan serial and split into
-// chains (detail::scan_split_chain_on), floats on exact whole numbers.
+// (composition of affine maps) for the scans and reductions; floats on
+// exact whole numbers.
 #include "gpu/patterns/patterns.cuh"
 #include "gpu/reference/compact_reference.hpp"
 #include "gpu/reference/scan_reference.hpp"
@@ -30,7 +29,7 @@ struct compose_t {
 };
 
 // The same maps mod 2^16 in 4 bytes: a 4-byte item gets the 4-byte box
-// (vt 24 on sm_90), so the split per-thread scan runs its longest chains.
+// (vt 24 on sm_90), so the per-thread scan runs its longest chain.
 struct affine16_t {
   unsigned short a, b;
   __host__ __device__ bool operator==(const affine16_t& o) const { return a == o.a && b == o.b; }
@@ -222,102 +221,84 @@ int main() {
     });
   }
 
-  // The single-pass kernel's per-thread scan, serial (the default) and split
-  // into chains (ATTU_SCAN_SPLIT_CHAIN=1): both paths on ints, floats and
-  // non-commutative 4- and 8-byte maps. The float items are whole numbers
-  // whose partial sums stay within 2^24 in any order (|x| <= 16 up to 1M
-  // items; -1, 0 or 1, about one in 8.5 nonzero, at 100M), so every path
-  // must match the serial reference exactly.
-  for (bool split : {false, true}) {
-    const char* path = split ? "split chains" : "serial chain";
-    auto with_path = [&, split](auto body) {
-      const bool saved = detail::scan_split_chain_on();
-      detail::scan_split_chain_on() = split;
-      body();
-      detail::scan_split_chain_on() = saved;
-    };
-    r.run(std::string("scan int plus, ") + path + ", inclusive and exclusive, around the tile, 1M, 100M", [&] {
-      with_path([&] {
-        for (int n : sizes_around(stream_nv, true)) {
-          auto in = test::random_values<int>(n, -1000, 1000, 61 + n);
-          mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
-          for (bool inclusive : {false, true}) {
-            out.memset(0xff);
-            red.memset(0xff);
-            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
-            else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx, 7);
-            int want_red;
-            auto want = ref::scan(in, inclusive, plus_t<int>(), inclusive ? 0 : 7, &want_red);
-            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
-            test::expect_equal(r, out.to_host(), want, what.c_str());
-            if (red.to_host()[0] != want_red) r.fail("reduction " + what);
-          }
-        }
-      });
-    });
-    r.run(std::string("scan float plus (whole numbers, exact), ") + path + ", around the tile, 1M, 100M", [&] {
-      with_path([&] {
-        for (int n : sizes_around(stream_box_t<float>::cta_dim(ctx.ptx_version()).nv(), true)) {
-          std::vector<float> in(n);
-          if (n <= (1 << 20)) {
-            auto v = test::random_values<int>(n, -16, 16, 71 + n);
-            for (int i = 0; i < n; ++i) in[i] = (float)v[i];
-          } else {
-            auto v = test::random_values<int>(n, -8, 8, 73 + n);
-            for (int i = 0; i < n; ++i) in[i] = v[i] == 8 ? 1.0f : v[i] == -8 ? -1.0f : 0.0f;
-          }
-          mem_t<float> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
-          for (bool inclusive : {false, true}) {
-            out.memset(0xff);  // NaN: compares unequal to every value
-            red.memset(0xff);
-            if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<float>(), red.data(), ctx);
-            else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<float>(), red.data(), ctx, 0.0f);
-            float want_red;
-            auto want = ref::scan(in, inclusive, plus_t<float>(), 0.0f, &want_red);
-            std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
-            test::expect_equal(r, out.to_host(), want, what.c_str());
-            if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
-          }
-        }
-      });
-    });
-    // exclusive and inclusive scans of `in` under a non-commutative op,
-    // outputs and reduction poisoned, against the CPU reference
-    auto check_non_commutative = [&](const auto& in, auto op, auto init) {
-      using V = std::decay_t<decltype(init)>;
-      const int n = (int)in.size();
-      mem_t<V> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+  // The single-pass kernel on ints, floats and non-commutative 4- and
+  // 8-byte maps. The float items are whole numbers whose partial sums stay
+  // within 2^24 in any order (|x| <= 16 up to 1M items; -1, 0 or 1, about
+  // one in 8.5 nonzero, at 100M), so the scan must match the serial
+  // reference exactly.
+  r.run("scan int plus, inclusive and exclusive, around the tile, 1M, 100M", [&] {
+    for (int n : sizes_around(stream_nv, true)) {
+      auto in = test::random_values<int>(n, -1000, 1000, 61 + n);
+      mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
       for (bool inclusive : {false, true}) {
         out.memset(0xff);
         red.memset(0xff);
-        if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), op, red.data(), ctx, init);
-        else scan<scan_type_exc>(d.data(), n, out.data(), op, red.data(), ctx, init);
-        V want_red;
-        auto want = ref::scan(in, inclusive, op, init, &want_red);
+        if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+        else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx, 7);
+        int want_red;
+        auto want = ref::scan(in, inclusive, plus_t<int>(), inclusive ? 0 : 7, &want_red);
+        std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+        test::expect_equal(r, out.to_host(), want, what.c_str());
+        if (red.to_host()[0] != want_red) r.fail("reduction " + what);
+      }
+    }
+  });
+  r.run("scan float plus (whole numbers, exact), around the tile, 1M, 100M", [&] {
+    for (int n : sizes_around(stream_box_t<float>::cta_dim(ctx.ptx_version()).nv(), true)) {
+      std::vector<float> in(n);
+      if (n <= (1 << 20)) {
+        auto v = test::random_values<int>(n, -16, 16, 71 + n);
+        for (int i = 0; i < n; ++i) in[i] = (float)v[i];
+      } else {
+        auto v = test::random_values<int>(n, -8, 8, 73 + n);
+        for (int i = 0; i < n; ++i) in[i] = v[i] == 8 ? 1.0f : v[i] == -8 ? -1.0f : 0.0f;
+      }
+      mem_t<float> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+      for (bool inclusive : {false, true}) {
+        out.memset(0xff);  // NaN: compares unequal to every value
+        red.memset(0xff);
+        if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<float>(), red.data(), ctx);
+        else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<float>(), red.data(), ctx, 0.0f);
+        float want_red;
+        auto want = ref::scan(in, inclusive, plus_t<float>(), 0.0f, &want_red);
         std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
         test::expect_equal(r, out.to_host(), want, what.c_str());
         if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
       }
-    };
-    r.run(std::string("scan non-commutative 4-byte maps (mod 2^16), ") + path + ", around the tile, 1M", [&] {
-      with_path([&] {
-        for (int n : sizes_around(stream_box_t<affine16_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
-          auto v = test::random_values<unsigned>(2 * (size_t)n, 0, 0xffff, 81 + n);
-          std::vector<affine16_t> in(n);
-          for (int i = 0; i < n; ++i) in[i] = {(unsigned short)(v[2 * i] | 1u), (unsigned short)v[2 * i + 1]};
-          check_non_commutative(in, compose16_t(), affine16_t{1, 0});
-        }
-      });
-    });
-    r.run(std::string("scan non-commutative affine (8 bytes), ") + path + ", around the tile, 1M", [&] {
-      with_path([&] {
-        for (int n : sizes_around(stream_box_t<affine_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
-          auto in = random_affine(n, 91 + n);
-          check_non_commutative(in, compose_t(), affine_t{1, 0});
-        }
-      });
-    });
-  }
+    }
+  });
+  // exclusive and inclusive scans of `in` under a non-commutative op,
+  // outputs and reduction poisoned, against the CPU reference
+  auto check_non_commutative = [&](const auto& in, auto op, auto init) {
+    using V = std::decay_t<decltype(init)>;
+    const int n = (int)in.size();
+    mem_t<V> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+    for (bool inclusive : {false, true}) {
+      out.memset(0xff);
+      red.memset(0xff);
+      if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), op, red.data(), ctx, init);
+      else scan<scan_type_exc>(d.data(), n, out.data(), op, red.data(), ctx, init);
+      V want_red;
+      auto want = ref::scan(in, inclusive, op, init, &want_red);
+      std::string what = std::string(inclusive ? "inc" : "exc") + " n=" + std::to_string(n);
+      test::expect_equal(r, out.to_host(), want, what.c_str());
+      if (!(red.to_host()[0] == want_red)) r.fail("reduction " + what);
+    }
+  };
+  r.run("scan non-commutative 4-byte maps (mod 2^16), around the tile, 1M", [&] {
+    for (int n : sizes_around(stream_box_t<affine16_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
+      auto v = test::random_values<unsigned>(2 * (size_t)n, 0, 0xffff, 81 + n);
+      std::vector<affine16_t> in(n);
+      for (int i = 0; i < n; ++i) in[i] = {(unsigned short)(v[2 * i] | 1u), (unsigned short)v[2 * i + 1]};
+      check_non_commutative(in, compose16_t(), affine16_t{1, 0});
+    }
+  });
+  r.run("scan non-commutative affine (8 bytes), around the tile, 1M", [&] {
+    for (int n : sizes_around(stream_box_t<affine_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
+      auto in = random_affine(n, 91 + n);
+      check_non_commutative(in, compose_t(), affine_t{1, 0});
+    }
+  });
 
   r.run("scan with a small launch box override and in-place output", [&] {
     int n = 100003;
@@ -462,23 +443,14 @@ int main() {
     }
   });
 
-  // Every kernel (the first; v2 over the warps' runs, select_v2_on(); v2
-  // over striped rows, select_v2_striped_on() too), stores aligned and not.
-  static const char* const select_kernels[] = {"", "v2 ", "v2 striped "};
-  auto select_kernel = [](int k) {
-    detail::select_v2_on() = k > 0;
-    detail::select_v2_striped_on() = k == 2;
-  };
-  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M, every kernel", [&] {
+  // Stores aligned and not.
+  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
     using box = stream_box_t<int>;
     int nv = box::nt * box::vt;
-    const bool saved = detail::select_align_on(), saved_v2 = detail::select_v2_on();
-    const bool saved_striped = detail::select_v2_striped_on();
-    for (int kernel = 0; kernel < 3; ++kernel)
+    const bool saved = detail::select_align_on();
     for (bool align : {true, false})
     for (int n : sizes_around(nv, true)) {
       detail::select_align_on() = align;
-      select_kernel(kernel);
       auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
       mem_t<int> d = to_mem(in, ctx);
       for (int mode = 0; mode < 3; ++mode) {
@@ -494,7 +466,7 @@ int main() {
                     cnt.data(), ctx);
         else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
         int k = cnt.to_host()[0];
-        std::string what = std::string(select_kernels[kernel]) + (align ? "" : "unaligned ") + "n=" +
+        std::string what = std::string(align ? "" : "unaligned ") + "n=" +
                            std::to_string(n) + " mode " + std::to_string(mode);
         if (k != (int)want.size()) {
           r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
@@ -506,10 +478,8 @@ int main() {
       }
     }
     // 8-byte items (the tile is 128 x 12 on sm_90)
-    for (int kernel = 0; kernel < 3; ++kernel)
     for (int n : sizes_around(stream_box_t<long long>::cta_dim(ctx.ptx_version()).nv(), false)) {
       detail::select_align_on() = true;
-      select_kernel(kernel);
       auto in = test::random_values<long long>(n, -1000000, 1000000, 43 + n);
       for (long long& x : in) x *= 1000003;  // past 32 bits
       mem_t<long long> d = to_mem(in, ctx);
@@ -522,7 +492,7 @@ int main() {
       cnt.memset(0xff);
       select_if(d.data(), n, [] __device__(long long x) { return x % 3 != 0; }, out.data(), cnt.data(), ctx);
       int k = cnt.to_host()[0];
-      std::string what = std::string(select_kernels[kernel]) + "int64 n=" + std::to_string(n);
+      std::string what = "int64 n=" + std::to_string(n);
       if (k != (int)want.size()) {
         r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
         continue;
@@ -532,20 +502,15 @@ int main() {
       test::expect_equal(r, got, want, what.c_str());
     }
     detail::select_align_on() = saved;
-    detail::select_v2_on() = saved_v2;
-    detail::select_v2_striped_on() = saved_striped;
   });
 
   // The look-back statuses live in the context between calls (lookback.cuh):
   // each kernel marks the other buffer for the next. A chain of calls queued
   // back to back, of growing and shrinking sizes, 4- and 8-byte statuses and
   // another layout (the affine pair) between them, must each come out as
-  // if its statuses had been freshly marked. The chain runs four times:
-  // select_if's first kernel, v2, v2 over striped rows, and the three in
-  // turn.
-  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn, every select kernel", [&] {
-    const bool saved_v2 = detail::select_v2_on(), saved_striped = detail::select_v2_striped_on();
-    for (int pass = 0; pass < 4; ++pass) {
+  // if its statuses had been freshly marked. The chain runs twice.
+  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn", [&] {
+    for (int pass = 0; pass < 2; ++pass) {
       context_t c2;  // a fresh context: its buffers start empty
       const int sizes[] = {1, stream_nv * 300 + 7, stream_nv - 1, stream_nv * 2000 + 1, 5, stream_nv * 2000,
                            stream_nv * 2001, 3 * stream_nv, stream_nv * 4000 + 11, 2};
@@ -581,10 +546,7 @@ int main() {
             s.cnt = mem_t<int>(1, c2);
             s.cnt.memset(0xff);
             if (s.kind == 0) scan<scan_type_exc>(s.in.data(), n, s.out.data(), plus_t<int>(), (int*)nullptr, c2);
-            else {
-              select_kernel(pass == 3 ? (seed / 4) % 3 : pass);
-              select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
-            }
+            else select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
           }
           steps.push_back(std::move(s));
         }
@@ -612,8 +574,6 @@ int main() {
         }
       }
     }
-    detail::select_v2_on() = saved_v2;
-    detail::select_v2_striped_on() = saved_striped;
   });
 
   r.run("CUDA errors carry file and line", [&] {
