@@ -90,6 +90,7 @@
 #include <string.h>
 
 #include "engine/key_set.h"
+#include "engine/key_set_undo.h"
 #include "engine/strbuf.h"
 #include "planner/binder.h"
 #include "planner/lexer.h"
@@ -964,15 +965,21 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
          * (none when the statement kept every key of the set) */
         const uint8_t *moved = changed;
         if (ok && moved && keys_kept(old, t, ks->cols, ks->ncols, moved)) moved = NULL;
+        /* (each change logged, for a ROLLBACK to hand the set back to
+         * old: db_unique_rollback_index) */
+        if (ok) attu_key_undo_mark(ks, old);
         const size_t on = old->nrows;
         if (moved)
             for (size_t r = next_changed(moved, 0, on); r < on && ok; r = next_changed(moved, r + 1, on))
-                if (attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+                if (attu_key_hash(old, ks->cols, ks->ncols, r, &h) && attu_key_set_remove(ks, h, (int64_t)r))
+                    attu_key_undo_removed(ks, h, (int64_t)r);
         if (moved)
             for (size_t r = next_changed(moved, 0, on); r < on && ok; r = next_changed(moved, r + 1, on))
-                if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+                if (attu_key_hash(t, ks->cols, ks->ncols, r, &h) && (ok = !attu_key_set_add(ks, h, (int64_t)r)))
+                    attu_key_undo_added(ks, h, (int64_t)r);
         for (size_t r = old->nrows; r < t->nrows && ok; r++)
-            if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+            if (attu_key_hash(t, ks->cols, ks->ncols, r, &h) && (ok = !attu_key_set_add(ks, h, (int64_t)r)))
+                attu_key_undo_added(ks, h, (int64_t)r);
         if (!ok) { attu_key_set_free(ks); continue; }   /* (rebuilt when next needed) */
         ks->nrows = t->nrows;
         ix->sets[kept++] = ks;
@@ -1091,9 +1098,12 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
         for (int j = 0; j < ks->ncols && ok; j++)
             ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
         if (!ok) { attu_key_set_free(ks); continue; }
+        attu_key_undo_mark(ks, old);   /* (as db_unique_follow) */
         uint64_t h;
         for (size_t r = 0; r < old->nrows; r++)
-            if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+            if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h) && attu_key_set_remove(ks, h, (int64_t)r))
+                attu_key_undo_removed(ks, h, (int64_t)r);
+        attu_key_undo_renumbered(ks, keep, old->nrows);
         /* (renumbering keeps each entry in its slot: its hash is its key's) */
         if (newrow) {
             for (size_t j = 0; j <= ks->mask; j++)
@@ -1118,4 +1128,53 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
     t->key_index = ix;
     pthread_mutex_unlock(&index_mu);
     attu_key_index_free(own);
+}
+
+/* ---- ROLLBACK: the sets back to the versions it restores ---------------------------------- */
+
+void db_unique_rollback_index(attu_table *from, attu_table *to) {
+    if (!from || !to || from == to) return;
+    /* (from is the session's own, off every catalog others read; taken
+     * off under index_mu all the same, as every detaching is) */
+    pthread_mutex_lock(&index_mu);
+    attu_key_index *ix = from->key_index;
+    from->key_index = NULL;
+    pthread_mutex_unlock(&index_mu);
+    if (!ix) return;
+    int left = 0;
+    for (int i = 0; i < ix->n; i++) {
+        attu_key_set *ks = ix->sets[i];
+        int rc = attu_key_undo_to(ks, to);
+        if (rc == 0) { ix->sets[left++] = ks; continue; }   /* (no way back to `to`: stays with from) */
+        if (rc < 0 || ks->nrows != to->nrows) { attu_key_set_free(ks); continue; }
+        /* exact for `to` again: attached unless a query of another
+         * session built one for it meanwhile (to may be the committed
+         * version, read beside us) */
+        attu_key_set *kept = attach_set(to, ks);
+        if (kept != ks) attu_key_set_free(ks);
+    }
+    ix->n = left;
+    pthread_mutex_lock(&index_mu);
+    attu_key_index *own = from->key_index;   /* (none: no one else attaches to from) */
+    from->key_index = ix;
+    pthread_mutex_unlock(&index_mu);
+    attu_key_index_free(own);
+}
+
+void db_unique_rollback_catalog(const attu_catalog *work, const attu_catalog *target) {
+    if (!work || !target) return;
+    size_t n = attu_catalog_count(work);
+    for (size_t i = 0; i < n; i++) {
+        attu_table *w = attu_catalog_at(work, i);
+        if (!w || !w->key_index) continue;
+        db_unique_rollback_index(w, attu_catalog_lookup(target, w->name));
+    }
+}
+
+void db_unique_forget_undo(attu_table *t) {
+    if (!t) return;
+    pthread_mutex_lock(&index_mu);   /* (a query may be attaching a set to t) */
+    attu_key_index *ix = t->key_index;
+    for (int i = 0; ix && i < ix->n; i++) attu_key_undo_forget(ix->sets[i]);
+    pthread_mutex_unlock(&index_mu);
 }
