@@ -42,9 +42,12 @@
  * A statement that fails frees its candidate version and never reaches
  * that point, so the index is never ahead of the table; a writer that
  * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
- * an index, as a table loaded at start has none, and as ROLLBACK leaves
- * the version it restores (the set went on to the discarded one); the
- * next check or keyed lookup builds one. A load into an empty table
+ * an index, as a table loaded at start has none; the next check or keyed
+ * lookup builds one. A set that moves on logs its changes
+ * (engine/key_set_undo.h), and ROLLBACK / ROLLBACK TO undo them and hand
+ * it back to the version they restore (db_unique_rollback_index); one
+ * whose log was dropped (too many changes) leaves that version without
+ * an index, built when next needed. A load into an empty table
  * keeps the statement's own set as the index. Only writers (holding the
  * table's lock) change an index's entries; a keyed SELECT / UPDATE /
  * DELETE (db_key_lookup.c) reads one beside them, or builds the set its
@@ -716,9 +719,10 @@ int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_tab
  * row; 1.4 s against 70-170 ms at 10M rows, docs/performance.md), so on
  * a large version the first BUILD_AFTER_MISSES lookups scan and the next
  * one builds (the ski rental's rule: a version read by key that often is
- * likely read more, and one that is not, as the version a ROLLBACK
- * restores in a loop of rolled-back blocks, costs at most about twice
- * what the scans alone did). A small one builds at once: its build costs
+ * likely read more, and one that is not, as the version a ROLLBACK of
+ * too many changes to undo restores in a loop of such blocks, costs at
+ * most about twice what the scans alone did). A small one builds at
+ * once: its build costs
  * less than a millisecond. */
 enum { BUILD_AFTER_ROWS = 65536, BUILD_AFTER_MISSES = 16 };
 
