@@ -222,3 +222,28 @@ Test(keyed_rollback, other_session_after_rollback) {
     attu_session_free(a);
     attu_session_free(b);
 }
+
+/* A temporary table's sets come back too (its versions live in the
+ * session's own catalog: db/db_temp.c). */
+Test(keyed_rollback, temporary_table) {
+    attu_session *s = attu_session_new(db);
+    tdb_exec_ok(s, "CREATE TEMP TABLE tt (id INTEGER PRIMARY KEY, v INTEGER)");
+    tdb_exec_ok(s, "INSERT INTO tt SELECT g, g * 10 FROM generate_series(1, 1000) g");
+    cr_assert_eq(exact_sets(s, "tt"), 1);
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "UPDATE tt SET id = -id WHERE id <= 3");
+    tdb_exec_ok(s, "SAVEPOINT a");
+    tdb_exec_ok(s, "DELETE FROM tt WHERE id BETWEEN 10 AND 20");
+    tdb_exec_ok(s, "INSERT INTO tt VALUES (15, 0)");
+    tdb_exec_ok(s, "ROLLBACK TO a");
+    cr_assert_eq(exact_sets(s, "tt"), 1, "the savepoint's version has its set");
+    expect_rows(s, "SELECT v FROM tt WHERE id = 15", "150\n");
+    expect_rows(s, "SELECT v FROM tt WHERE id = -2", "20\n");
+    tdb_exec_ok(s, "ROLLBACK");
+    cr_assert_eq(exact_sets(s, "tt"), 1, "the committed version has its set");
+    expect_rows(s, "SELECT v FROM tt WHERE id = 2", "20\n");
+    expect_rows(s, "SELECT count(*) FROM tt WHERE id = -2", "0\n");
+    tdb_expect_error(s, "INSERT INTO tt VALUES (2, 0)", "23505",
+                     "duplicate key value violates unique constraint \"tt_pkey\"", "Key (id)=(2) already exists.", NULL);
+    attu_session_free(s);
+}
