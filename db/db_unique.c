@@ -1107,7 +1107,9 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
         for (size_t r = 0; r < old->nrows; r++)
             if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h) && attu_key_set_remove(ks, h, (int64_t)r))
                 attu_key_undo_removed(ks, h, (int64_t)r);
-        attu_key_undo_renumbered(ks, keep, old->nrows);
+        /* (the rows gone: the short list when few went, else from keep) */
+        if (ngone <= FEW_DELETED) attu_key_undo_renumbered(ks, gone, ngone);
+        else attu_key_undo_renumbered_keep(ks, keep, old->nrows);
         /* (renumbering keeps each entry in its slot: its hash is its key's) */
         if (newrow) {
             for (size_t j = 0; j <= ks->mask; j++)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum step_kind {
     STEP_MARK,         /* the set held version `what`'s keys (uid in hash, row count in row) */
@@ -82,14 +83,30 @@ void attu_key_undo_removed(attu_key_set *ks, uint64_t h, int64_t r) {
     if (ks->undo) push(ks, (undo_step){ STEP_REMOVED, h, r, NULL }, 1);
 }
 
-void attu_key_undo_renumbered(attu_key_set *ks, const uint8_t *keep, size_t nold) {
+/* A copy of the list (malloc'd), or NULL with the log dropped when it
+ * would grow past its limit or out of memory. */
+static int64_t *gone_list(attu_key_set *ks, size_t ngone) {
+    if (ks->undo->weight + ngone + 1 > weight_limit(ks)) { attu_key_undo_forget(ks); return NULL; }
+    int64_t *gone = malloc(sizeof *gone * ngone);
+    if (!gone) attu_key_undo_forget(ks);
+    return gone;
+}
+
+void attu_key_undo_renumbered(attu_key_set *ks, const int64_t *gone, size_t ngone) {
+    if (!ks->undo || !ngone) return;   /* (none: nothing moved) */
+    int64_t *copy = gone_list(ks, ngone);
+    if (!copy) return;
+    memcpy(copy, gone, sizeof *copy * ngone);
+    push(ks, (undo_step){ STEP_RENUMBERED, 0, (int64_t)ngone, copy }, ngone + 1);
+}
+
+void attu_key_undo_renumbered_keep(attu_key_set *ks, const uint8_t *keep, size_t nold) {
     if (!ks->undo) return;
     size_t ngone = 0;
     for (size_t r = 0; r < nold; r++) ngone += !keep[r];
-    if (!ngone) return;   /* (nothing moved) */
-    if (ks->undo->weight + ngone + 1 > weight_limit(ks)) { attu_key_undo_forget(ks); return; }
-    int64_t *gone = malloc(sizeof *gone * ngone);
-    if (!gone) { attu_key_undo_forget(ks); return; }
+    if (!ngone) return;
+    int64_t *gone = gone_list(ks, ngone);
+    if (!gone) return;
     size_t k = 0;
     for (size_t r = 0; r < nold; r++)
         if (!keep[r]) gone[k++] = (int64_t)r;

@@ -42,10 +42,12 @@ void attu_key_undo_mark(attu_key_set *ks, const attu_table *v);
 void attu_key_undo_added(attu_key_set *ks, uint64_t h, int64_t r);
 void attu_key_undo_removed(attu_key_set *ks, uint64_t h, int64_t r);
 
-/* A DELETE renumbered ks's entries: the rows of nold with keep[r] == 0
+/* A DELETE renumbered ks's entries: the rows gone[0..ngone) (ascending)
  * went, and every kept row's number dropped by the removed rows before
- * it (after their entries were removed and logged). */
-void attu_key_undo_renumbered(attu_key_set *ks, const uint8_t *keep, size_t nold);
+ * it (after their entries were removed and logged). _keep: the same with
+ * the rows gone given as those of nold with keep[r] == 0. */
+void attu_key_undo_renumbered(attu_key_set *ks, const int64_t *gone, size_t ngone);
+void attu_key_undo_renumbered_keep(attu_key_set *ks, const uint8_t *keep, size_t nold);
 
 /* Undoes ks's logged changes back to the latest mark of version v: 1
  * when ks holds exactly v's keys again (its nrows v's; the mark stays,

@@ -73,7 +73,13 @@ static void delete_rows(attu_key_set *ks, const uint8_t *keep, size_t nold) {
             j = (size_t)-1;   /* (removal shifts entries: start over) */
         }
     }
-    attu_key_undo_renumbered(ks, keep, nold);
+    /* (the list form for a few rows, the keep form for more) */
+    int64_t gone[8];
+    size_t ngone = 0;
+    for (size_t r = 0; r < nold; r++)
+        if (!keep[r] && ngone++ < 8) gone[ngone - 1] = (int64_t)r;
+    if (ngone <= 8) attu_key_undo_renumbered(ks, gone, ngone);
+    else attu_key_undo_renumbered_keep(ks, keep, nold);
     int64_t *newrow = malloc(sizeof *newrow * (nold + 1));
     int64_t k = 0;
     for (size_t r = 0; r < nold; r++) newrow[r] = keep[r] ? k++ : -1;
