@@ -181,10 +181,7 @@ void db_temp_txn_commit(attu_session *s) {
     db_temp *t = s->temp;
     if (!t || !t->work) return;
     /* (the undo logs of the key sets of what it changed go: db_txn_commit's) */
-    for (size_t i = 0, n = attu_catalog_count(t->work); i < n; i++) {
-        attu_table *tb = attu_catalog_at(t->work, i);
-        if (tb && attu_catalog_lookup(t->cat, tb->name) != tb) db_unique_forget_undo(tb);
-    }
+    db_unique_forget_changed(t->work, t->cat);
     attu_catalog_free(t->cat);
     t->cat = t->work;
     t->work = NULL;

@@ -451,8 +451,7 @@ int db_txn_commit(attu_session *s, attu_error *err) {
     if (s->work) {
         /* (the key sets' undo logs of what it changed go: nothing rolls
          * back past this point) */
-        for (int i = 0; s->tx && i < s->tx->ndirty; i++)
-            db_unique_forget_undo(attu_catalog_lookup(s->work, s->tx->dirty[i]));
+        db_unique_forget_changed(s->work, s->tx ? s->tx->base : NULL);
         pthread_rwlock_wrlock(&s->db->lock);
         attu_catalog *old = s->db->cat;
         s->db->cat = s->work;

@@ -1140,31 +1140,37 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
 
 void db_unique_rollback_index(attu_table *from, attu_table *to) {
     if (!from || !to || from == to) return;
-    /* (from is the session's own, off every catalog others read; taken
-     * off under index_mu all the same, as every detaching is) */
+    /* the sets of from that can go back to `to` (their logs hold its
+     * mark) come off from, the others stay. Looked at under index_mu, as
+     * from may be a version others read (the working catalog's version
+     * of a table another session committed since, after a COMMIT's
+     * rebase failed): a set's log changes only while the set is off
+     * every version, so one on from holds still while the lock is held. */
+    attu_key_set *back[16], **taken = back;   /* (more sets than that: malloc'd) */
+    int ntaken = 0;
     pthread_mutex_lock(&index_mu);
     attu_key_index *ix = from->key_index;
-    from->key_index = NULL;
+    int n = ix ? ix->n : 0;
+    if (n > (int)(sizeof back / sizeof *back)) taken = malloc(sizeof *taken * (size_t)n);
+    if (ix && taken) {
+        int left = 0;
+        for (int i = 0; i < n; i++) {
+            if (attu_key_undo_has(ix->sets[i], to)) taken[ntaken++] = ix->sets[i];
+            else ix->sets[left++] = ix->sets[i];
+        }
+        ix->n = left;
+    }
     pthread_mutex_unlock(&index_mu);
-    if (!ix) return;
-    int left = 0;
-    for (int i = 0; i < ix->n; i++) {
-        attu_key_set *ks = ix->sets[i];
-        int rc = attu_key_undo_to(ks, to);
-        if (rc == 0) { ix->sets[left++] = ks; continue; }   /* (no way back to `to`: stays with from) */
-        if (rc < 0 || ks->nrows != to->nrows) { attu_key_set_free(ks); continue; }
+    for (int i = 0; i < ntaken; i++) {
+        attu_key_set *ks = taken[i];
+        if (attu_key_undo_to(ks, to) <= 0 || ks->nrows != to->nrows) { attu_key_set_free(ks); continue; }
         /* exact for `to` again: attached unless a query of another
          * session built one for it meanwhile (to may be the committed
          * version, read beside us) */
         attu_key_set *kept = attach_set(to, ks);
         if (kept != ks) attu_key_set_free(ks);
     }
-    ix->n = left;
-    pthread_mutex_lock(&index_mu);
-    attu_key_index *own = from->key_index;   /* (none: no one else attaches to from) */
-    from->key_index = ix;
-    pthread_mutex_unlock(&index_mu);
-    attu_key_index_free(own);
+    if (taken != back) free(taken);
 }
 
 void db_unique_rollback_catalog(const attu_catalog *work, const attu_catalog *target) {
@@ -1172,15 +1178,29 @@ void db_unique_rollback_catalog(const attu_catalog *work, const attu_catalog *ta
     size_t n = attu_catalog_count(work);
     for (size_t i = 0; i < n; i++) {
         attu_table *w = attu_catalog_at(work, i);
-        if (!w || !w->key_index) continue;
-        db_unique_rollback_index(w, attu_catalog_lookup(target, w->name));
+        if (w) db_unique_rollback_index(w, attu_catalog_lookup(target, w->name));
     }
 }
 
 void db_unique_forget_undo(attu_table *t) {
     if (!t) return;
-    pthread_mutex_lock(&index_mu);   /* (a query may be attaching a set to t) */
+    /* (under index_mu: t may be a version others read, and a query may
+     * be attaching a set to it) */
+    pthread_mutex_lock(&index_mu);
     attu_key_index *ix = t->key_index;
     for (int i = 0; ix && i < ix->n; i++) attu_key_undo_forget(ix->sets[i]);
     pthread_mutex_unlock(&index_mu);
+}
+
+void db_unique_forget_changed(const attu_catalog *work, const attu_catalog *base) {
+    if (!work) return;
+    size_t n = attu_catalog_count(work), nb = base ? attu_catalog_count(base) : 0;
+    for (size_t i = 0; i < n; i++) {
+        attu_table *w = attu_catalog_at(work, i);
+        /* (a version base holds too, at the same place in name order or
+         * elsewhere, was not changed) */
+        if (!w || (i < nb && attu_catalog_at(base, i) == w) || (base && attu_catalog_lookup(base, w->name) == w))
+            continue;
+        db_unique_forget_undo(w);
+    }
 }

@@ -140,14 +140,23 @@ static void unrenumber(attu_key_set *ks, const int64_t *gone, size_t ngone) {
         if (rows[j] >= 0) rows[j] = old_number(gone, ngone, rows[j]);
 }
 
+/* The step of v's latest mark, or u->n when there is none. */
+static size_t latest_mark(const struct attu_key_undo *u, const attu_table *v) {
+    for (size_t i = u->n; i-- > 0;) {
+        const undo_step *s = &u->steps[i];
+        if (s->kind == STEP_MARK && s->what == v && s->hash == v->uid && s->row == (int64_t)v->nrows) return i;
+    }
+    return u->n;
+}
+
+bool attu_key_undo_has(const attu_key_set *ks, const attu_table *v) {
+    return ks->undo && v->uid && latest_mark(ks->undo, v) < ks->undo->n;
+}
+
 int attu_key_undo_to(attu_key_set *ks, const attu_table *v) {
     struct attu_key_undo *u = ks->undo;
     if (!u || !v->uid) return 0;
-    size_t at = u->n;
-    for (size_t i = u->n; i-- > 0;) {
-        const undo_step *s = &u->steps[i];
-        if (s->kind == STEP_MARK && s->what == v && s->hash == v->uid && s->row == (int64_t)v->nrows) { at = i; break; }
-    }
+    size_t at = latest_mark(u, v);
     if (at == u->n) return 0;
     while (u->n > at + 1) {
         undo_step *s = &u->steps[u->n - 1];

@@ -26,6 +26,7 @@
 #ifndef ATTU_KEY_SET_UNDO_H
 #define ATTU_KEY_SET_UNDO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,10 @@ void attu_key_undo_renumbered_keep(attu_key_set *ks, const uint8_t *keep, size_t
  * memory, or an entry missing: ks is then of no use and the caller
  * frees it). */
 int attu_key_undo_to(attu_key_set *ks, const attu_table *v);
+
+/* Whether ks's log holds a mark of version v (attu_key_undo_to would
+ * undo to it). */
+bool attu_key_undo_has(const attu_key_set *ks, const attu_table *v);
 
 /* Drops ks's log (COMMIT: no ROLLBACK can come back to its marks). */
 void attu_key_undo_forget(attu_key_set *ks);
