@@ -46,6 +46,15 @@ static int exact_sets(attu_session *s, const char *name) {
     return t->key_index->n;
 }
 
+/* Whether no set of name's version keeps an undo log (COMMIT forgets
+ * them: key_set_undo.h). */
+static bool no_logs(attu_session *s, const char *name) {
+    const attu_table *t = attu_catalog_lookup(db_cat(s), name);
+    for (int i = 0; t && t->key_index && i < t->key_index->n; i++)
+        if (t->key_index->sets[i]->undo) return false;
+    return true;
+}
+
 static void expect_rows(attu_session *s, const char *sql, const char *want) {
     char *got = tdb_rows_ok(s, sql);
     cr_expect_str_eq(got, want, "%s", sql);
@@ -74,6 +83,7 @@ Test(keyed_rollback, insert) {
     expect_rows(s, "SELECT v FROM t WHERE id = 1000", "10000\n");
     /* the rolled-back keys are free again; the old ones are not */
     tdb_exec_ok(s, "INSERT INTO t VALUES (1005, 5)");
+    cr_assert(no_logs(s, "t"), "the autocommit INSERT's COMMIT forgot the log");
     tdb_expect_error(s, "INSERT INTO t VALUES (999, 0)", "23505",
                      "duplicate key value violates unique constraint \"t_pkey\"", "Key (id)=(999) already exists.", NULL);
     cr_assert_eq(exact_sets(s, "t"), 1);
@@ -162,6 +172,7 @@ Test(keyed_rollback, mix_and_savepoints) {
     tdb_exec_ok(s, "UPDATE t SET id = 4000 WHERE id = 4");
     tdb_exec_ok(s, "COMMIT");
     cr_assert_eq(exact_sets(s, "t"), 1);
+    cr_assert(no_logs(s, "t"));
     expect_rows(s, "SELECT v FROM t WHERE id = 4000", "40\n");
     expect_rows(s, "SELECT v FROM t WHERE id = 1002", "2\n");
     expect_rows(s, "SELECT count(*) FROM t", "1002\n");
@@ -245,5 +256,8 @@ Test(keyed_rollback, temporary_table) {
     expect_rows(s, "SELECT count(*) FROM tt WHERE id = -2", "0\n");
     tdb_expect_error(s, "INSERT INTO tt VALUES (2, 0)", "23505",
                      "duplicate key value violates unique constraint \"tt_pkey\"", "Key (id)=(2) already exists.", NULL);
+    tdb_exec_ok(s, "UPDATE tt SET id = -id WHERE id = 7");
+    cr_assert_eq(exact_sets(s, "tt"), 1);
+    cr_assert(no_logs(s, "tt"), "a temporary table's logs go at COMMIT too");
     attu_session_free(s);
 }
