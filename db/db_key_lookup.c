@@ -43,8 +43,9 @@
  * empty.
  *
  * A table version without the constraint's key set (loaded at start,
- * made by TRUNCATE / ALTER TABLE, restored by ROLLBACK / ROLLBACK TO,
- * whose set went with the discarded version) gets one here: the lookup
+ * made by TRUNCATE / ALTER TABLE, restored by a ROLLBACK / ROLLBACK TO
+ * of more changes than the set's undo log kept, the set going with the
+ * discarded version: db_unique_rollback_index) gets one here: the lookup
  * builds it, one pass over the key columns' host data as a writer's check
  * does, and leaves it on the version for every later lookup
  * (db_unique_key_find_built). That is exact because a version's rows

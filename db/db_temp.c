@@ -46,6 +46,7 @@
  * PostgreSQL's NOTICE.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,7 @@ int db_temp_txn_begin(attu_session *s) {
 void db_temp_txn_rollback(attu_session *s) {
     db_temp *t = s->temp;
     if (!t || !t->work) return;
+    db_unique_rollback_catalog(t->work, t->cat);   /* (the key sets back: db_txn_rollback's) */
     attu_catalog_free(t->work);
     t->work = NULL;
 }
@@ -178,6 +180,8 @@ void db_temp_txn_precommit(attu_session *s) {
 void db_temp_txn_commit(attu_session *s) {
     db_temp *t = s->temp;
     if (!t || !t->work) return;
+    /* (the undo logs of the key sets of what it changed go: db_txn_commit's) */
+    db_unique_forget_changed(t->work, t->cat);
     attu_catalog_free(t->cat);
     t->cat = t->work;
     t->work = NULL;
@@ -193,6 +197,7 @@ int db_temp_savepoint_restore(attu_session *s, const attu_catalog *kept) {
     if (!t) return 0;
     attu_catalog *c = kept ? attu_catalog_clone(kept) : attu_catalog_clone(t->cat);
     if (!c) return -1;
+    db_unique_rollback_catalog(t->work, c);
     attu_catalog_free(t->work);
     t->work = c;
     return 0;

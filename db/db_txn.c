@@ -66,6 +66,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "db/db_unique.h"
 #include "engine/storage.h"
 
 typedef struct db_savepoint {
@@ -389,6 +390,10 @@ void db_txn_rollback(attu_session *s) {
     db_notify_txn_end(s, false);   /* (its LISTENs and NOTIFYs are dropped) */
     db_temp_txn_rollback(s);
     if (s->work) {
+        /* the key sets that followed the work's writes go back to the
+         * versions restored (else those would scan, or rebuild, their
+         * sets for the next lookups by key) */
+        if (s->tx) db_unique_rollback_catalog(s->work, s->tx->base);
         attu_catalog_free(s->work);   /* (frees the versions only it held) */
         s->work = NULL;
     }
@@ -444,6 +449,9 @@ int db_txn_commit(attu_session *s, attu_error *err) {
     db_sequences_set_base(s->db, NULL, NULL);
     db_temp_txn_commit(s);
     if (s->work) {
+        /* (the key sets' undo logs of what it changed go: nothing rolls
+         * back past this point) */
+        db_unique_forget_changed(s->work, s->tx ? s->tx->base : NULL);
         pthread_rwlock_wrlock(&s->db->lock);
         attu_catalog *old = s->db->cat;
         s->db->cat = s->work;
@@ -524,6 +532,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         attu_catalog *b = p->base ? attu_catalog_clone(p->base) : NULL;
         if (!c || (p->base && !b)) { attu_catalog_free(c); attu_catalog_free(b); return attu_error_oom(err); }
         if (db_temp_savepoint_restore(s, p->temp)) { attu_catalog_free(c); attu_catalog_free(b); return attu_error_oom(err); }
+        db_unique_rollback_catalog(s->work, c);   /* (as db_txn_rollback) */
         attu_catalog_free(s->work);
         s->work = c;
         /* (what the work then started from: the next statement, or
@@ -537,6 +546,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         /* nothing was written when it was taken: the work goes, and the
          * locks with it (what to save goes too: nothing changed) */
         db_temp_txn_rollback(s);
+        db_unique_rollback_catalog(s->work, t->base);
         attu_catalog_free(s->work);
         s->work = NULL;
         if (t->seqs) {

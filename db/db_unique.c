@@ -42,9 +42,12 @@
  * A statement that fails frees its candidate version and never reaches
  * that point, so the index is never ahead of the table; a writer that
  * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
- * an index, as a table loaded at start has none, and as ROLLBACK leaves
- * the version it restores (the set went on to the discarded one); the
- * next check or keyed lookup builds one. A load into an empty table
+ * an index, as a table loaded at start has none; the next check or keyed
+ * lookup builds one. A set that moves on logs its changes
+ * (engine/key_set_undo.h), and ROLLBACK / ROLLBACK TO undo them and hand
+ * it back to the version they restore (db_unique_rollback_index); one
+ * whose log was dropped (too many changes) leaves that version without
+ * an index, built when next needed. A load into an empty table
  * keeps the statement's own set as the index. Only writers (holding the
  * table's lock) change an index's entries; a keyed SELECT / UPDATE /
  * DELETE (db_key_lookup.c) reads one beside them, or builds the set its
@@ -90,6 +93,7 @@
 #include <string.h>
 
 #include "engine/key_set.h"
+#include "engine/key_set_undo.h"
 #include "engine/strbuf.h"
 #include "planner/binder.h"
 #include "planner/lexer.h"
@@ -715,9 +719,10 @@ int db_unique_key_find(const attu_table *t, const attu_unique *u, const attu_tab
  * row; 1.4 s against 70-170 ms at 10M rows, docs/performance.md), so on
  * a large version the first BUILD_AFTER_MISSES lookups scan and the next
  * one builds (the ski rental's rule: a version read by key that often is
- * likely read more, and one that is not, as the version a ROLLBACK
- * restores in a loop of rolled-back blocks, costs at most about twice
- * what the scans alone did). A small one builds at once: its build costs
+ * likely read more, and one that is not, as the version a ROLLBACK of
+ * too many changes to undo restores in a loop of such blocks, costs at
+ * most about twice what the scans alone did). A small one builds at
+ * once: its build costs
  * less than a millisecond. */
 enum { BUILD_AFTER_ROWS = 65536, BUILD_AFTER_MISSES = 16 };
 
@@ -964,15 +969,21 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
          * (none when the statement kept every key of the set) */
         const uint8_t *moved = changed;
         if (ok && moved && keys_kept(old, t, ks->cols, ks->ncols, moved)) moved = NULL;
+        /* (each change logged, for a ROLLBACK to hand the set back to
+         * old: db_unique_rollback_index) */
+        if (ok) attu_key_undo_mark(ks, old);
         const size_t on = old->nrows;
         if (moved)
             for (size_t r = next_changed(moved, 0, on); r < on && ok; r = next_changed(moved, r + 1, on))
-                if (attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+                if (attu_key_hash(old, ks->cols, ks->ncols, r, &h) && attu_key_set_remove(ks, h, (int64_t)r))
+                    attu_key_undo_removed(ks, h, (int64_t)r);
         if (moved)
             for (size_t r = next_changed(moved, 0, on); r < on && ok; r = next_changed(moved, r + 1, on))
-                if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+                if (attu_key_hash(t, ks->cols, ks->ncols, r, &h) && (ok = !attu_key_set_add(ks, h, (int64_t)r)))
+                    attu_key_undo_added(ks, h, (int64_t)r);
         for (size_t r = old->nrows; r < t->nrows && ok; r++)
-            if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+            if (attu_key_hash(t, ks->cols, ks->ncols, r, &h) && (ok = !attu_key_set_add(ks, h, (int64_t)r)))
+                attu_key_undo_added(ks, h, (int64_t)r);
         if (!ok) { attu_key_set_free(ks); continue; }   /* (rebuilt when next needed) */
         ks->nrows = t->nrows;
         ix->sets[kept++] = ks;
@@ -1091,9 +1102,14 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
         for (int j = 0; j < ks->ncols && ok; j++)
             ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
         if (!ok) { attu_key_set_free(ks); continue; }
+        attu_key_undo_mark(ks, old);   /* (as db_unique_follow) */
         uint64_t h;
         for (size_t r = 0; r < old->nrows; r++)
-            if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+            if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h) && attu_key_set_remove(ks, h, (int64_t)r))
+                attu_key_undo_removed(ks, h, (int64_t)r);
+        /* (the rows gone: the short list when few went, else from keep) */
+        if (ngone <= FEW_DELETED) attu_key_undo_renumbered(ks, gone, ngone);
+        else attu_key_undo_renumbered_keep(ks, keep, old->nrows);
         /* (renumbering keeps each entry in its slot: its hash is its key's) */
         if (newrow) {
             for (size_t j = 0; j <= ks->mask; j++)
@@ -1118,4 +1134,73 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
     t->key_index = ix;
     pthread_mutex_unlock(&index_mu);
     attu_key_index_free(own);
+}
+
+/* ---- ROLLBACK: the sets back to the versions it restores ---------------------------------- */
+
+void db_unique_rollback_index(attu_table *from, attu_table *to) {
+    if (!from || !to || from == to) return;
+    /* the sets of from that can go back to `to` (their logs hold its
+     * mark) come off from, the others stay. Looked at under index_mu, as
+     * from may be a version others read (the working catalog's version
+     * of a table another session committed since, after a COMMIT's
+     * rebase failed): a set's log changes only while the set is off
+     * every version, so one on from holds still while the lock is held. */
+    attu_key_set *back[16], **taken = back;   /* (more sets than that: malloc'd) */
+    int ntaken = 0;
+    pthread_mutex_lock(&index_mu);
+    attu_key_index *ix = from->key_index;
+    int n = ix ? ix->n : 0;
+    if (n > (int)(sizeof back / sizeof *back)) taken = malloc(sizeof *taken * (size_t)n);
+    if (ix && taken) {
+        int left = 0;
+        for (int i = 0; i < n; i++) {
+            if (attu_key_undo_has(ix->sets[i], to)) taken[ntaken++] = ix->sets[i];
+            else ix->sets[left++] = ix->sets[i];
+        }
+        ix->n = left;
+    }
+    pthread_mutex_unlock(&index_mu);
+    for (int i = 0; i < ntaken; i++) {
+        attu_key_set *ks = taken[i];
+        if (attu_key_undo_to(ks, to) <= 0 || ks->nrows != to->nrows) { attu_key_set_free(ks); continue; }
+        /* exact for `to` again: attached unless a query of another
+         * session built one for it meanwhile (to may be the committed
+         * version, read beside us) */
+        attu_key_set *kept = attach_set(to, ks);
+        if (kept != ks) attu_key_set_free(ks);
+    }
+    if (taken != back) free(taken);
+}
+
+void db_unique_rollback_catalog(const attu_catalog *work, const attu_catalog *target) {
+    if (!work || !target) return;
+    size_t n = attu_catalog_count(work);
+    for (size_t i = 0; i < n; i++) {
+        attu_table *w = attu_catalog_at(work, i);
+        if (w) db_unique_rollback_index(w, attu_catalog_lookup(target, w->name));
+    }
+}
+
+void db_unique_forget_undo(attu_table *t) {
+    if (!t) return;
+    /* (under index_mu: t may be a version others read, and a query may
+     * be attaching a set to it) */
+    pthread_mutex_lock(&index_mu);
+    attu_key_index *ix = t->key_index;
+    for (int i = 0; ix && i < ix->n; i++) attu_key_undo_forget(ix->sets[i]);
+    pthread_mutex_unlock(&index_mu);
+}
+
+void db_unique_forget_changed(const attu_catalog *work, const attu_catalog *base) {
+    if (!work) return;
+    size_t n = attu_catalog_count(work), nb = base ? attu_catalog_count(base) : 0;
+    for (size_t i = 0; i < n; i++) {
+        attu_table *w = attu_catalog_at(work, i);
+        /* (a version base holds too, at the same place in name order or
+         * elsewhere, was not changed) */
+        if (!w || (i < nb && attu_catalog_at(base, i) == w) || (base && attu_catalog_lookup(base, w->name) == w))
+            continue;
+        db_unique_forget_undo(w);
+    }
 }

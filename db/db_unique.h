@@ -121,6 +121,26 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed);
  * (one pass over the set's slots, no hashing). */
 void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep);
 
+/* ROLLBACK and ROLLBACK TO SAVEPOINT: from, a version the transaction
+ * made and now discards, hands each key set that followed its changes
+ * back to to, the version of its table the rollback restores (the
+ * committed one, or the savepoint's), undoing the changes the set
+ * logged since it held to's keys (engine/key_set_undo.h): O(those
+ * changes), no rebuild. A set with no way back to `to` (its log dropped,
+ * or a set built on a later version) stays with from (to then builds one
+ * when next needed, as before). catalog: the same
+ * for each table of work (the working catalog going) against the
+ * version of its name in target (what replaces it). The caller holds
+ * the tables' write locks. */
+void db_unique_rollback_index(attu_table *from, attu_table *to);
+void db_unique_rollback_catalog(const attu_catalog *work, const attu_catalog *target);
+
+/* COMMIT: t's sets' undo logs go (no ROLLBACK can come back to them);
+ * changed: the same for each version of work (the catalog committed)
+ * that base (what the work started from) does not hold. */
+void db_unique_forget_undo(attu_table *t);
+void db_unique_forget_changed(const attu_catalog *work, const attu_catalog *base);
+
 /* The error of a statement that names a table that is not there: 42809
  * "is an index" for a constraint's name (PostgreSQL's index is a
  * relation), else 42P01 "relation does not exist". */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/interval.h"
+#include "engine/key_set_undo.h"
 #include "engine/numeric.h"
 
 /* ---- one value ------------------------------------------------------------------------------ */
@@ -164,6 +165,7 @@ attu_key_set *attu_key_set_new(const attu_table *t, const int *cols, int ncols, 
 
 void attu_key_set_free(attu_key_set *ks) {
     if (!ks) return;
+    attu_key_undo_free(ks->undo);
     free(ks->hashes);
     free(ks->rows);
     free(ks);
@@ -209,10 +211,10 @@ int attu_key_set_add(attu_key_set *ks, uint64_t h, int64_t r) {
     return 0;
 }
 
-void attu_key_set_remove(attu_key_set *ks, uint64_t h, int64_t r) {
+bool attu_key_set_remove(attu_key_set *ks, uint64_t h, int64_t r) {
     size_t i = h & ks->mask;
     while (ks->rows[i] != r) {
-        if (ks->rows[i] < 0) return;
+        if (ks->rows[i] < 0) return false;
         i = (i + 1) & ks->mask;
     }
     /* shift back each later entry of the run that may move to the hole
@@ -228,6 +230,7 @@ void attu_key_set_remove(attu_key_set *ks, uint64_t h, int64_t r) {
     }
     ks->rows[hole] = -1;
     ks->count--;
+    return true;
 }
 
 void attu_key_index_free(attu_key_index *ix) {

@@ -57,6 +57,10 @@ typedef struct attu_key_set {
     size_t    mask;        /* slots - 1 (a power of two) */
     uint64_t *hashes;
     int64_t  *rows;        /* -1: an empty slot */
+    /* What the table's writers changed since the set held an earlier
+     * version's keys (engine/key_set_undo.h), for a ROLLBACK to hand it
+     * back; NULL: none kept. */
+    struct attu_key_undo *undo;
 } attu_key_set;
 
 typedef struct attu_key_index {
@@ -84,8 +88,8 @@ int64_t attu_key_set_find(const attu_key_set *ks, uint64_t h, const attu_key_row
  * of memory (the set is unchanged). */
 int attu_key_set_add(attu_key_set *ks, uint64_t h, int64_t r);
 
-/* Removes the entry of row r (key hash h), if there. */
-void attu_key_set_remove(attu_key_set *ks, uint64_t h, int64_t r);
+/* Removes the entry of row r (key hash h), if there: whether it was. */
+bool attu_key_set_remove(attu_key_set *ks, uint64_t h, int64_t r);
 
 /* Frees a table's sets. */
 void attu_key_index_free(attu_key_index *ix);

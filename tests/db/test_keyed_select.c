@@ -8,7 +8,9 @@
  * read (run under ASan: no read of a set a writer freed or moved). A
  * version without a set (loaded at start, restored by ROLLBACK, made by
  * TRUNCATE / ALTER TABLE) gets one from its first lookup by key, built
- * beside writers and other readers building too. The answers of one
+ * beside writers and other readers building too. (A ROLLBACK hands the
+ * set back to the version it restores: test_keyed_rollback.c; one whose
+ * changes were too many to undo leaves it without.) The answers of one
  * session, against PostgreSQL's, are tests/sql/keyed_point_select_pg.test's
  * and keyed_select_rebuilt_pg.test's. */
 #include <criterion/criterion.h>
@@ -189,17 +191,22 @@ Test(keyed_select, built_after_restart) {
     tdb_remove_dir(dir);
 }
 
-/* ROLLBACK, ROLLBACK TO, TRUNCATE and ALTER TABLE leave a version
- * without a set; the next lookup by key builds one, except while another
- * session holds the table's write lock (its COMMIT brings a set back) or
- * with ATTU_KEY_SET_ON_READ=0. */
+/* A ROLLBACK or ROLLBACK TO of more key changes than its set's undo log
+ * keeps (about half the keys: engine/key_set_undo.h), TRUNCATE and ALTER
+ * TABLE leave a version without a set; the next lookup by key builds
+ * one, except while another session holds the table's write lock (its
+ * COMMIT brings a set back) or with ATTU_KEY_SET_ON_READ=0. */
 Test(keyed_select, built_after_rollback_truncate_alter) {
     attu_session *a = attu_session_new(db), *b = attu_session_new(db);
     tdb_exec_ok(a, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
-    tdb_exec_ok(a, "INSERT INTO t SELECT g, g * 10 FROM generate_series(1, 1000) g");
+    tdb_exec_ok(a, "INSERT INTO t SELECT g, g * 10 FROM generate_series(1, 10000) g");
     cr_assert(carries_set(a, "t"));
     tdb_exec_ok(a, "BEGIN");
     tdb_exec_ok(a, "UPDATE t SET v = 0 WHERE id = 5");
+    tdb_exec_ok(a, "ROLLBACK");
+    cr_assert(carries_set(a, "t"), "a few changes rolled back: the set came back");
+    tdb_exec_ok(a, "BEGIN");
+    tdb_exec_ok(a, "UPDATE t SET id = id + 100000");   /* (every key: too many to log) */
     tdb_exec_ok(a, "ROLLBACK");
     cr_assert(!carries_set(a, "t"), "the set went with the rolled-back version");
     expect_rows(b, "SELECT v FROM t WHERE id = 5", "50\n");
@@ -208,6 +215,9 @@ Test(keyed_select, built_after_rollback_truncate_alter) {
     tdb_exec_ok(a, "BEGIN");
     tdb_exec_ok(a, "SAVEPOINT s1");
     tdb_exec_ok(a, "DELETE FROM t WHERE id = 6");
+    tdb_exec_ok(a, "ROLLBACK TO s1");
+    cr_assert(carries_set(a, "t"), "ROLLBACK TO brought the set back");
+    tdb_exec_ok(a, "DELETE FROM t WHERE id > 5000");
     tdb_exec_ok(a, "ROLLBACK TO s1");
     cr_assert(!carries_set(a, "t"));
     expect_rows(a, "SELECT v FROM t WHERE id = 6", "60\n");
@@ -244,11 +254,14 @@ Test(keyed_select, built_after_rollback_truncate_alter) {
     attu_session_free(b);
 }
 
-/* Blocks rolled back, one after another, on t: each leaves the committed
- * version without a set, which the readers' next lookups rebuild, two at
- * once, beside the writer's next block (run under ASan / TSan: the build
- * reads rows no one changes, attaches under the index's lock, and the
- * writer's checks and follow-ups meet the readers' sets there). */
+/* Blocks rolled back, one after another, on t: each hands the committed
+ * version its set back (undone while off every version, attached under
+ * the index's lock), and every 8th changes every key, too many to undo,
+ * leaving that version without a set, which the readers' next lookups
+ * rebuild, two at once, beside the writer's next block (run under ASan /
+ * TSan: the build reads rows no one changes, attaches under the index's
+ * lock, and the writer's checks, follow-ups and restores meet the
+ * readers' sets there). */
 typedef struct reader_arg { int id, wrong, done; } reader_arg;
 
 static void *rolling_writer(void *p) {
@@ -262,6 +275,7 @@ static void *rolling_writer(void *p) {
         tdb_exec_ok(s, sql);
         snprintf(sql, sizeof sql, "INSERT INTO t VALUES (%d, -1)", 100000 + k);
         tdb_exec_ok(s, sql);
+        if (w->rounds % 8 == 7) tdb_exec_ok(s, "UPDATE t SET id = -id");
         tdb_exec_ok(s, "ROLLBACK");
         if (w->rounds % 4 == 0) {   /* (a committed change: the set moves on) */
             snprintf(sql, sizeof sql, "UPDATE t SET v = v WHERE id = %d", k);
@@ -315,10 +329,11 @@ Test(keyed_select, readers_build_beside_writer) {
     attu_session_free(m);
 }
 
-/* A large version (65536 rows or more) without a set: its first 16
- * lookups by key scan and the 17th builds the set (db_unique.c: the build
- * costs some 10-20 scans, so a version read by key but a few times, as
- * the one a loop of rolled-back blocks restores, keeps scanning). */
+/* A large version (65536 rows or more) without a set (here: a ROLLBACK
+ * of a change to every key, too many for the set's undo log): its first
+ * 16 lookups by key scan and the 17th builds the set (db_unique.c: the
+ * build costs some 10-20 scans, so a version read by key but a few
+ * times keeps scanning). */
 Test(keyed_select, large_version_builds_after_scans) {
     attu_session *s = attu_session_new(db);
     tdb_exec_ok(s, "CREATE TABLE big (id INTEGER PRIMARY KEY, v INTEGER)");
@@ -326,6 +341,10 @@ Test(keyed_select, large_version_builds_after_scans) {
     cr_assert(carries_set(s, "big"));
     tdb_exec_ok(s, "BEGIN");
     tdb_exec_ok(s, "DELETE FROM big WHERE id = 3");
+    tdb_exec_ok(s, "ROLLBACK");
+    cr_assert(carries_set(s, "big"), "one key rolled back: the set came back");
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "UPDATE big SET id = -id");
     tdb_exec_ok(s, "ROLLBACK");
     char sql[64], want[32];
     for (int i = 1; i <= 16; i++) {

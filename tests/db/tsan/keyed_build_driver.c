@@ -1,8 +1,10 @@
 /* keyed_build_driver.c - a standalone ThreadSanitizer driver (Criterion
  * does not start under TSan here: its arena's mmap fails): 3 reader
- * threads query t by key while a writer thread's rolled-back blocks leave
- * the committed version without a key set, so the readers rebuild it
- * (db_unique_key_find_built) beside the writer's checks and follow-ups.
+ * threads query t by key while a writer thread's blocks move its key set
+ * on and roll back (since helper 154 a ROLLBACK hands the set back to the
+ * committed version: keyed_rollback_driver.c is the driver for that, and
+ * for the readers' rebuilds after a ROLLBACK too large to undo), beside
+ * the writer's checks and follow-ups.
  * Not built by CMake; with a TSan build of the libraries:
  *
  *   cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTU_CUDA=OFF \
