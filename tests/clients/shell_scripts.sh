@@ -51,9 +51,9 @@ set +e
 err=$("$ATTU" -f "$SERVER_TMP/bad.sql" 2>&1 >/dev/null); rc=$?
 set -e
 check "exit status after an error" 1 "$rc"
-printf '%s\n' "$err" | grep -Eq "^attu:$SERVER_TMP/bad.sql:2: ERROR: .*nosuch.*\(SQLSTATE 42P01\)" || fail "error prefix: $err"
-printf '%s\n' "$err" | grep -qx 'LINE 2:   FROM nosuch' || fail "error line: $err"
-printf '%s\n' "$err" | grep -qx '               ^' || fail "caret: $err"
+grep -Eq "^attu:$SERVER_TMP/bad.sql:2: ERROR: .*nosuch.*\(SQLSTATE 42P01\)" <<<"$err" || fail "error prefix: $err"
+grep -qx 'LINE 2:   FROM nosuch' <<<"$err" || fail "error line: $err"
+grep -qx '               ^' <<<"$err" || fail "caret: $err"
 out=$("$ATTU" --csv -c "SELECT count(*) AS n FROM s")
 check "statements after the error did not run" 'n
 4' "$out"

@@ -76,18 +76,18 @@ OUT
 
 # \d+: storage, compression, statistics target, description; the access method
 out=$("${P[@]}" -c '\d+ items')
-echo "$out" | grep -q '^ price   | numeric(10,2)               |           |          |           | main     |' \
+grep -q '^ price   | numeric(10,2)               |           |          |           | main     |' <<<"$out" \
   || fail "\\d+ items: $out"
-echo "$out" | grep -q '^Access method: heap$' || fail "\\d+ items has no access method: $out"
+grep -q '^Access method: heap$' <<<"$out" || fail "\\d+ items has no access method: $out"
 
 out=$("${P[@]}" -c '\l')
-echo "$out" | grep -q '^ attu | attu  | UTF8     | C       | C     |            | libc            | $' || fail "\\l: $out"
+grep -q '^ attu | attu  | UTF8     | C       | C     |            | libc            | $' <<<"$out" || fail "\\l: $out"
 
 out=$("${P[@]}" -c '\du')
-echo "$out" | grep -q '^ attu      | Superuser' || fail "\\du: $out"
+grep -q '^ attu      | Superuser' <<<"$out" || fail "\\du: $out"
 
 out=$("${P[@]}" -c '\df')
-echo "$out" | grep -q '^(0 rows)$' || fail "\\df: $out"
+grep -q '^(0 rows)$' <<<"$out" || fail "\\df: $out"
 
 # a name that matches nothing: psql says so and exits 1, as against PostgreSQL
 out=$("${P[@]}" -c '\d nosuch' 2>&1 || true)
@@ -217,8 +217,8 @@ OUT
 # \d+ VIEW: the definition is the view's query as written (PostgreSQL's is
 # deparsed: " SELECT orders.id, ..."), so only its presence is checked
 out=$("${P[@]}" -c '\d+ big_orders')
-echo "$out" | grep -q '^View definition:$' || fail "\\d+ big_orders has no definition: $out"
-echo "$out" | grep -q '^ SELECT id, code FROM orders WHERE id > 10;$' || fail "\\d+ big_orders: $out"
+grep -q '^View definition:$' <<<"$out" || fail "\\d+ big_orders has no definition: $out"
+grep -q '^ SELECT id, code FROM orders WHERE id > 10;$' <<<"$out" || fail "\\d+ big_orders: $out"
 
 # information_schema: views, sequences, keys, identity columns
 out=$("${P[@]}" -At -c "SELECT table_name || ' ' || table_type FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")

@@ -23,18 +23,18 @@ n=$("${P[@]}" -At -c "SELECT * FROM t" | wc -l)
 [ "$n" = 500 ] || fail "SELECT * returned $n rows"
 
 out=$("${P[@]}" -c "\\timing on" -c "SELECT 1")
-echo "$out" | grep -q "^Time: " || fail "\\timing printed no time: $out"
+grep -q "^Time: " <<<"$out" || fail "\\timing printed no time: $out"
 
 # an error: psql shows SQLSTATE-bearing message and exits 1 with ON_ERROR_STOP
 if err=$("${P[@]}" -c "SELEC 1" 2>&1); then fail "syntax error did not fail"; fi
-echo "$err" | grep -q 'syntax error' || fail "error text: $err"
+grep -q 'syntax error' <<<"$err" || fail "error text: $err"
 err=$("${P[@]}" -c "\\set VERBOSITY verbose" -c "SELEC 1" 2>&1 || true)
-echo "$err" | grep -q '42601' || fail "no SQLSTATE in verbose error: $err"
+grep -q '42601' <<<"$err" || fail "no SQLSTATE in verbose error: $err"
 # against the real engine: an unknown function's error carries PostgreSQL's
 # HINT line
 if [ "${ATTU_KIND:-}" = real ]; then
   err=$("${P[@]}" -c "SELECT no_such_function(1)" 2>&1 || true)
-  echo "$err" | grep -q '^HINT:  No function matches' || fail "no HINT line: $err"
+  grep -q '^HINT:  No function matches' <<<"$err" || fail "no HINT line: $err"
   # transaction-state messages are WARNINGs (severity and SQLSTATE on the
   # wire), as PostgreSQL 15 sends them, not NOTICEs
   err=$("${P[@]}" -c "\\set VERBOSITY verbose" -c "COMMIT" -c "ROLLBACK" -c "BEGIN" -c "BEGIN" -c "COMMIT" 2>&1 >/dev/null)
