@@ -211,6 +211,7 @@ static attu_table *draft_table(const draft *d, attu_error *err) {
     attu_table *t = calloc(1, sizeof *t);
     if (!t) return attu_error_oom(err), NULL;
     memcpy(t->name, d->base->name, sizeof t->name);
+    t->uid = attu_table_new_uid();   /* (a new version: no lineage, its columns changed) */
     t->ncols = d->n;
     t->nrows = d->base->nrows;
     t->version = d->base->version + 1;
@@ -1307,6 +1308,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
         goto out;
     }
     snprintf(t->name, sizeof t->name, "%s", to);
+    t->uid = attu_table_new_uid();   /* (a new version under the new name: no lineage) */
     t->ncols = base->ncols;
     t->nrows = base->nrows;
     t->version = base->version + 1;

@@ -91,6 +91,28 @@ Test(keyed_rollback, insert) {
     attu_session_free(s);
 }
 
+/* ALTER TABLE makes its version outside attu_table_new / clone: it too is
+ * named (a uid), so the set built on it is marked by a block's first write
+ * and comes back with ROLLBACK. */
+Test(keyed_rollback, after_alter_table) {
+    attu_session *s = attu_session_new(db);
+    make_t(s, 1000);
+    tdb_exec_ok(s, "ALTER TABLE t ADD COLUMN w INTEGER");
+    tdb_exec_ok(s, "ALTER TABLE t RENAME TO t2");
+    expect_rows(s, "SELECT v FROM t2 WHERE id = 7", "70\n");   /* (builds the set on ALTER's version) */
+    cr_assert_eq(exact_sets(s, "t2"), 1, "a set on the altered version");
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "UPDATE t2 SET w = 1 WHERE id = 8");
+    tdb_exec_ok(s, "UPDATE t2 SET id = id + 5000 WHERE id <= 10");
+    tdb_exec_ok(s, "DELETE FROM t2 WHERE id = 20");
+    tdb_exec_ok(s, "ROLLBACK");
+    cr_assert_eq(exact_sets(s, "t2"), 1, "the set is back after ROLLBACK, exact");
+    expect_rows(s, "SELECT count(*) FROM t2 WHERE id = 8 AND v = 80 AND w IS NULL", "1\n");
+    expect_rows(s, "SELECT v FROM t2 WHERE id = 20", "200\n");
+    expect_rows(s, "SELECT count(*) FROM t2 WHERE id = 5003", "0\n");
+    attu_session_free(s);
+}
+
 Test(keyed_rollback, update_of_the_key) {
     attu_session *s = attu_session_new(db);
     make_t(s, 1000);
