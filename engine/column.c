@@ -126,34 +126,18 @@ void attu_column_free(attu_column *c) {
     free(c);
 }
 
-static int reserve_slots(attu_column *c, size_t n, size_t zero_from, attu_error *err);
-
 /* A column sharing a store takes a private copy of its rows, with room for
- * at least n slots, before anything grows or marks it in place. */
+ * at least n slots, before anything grows or marks it in place: a clone's
+ * buffers (attu_column_clone_reserve; the clone owns no store), moved into c. */
 static int unshare(attu_column *c, size_t n, attu_error *err) {
-    if (n < c->length) n = c->length;
-    attu_column tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.type = c->type;
-    if (reserve_slots(&tmp, n, c->length, err) != 0) return -1;
-    size_t w = attu_type_width(c->type.id);
-    if (c->length) memcpy(tmp.data, c->data, c->length * w);
-    if (c->validity) {
-        size_t nw = words_for(tmp.capacity);
-        uint64_t *v = malloc(nw * sizeof *v);
-        if (!v) {
-            free(tmp.data);
-            return attu_error_oom(err);
-        }
-        memset(v, 0xff, nw * sizeof *v);
-        memcpy(v, c->validity, words_for(c->length) * sizeof *v);
-        if (c->length & 63) v[c->length >> 6] |= ~0ULL << (c->length & 63);
-        tmp.validity = v;
-    }
+    attu_column *copy = attu_column_clone_reserve(c, n, err);
+    if (!copy) return -1;
     store_release(c);
-    c->data = tmp.data;
-    c->validity = tmp.validity;
-    c->capacity = tmp.capacity;
+    c->data = copy->data;
+    c->validity = copy->validity;
+    c->capacity = copy->capacity;
+    attu_dictionary_unref(copy->dict);
+    free(copy);
     return 0;
 }
 

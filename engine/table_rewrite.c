@@ -16,20 +16,10 @@
 /* The new table's frame: t's name and schema, version + 1, no columns yet
  * (attu_table_free copes with the NULL entries on failure). */
 static attu_table *shell(const attu_table *t, size_t nrows, attu_error *err) {
-    attu_table *n = calloc(1, sizeof *n);
-    if (!n) return attu_error_oom(err), NULL;
-    memcpy(n->name, t->name, sizeof n->name);
-    n->uid = attu_table_new_uid();   /* (no lineage: the rows changed) */
-    n->ncols = t->ncols;
+    attu_table *n = attu_table_shell(t, err);   /* (a new uid, no lineage: the rows changed) */
+    if (!n) return NULL;
     n->nrows = nrows;
     n->version = t->version + 1;
-    n->defs = calloc(t->ncols ? (size_t)t->ncols : 1, sizeof *n->defs);
-    n->cols = calloc(t->ncols ? (size_t)t->ncols : 1, sizeof *n->cols);
-    if (!n->defs || !n->cols) {
-        attu_table_free(n);
-        return attu_error_oom(err), NULL;
-    }
-    if (t->ncols) memcpy(n->defs, t->defs, (size_t)t->ncols * sizeof *n->defs);
     return n;
 }
 
