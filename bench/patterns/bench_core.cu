@@ -118,6 +118,8 @@ void bench_scan_boxes(context_t& ctx, size_t n, const char* type) {
   bench_scan_box<T, 256, 8>(ctx, n, type);
   bench_scan_box<T, 512, 8>(ctx, n, type);
   bench_scan_box<T, 128, 32>(ctx, n, type);
+  bench_scan_box<T, 128, 28>(ctx, n, type);
+  bench_scan_box<T, 96, 32>(ctx, n, type);
 }
 
 // ATTU_BENCH_SCAN_TUNING=1: the single-pass scan's look-back delay (scan.cuh:
@@ -458,6 +460,11 @@ int main(int argc, char** argv) {
         bc::bench_select_box<128, 16>(ctx, n);
         bc::bench_select_box<256, 16>(ctx, n);
         bc::bench_select_box<384, 8>(ctx, n);
+        bc::bench_select_box<128, 28>(ctx, n);
+        bc::bench_select_box<96, 32>(ctx, n);
+        bc::bench_select_box<192, 32>(ctx, n);
+        bc::bench_select_box<128, 24>(ctx, n, " (again)");
+        bc::bench_select_box<128, 32>(ctx, n, " (again)");
         bc::bench_select_box<128, 32>(ctx, n);
         bc::bench_select_box<64, 24>(ctx, n);
       }
@@ -579,6 +586,10 @@ int main(int argc, char** argv) {
         bc::bench_sorted_search<ag::launch_params_t<128, 11>>(ctx, n, " (v3 128x11)");
         bc::bench_sorted_search<ag::launch_params_t<128, 15>>(ctx, n, " (v3 128x15)");
         bc::bench_sorted_search<ag::launch_params_t<128, 13>>(ctx, n, " (v3 128x13)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 11>>(ctx, n, " (v3 256x11, again)");
+        bc::bench_sorted_search<ag::launch_params_t<256, 13>>(ctx, n, " (v3 256x13, again)");
+        bc::bench_sorted_search<ag::launch_params_t<192, 13>>(ctx, n, " (v3 192x13)");
+        bc::bench_sorted_search<ag::launch_params_t<384, 13>>(ctx, n, " (v3 384x13)");
         ag::detail::sorted_search_v3_on() = saved3;
       }
     }

@@ -57,6 +57,19 @@ namespace gpu {
 
 enum scan_type_t { scan_type_exc, scan_type_inc };
 
+// The single-pass scan's default tiles: 128 x 28 items of 4 bytes (reduce's
+// streaming box has 24). Measured (session 27, bench_core's scan boxes,
+// 64M / 256M): on an H100 int32 0.215 / 0.824 ms against 0.217-0.220 /
+// 0.844-0.849 for 128 x 24, float 0.218 / 0.837 against 0.220-0.221 /
+// 0.847; on an H200, twice, int32 0.168-0.169 / 0.637-0.638 against
+// 0.172-0.176 / 0.659-0.664, float 0.167-0.169 / 0.647-0.654 against
+// 0.173-0.175 / 0.665-0.666. 128 x 32 and 96 x 32 were no better than
+// 128 x 24 on either card. Wider items keep the streaming box.
+template <typename T>
+using scan_box_t = launch_box_t<
+    arch_cta_t<700, 256, (sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : 2)>,
+    arch_cta_t<900, 128, (sizeof(T) <= 4 ? 28 : sizeof(T) <= 8 ? 12 : 6)>>;
+
 namespace detail {
 
 // In place: partials[i] = partials[0] op ... op partials[i-1] for i > 0
@@ -242,7 +255,7 @@ template <scan_type_t scan_type, typename launch_arg_t, typename delay_arg_t = v
 void scan_impl(func_t f, int count, out_it output, op_t op, T init,
                red_it reduction, bool want_reduction, context_t& ctx,
                cudaEvent_t event) {
-  using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
+  using launch_t = launch_of_t<launch_arg_t, scan_box_t<T>>;
   using delay_t = std::conditional_t<std::is_void<delay_arg_t>::value, scan_delay_t<T>, delay_arg_t>;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   int num_tiles = count > 0 ? div_up(count, nv) : 0;

@@ -50,6 +50,19 @@
 
 namespace attu {
 namespace gpu {
+
+// select_if's default tiles: 128 x 32 items of 4 bytes (scan's streaming
+// box has 24). Measured (session 27, keep 50%, bench_core's select boxes):
+// on an H100 0.170-0.171 ms at 64M against 0.172-0.176 for 128 x 24, and
+// 0.631-0.633 against 0.660-0.663 at 256M (of the copy: 86%); on an H200
+// 0.137 against 0.140-0.142, and 0.489 against 0.523-0.529. 192 x 32,
+// 128 x 28 and 96 x 32 were within 1-2% of it on the H100; 256 x 12,
+// 128 x 16 and 64 x 24 10-15% slower. Wider items keep the streaming box.
+template <typename T>
+using select_box_t = launch_box_t<
+    arch_cta_t<700, 256, (sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : 2)>,
+    arch_cta_t<900, 128, (sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 12 : 6)>>;
+
 namespace detail {
 
 // How long a tile waits before its look-back (as the scan's delay_t): CUB's
@@ -160,7 +173,7 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_v2_striped_kernel(
 template <typename launch_arg_t = empty_t, typename delay_t = detail::select_delay_t, typename T,
           typename pred_t>
 void select_if(const T* input, int count, pred_t pred, T* output, int* num_selected, context_t& ctx) {
-  using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
+  using launch_t = launch_of_t<launch_arg_t, select_box_t<T>>;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   int num_tiles = count > 0 ? div_up(count, nv) : 0;
   if (!num_tiles) {

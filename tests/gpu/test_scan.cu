@@ -70,6 +70,7 @@ int main() {
   context_t ctx;
   std::printf("device: %s, %d SMs\n", ctx.props().name, ctx.sm_count());
   const int stream_nv = stream_box_t<int>::cta_dim(ctx.ptx_version()).nv();
+  const int scan_nv = scan_box_t<int>::cta_dim(ctx.ptx_version()).nv();
 
   r.run("transform: f(index, args...) with restrict pointer args", [&] {
     for (int n : test::small_filter(std::vector<int>{0, 1, 127, 128, 129, 1 << 20}, [](int n) { return n; })) {
@@ -192,7 +193,7 @@ int main() {
   for (bool inclusive : {false, true}) {
     const char* kind = inclusive ? "inclusive" : "exclusive";
     r.run(std::string("scan int plus ") + kind + ", around the tile, 1M, 100M", [&] {
-      for (int n : sizes_around(stream_nv, true)) {
+      for (int n : sizes_around(scan_nv, true)) {
         auto in = test::random_values<int>(n, -1000, 1000, 17 + n);
         mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
         out.memset(0xff);
@@ -206,7 +207,7 @@ int main() {
       }
     });
     r.run(std::string("scan non-commutative affine ") + kind, [&] {
-      int nv = stream_box_t<affine_t>::cta_dim(900).nv();
+      int nv = scan_box_t<affine_t>::cta_dim(900).nv();
       for (int n : sizes_around(nv, false)) {
         auto in = random_affine(n, 23 + n);
         mem_t<affine_t> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
@@ -227,7 +228,7 @@ int main() {
   // one in 8.5 nonzero, at 100M), so the scan must match the serial
   // reference exactly.
   r.run("scan int plus, inclusive and exclusive, around the tile, 1M, 100M", [&] {
-    for (int n : sizes_around(stream_nv, true)) {
+    for (int n : sizes_around(scan_nv, true)) {
       auto in = test::random_values<int>(n, -1000, 1000, 61 + n);
       mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
       for (bool inclusive : {false, true}) {
@@ -244,7 +245,7 @@ int main() {
     }
   });
   r.run("scan float plus (whole numbers, exact), around the tile, 1M, 100M", [&] {
-    for (int n : sizes_around(stream_box_t<float>::cta_dim(ctx.ptx_version()).nv(), true)) {
+    for (int n : sizes_around(scan_box_t<float>::cta_dim(ctx.ptx_version()).nv(), true)) {
       std::vector<float> in(n);
       if (n <= (1 << 20)) {
         auto v = test::random_values<int>(n, -16, 16, 71 + n);
@@ -286,7 +287,7 @@ int main() {
     }
   };
   r.run("scan non-commutative 4-byte maps (mod 2^16), around the tile, 1M", [&] {
-    for (int n : sizes_around(stream_box_t<affine16_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
+    for (int n : sizes_around(scan_box_t<affine16_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
       auto v = test::random_values<unsigned>(2 * (size_t)n, 0, 0xffff, 81 + n);
       std::vector<affine16_t> in(n);
       for (int i = 0; i < n; ++i) in[i] = {(unsigned short)(v[2 * i] | 1u), (unsigned short)v[2 * i + 1]};
@@ -294,7 +295,7 @@ int main() {
     }
   });
   r.run("scan non-commutative affine (8 bytes), around the tile, 1M", [&] {
-    for (int n : sizes_around(stream_box_t<affine_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
+    for (int n : sizes_around(scan_box_t<affine_t>::cta_dim(ctx.ptx_version()).nv(), false)) {
       auto in = random_affine(n, 91 + n);
       check_non_commutative(in, compose_t(), affine_t{1, 0});
     }
@@ -445,8 +446,7 @@ int main() {
 
   // Stores aligned and not.
   r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
-    using box = stream_box_t<int>;
-    int nv = box::nt * box::vt;
+    int nv = select_box_t<int>::cta_dim(ctx.ptx_version()).nv();
     const bool saved = detail::select_align_on();
     for (bool align : {true, false})
     for (int n : sizes_around(nv, true)) {
@@ -478,7 +478,7 @@ int main() {
       }
     }
     // 8-byte items (the tile is 128 x 12 on sm_90)
-    for (int n : sizes_around(stream_box_t<long long>::cta_dim(ctx.ptx_version()).nv(), false)) {
+    for (int n : sizes_around(select_box_t<long long>::cta_dim(ctx.ptx_version()).nv(), false)) {
       detail::select_align_on() = true;
       auto in = test::random_values<long long>(n, -1000000, 1000000, 43 + n);
       for (long long& x : in) x *= 1000003;  // past 32 bits
@@ -512,8 +512,8 @@ int main() {
   r.run("single-pass statuses kept between calls: sizes, types and patterns in turn", [&] {
     for (int pass = 0; pass < 2; ++pass) {
       context_t c2;  // a fresh context: its buffers start empty
-      const int sizes[] = {1, stream_nv * 300 + 7, stream_nv - 1, stream_nv * 2000 + 1, 5, stream_nv * 2000,
-                           stream_nv * 2001, 3 * stream_nv, stream_nv * 4000 + 11, 2};
+      const int sizes[] = {1, scan_nv * 300 + 7, scan_nv - 1, scan_nv * 2000 + 1, 5, scan_nv * 2000,
+                           scan_nv * 2001, 3 * scan_nv, scan_nv * 4000 + 11, 2};
       struct step_t { int n; int kind; mem_t<int> in, out, cnt; mem_t<long long> in8, out8;
                       mem_t<affine_t> ina, outa; std::vector<int> h; std::vector<long long> h8;
                       std::vector<affine_t> ha; };

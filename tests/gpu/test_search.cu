@@ -25,7 +25,7 @@ int main() {
   runner_t r;
   context_t ctx;
   std::printf("device: %s, %d SMs\n", ctx.props().name, ctx.sm_count());
-  const int nv = search_box_t::cta_dim(ctx.ptx_version()).nv();
+  const int nv = search_box_t<int>::cta_dim(ctx.ptx_version()).nv();
 
   struct sizes_t { int a, b; long long range; };
   std::vector<sizes_t> cases = {
@@ -104,7 +104,7 @@ int main() {
 
   // Other tile shapes (many warps and tiles, even vt, one item a thread),
   // every kernel, lower and upper, sizes around the tiles' edges.
-  r.run("sorted_search at tiles 64 x 5, 128 x 16 and 32 x 1, every kernel", [&] {
+  r.run("sorted_search at tiles 64 x 5, 128 x 16, 32 x 1 and 256 x 11, every kernel", [&] {
     auto check = [&](auto box, int kernel, bool upper, int na, int nb, long long range) {
       using box_t = decltype(box);
       pick_kernel(kernel);
@@ -136,6 +136,7 @@ int main() {
     shape(launch_params_t<64, 5>());
     shape(launch_params_t<128, 16>());
     shape(launch_params_t<32, 1>());
+    shape(launch_params_t<256, 11>());  // 8-byte keys' default box
     restore_kernel();
   });
 
