@@ -574,6 +574,14 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         return p;
     }
     bool sys_schema = attu_is_system_schema(f->u.table.schema);
+    /* another schema than public, pg_temp and the system's: attu has none
+     * (no CREATE SCHEMA), so no relation of it exists (PostgreSQL's 42P01,
+     * named as written); it is not the search path's relation */
+    const char *fs = f->u.table.schema;
+    if (fs && !sys_schema && strcmp(fs, "public") && strcmp(fs, "pg_temp") && strncmp(fs, "pg_temp_", 8)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s.%s\" does not exist", fs, name);
+        return NULL;
+    }
     /* a relation the statement itself names: CREATE VIEW's dependencies */
     if (!sys_schema && !c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
         c->params->on_relation(c->params->relation_ctx, name);

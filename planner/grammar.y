@@ -141,6 +141,26 @@ static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *sc
     return tn_make(name, pos);
 }
 
+/* The schemas attu has: public, the session's pg_temp (pg_temp_N), and
+ * the read-only pg_catalog and information_schema (there is no CREATE
+ * SCHEMA). Any other qualification names a schema that does not exist:
+ * rel_schema used to read it as the search path's, so DELETE FROM
+ * nosuch.t deleted t's rows. */
+static bool known_schema(const char *schema) {
+    return !schema || !strcmp(schema, "public") || !strcmp(schema, "pg_temp") || !strncmp(schema, "pg_temp_", 8) ||
+           !strcmp(schema, "pg_catalog") || !strcmp(schema, "information_schema");
+}
+/* DDL, TRUNCATE, COPY: PostgreSQL's 3F000 */
+static void schema_must_exist(attu_parse_ctx *c, const char *schema, int pos) {
+    if (!known_schema(schema)) ab_defer_error(c, "3F000", pos, "schema \"%s\" does not exist", schema);
+}
+/* INSERT, UPDATE, DELETE (and FROM, planner/binder.c): PostgreSQL's
+ * 42P01 at the name, as written */
+static void relation_schema_must_exist(attu_parse_ctx *c, const ab_qname *n) {
+    if (!known_schema(n->schema))
+        ab_defer_error(c, ATTU_SQLSTATE_UNDEFINED_TABLE, n->pos, "relation \"%s.%s\" does not exist", n->schema, n->name);
+}
+
 /* pg_temp.x: the session's temporary schema (db/db_temp.c), whose
  * relations a lookup finds first anyway; the name stays unqualified */
 static bool ab_temp_schema(attu_parse_ctx *c, ab_qname *n) {
@@ -164,6 +184,7 @@ static bool ab_temp_head(attu_parse_ctx *c, bool temp, ab_qname *n) {
 static void create_in_schema(attu_parse_ctx *c, const ab_qname *n) {
     if (n->schema && (!strcmp(n->schema, "pg_catalog") || !strcmp(n->schema, "information_schema")))
         ab_defer_error(c, "42501", n->pos, "permission denied to create \"%s.%s\"", n->schema, n->name);
+    schema_must_exist(c, n->schema, n->pos);
 }
 
 /* SELECT ... INTO schema.t: tables live in public only */
@@ -186,8 +207,11 @@ static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const 
 
 /* How a relation was named (ATTU_REL_*, planner/ast.h): public.t is the
  * permanent relation, pg_temp.t (pg_temp_N.t) the session's temporary
- * one, t the search path's (db/db_temp.c) */
-static char rel_schema(const char *schema) {
+ * one, t the search path's (db/db_temp.c); another schema is an error
+ * (the first deferred error wins: INSERT / UPDATE / DELETE have deferred
+ * 42P01 by then) */
+static char rel_schema(attu_parse_ctx *c, const char *schema) {
+    schema_must_exist(c, schema, 0);
     if (!schema) return ATTU_REL_PATH;
     if (!strcmp(schema, "pg_temp") || !strncmp(schema, "pg_temp_", 8)) return ATTU_REL_TEMP;
     return !strcmp(schema, "public") ? ATTU_REL_PUBLIC : ATTU_REL_PATH;
@@ -1591,7 +1615,8 @@ func_arg_expr(A) ::= type_function_name(N) COLON_EQUALS a_expr(E).     { A = E; 
 
 %type func_name {ab_qname}
 func_name(A) ::= type_function_name(N).     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
-func_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; }
+func_name(A) ::= colid(S) DOT attr_name(N).
+    { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; schema_must_exist(ctx, A.schema, S.pos); }
 
 
 /* WITHIN GROUP (ORDER BY ...); list NULL when absent. */
@@ -2347,14 +2372,14 @@ insert_stmt(A) ::= INSERT(K) INTO insert_target(N) insert_rest(S) opt_on_conflic
     A->position = K.pos;
     A->u.insert.table = (char *)N.name.name;
     A->u.insert.table_position = N.name.pos;
-    A->schema = rel_schema(N.name.schema);
+    A->schema = rel_schema(ctx, N.name.schema);
     A->u.insert.alias = (char *)N.alias;
     A->u.insert.on_conflict = O;
     if (R.items) { A->u.insert.returning_position = R.pos; insert_returning(A, R.items); }
 }
 %type insert_target {ab_dml_target}
-insert_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; }
-insert_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
+insert_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; relation_schema_must_exist(ctx, &N); }
+insert_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); relation_schema_must_exist(ctx, &N); }
 %type insert_rest {attu_ast_stmt *}
 insert_rest(A) ::= select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); A->u.insert.source = Q; }
@@ -2444,7 +2469,7 @@ static attu_ast_stmt *modify_make(attu_parse_ctx *c, attu_ast_stmt_kind kind, co
     attu_ast_stmt *s = ab_stmt(c, kind, k->pos);
     s->u.modify.table = (char *)t->name.name;
     s->u.modify.table_position = t->name.pos;
-    s->schema = rel_schema(t->name.schema);
+    s->schema = rel_schema(c, t->name.schema);
     s->u.modify.alias = (char *)t->alias;
     if (from) { s->u.modify.from.items = from->items; s->u.modify.from.n = from->n; }
     s->u.modify.where = where;
@@ -2453,12 +2478,12 @@ static attu_ast_stmt *modify_make(attu_parse_ctx *c, attu_ast_stmt_kind kind, co
 }
 }
 %type dml_target {ab_dml_target}
-dml_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; }
-dml_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= target_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= ONLY target_name(N).           { A.name = N; A.alias = NULL; }
-dml_target(A) ::= ONLY target_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= ONLY target_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; relation_schema_must_exist(ctx, &N); }
+dml_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); relation_schema_must_exist(ctx, &N); }
+dml_target(A) ::= target_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); relation_schema_must_exist(ctx, &N); }
+dml_target(A) ::= ONLY target_name(N).           { A.name = N; A.alias = NULL; relation_schema_must_exist(ctx, &N); }
+dml_target(A) ::= ONLY target_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); relation_schema_must_exist(ctx, &N); }
+dml_target(A) ::= ONLY target_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); relation_schema_must_exist(ctx, &N); }
 
 %type returning_clause {attu_vec *}
 returning_clause(A) ::= RETURNING target_list(L).   { A = L; }
@@ -2696,9 +2721,9 @@ truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_restart_identity
 opt_restart_identity(A) ::= RESTART ID(I).    { A = true; ab_word_expect(ctx, &I, "identity"); }
 opt_restart_identity(A) ::= CONTINUE ID(I).   { A = false; ab_word_expect(ctx, &I, "identity"); }
 opt_restart_identity(A) ::= .   { A = false; }
-truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push_rel(ctx, NULL, N.name, N.pos, rel_schema(N.schema)); }
+truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push_rel(ctx, NULL, N.name, N.pos, rel_schema(ctx, N.schema)); }
 truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).
-    { A = ab_names_push_rel(ctx, L, N.name, N.pos, rel_schema(N.schema)); }
+    { A = ab_names_push_rel(ctx, L, N.name, N.pos, rel_schema(ctx, N.schema)); }
 %type truncate_rel {ab_qname}
 truncate_rel(A) ::= target_name(N).          { A = N; }
 truncate_rel(A) ::= ONLY target_name(N).     { A = N; }
@@ -2924,7 +2949,7 @@ fk_references(A) ::= RESERVED_BARE(K) qualified_name(N) fk_ref_columns(C) fk_act
     *A = F;
     A->ref_table = (char *)N.name;
     A->ref_position = N.pos;
-    A->ref_schema = rel_schema(N.schema);
+    A->ref_schema = rel_schema(ctx, N.schema);
     if (C) A->ref_columns = ab_names(C);
 }
 %type fk_ref_columns {attu_names *}
@@ -3298,10 +3323,10 @@ drop_stmt(A) ::= DROP(K) TABLE drop_name_list(L) opt_drop_behavior(B).
 %type drop_name_list {attu_names *}
 drop_name_list(A) ::= colid(N).                             { A = ab_names_push_rel(ctx, NULL, ab_tokstr(&N), N.pos, 0); }
 drop_name_list(A) ::= colid(S) DOT attr_name(N).
-    { A = ab_names_push_rel(ctx, NULL, drop_name(ctx, &S, &N), S.pos, rel_schema(ab_tokstr(&S))); }
+    { A = ab_names_push_rel(ctx, NULL, drop_name(ctx, &S, &N), S.pos, rel_schema(ctx, ab_tokstr(&S))); }
 drop_name_list(A) ::= drop_name_list(L) COMMA colid(N).     { A = ab_names_push_rel(ctx, L, ab_tokstr(&N), N.pos, 0); }
 drop_name_list(A) ::= drop_name_list(L) COMMA colid(S) DOT attr_name(N).
-    { A = ab_names_push_rel(ctx, L, drop_name(ctx, &S, &N), S.pos, rel_schema(ab_tokstr(&S))); }
+    { A = ab_names_push_rel(ctx, L, drop_name(ctx, &S, &N), S.pos, rel_schema(ctx, ab_tokstr(&S))); }
 drop_stmt(A) ::= DROP(K) VIEW IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
@@ -3466,14 +3491,14 @@ refresh_stmt(A) ::= REFRESH(R) MATERIALIZED VIEW qualified_name(N) opt_with_data
     if (A) {
         A->u.drop_table.tables = ab_names(ab_names_push(ctx, NULL, N.name, N.pos));
         A->u.drop_table.materialized = D;
-        A->schema = rel_schema(N.schema);
+        A->schema = rel_schema(ctx, N.schema);
     }
 }
 
 %include {
 static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, attu_ast_query *q, size_t end) {
     attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, h->pos);
-    st->schema = rel_schema(h->name.schema);   /* (public.v over a temporary relation: db/db_temp.c) */
+    st->schema = rel_schema(ctx, h->name.schema);   /* (public.v over a temporary relation: db/db_temp.c) */
     if (!st) return NULL;
     st->u.create_view.view = (char *)h->name.name;
     st->u.create_view.view_position = h->name.pos;
@@ -3517,7 +3542,7 @@ static attu_ast_stmt *ab_alter_seq(attu_parse_ctx *ctx, int pos, const ab_seqnam
     st->u.create_sequence.name = (char *)n->name.name;
     st->u.create_sequence.name_position = n->name.pos;
     st->u.create_sequence.if_exists = n->if_exists;
-    st->schema = rel_schema(n->name.schema);   /* (public.s, pg_temp.s: db/db_sequence.c) */
+    st->schema = rel_schema(ctx, n->name.schema);   /* (public.s, pg_temp.s: db/db_sequence.c) */
     return st;
 }
 /* The character position just past the last token read (an error "at end
@@ -3541,7 +3566,7 @@ static void ab_seq_owned(attu_ast_stmt *st, const ab_seqopts *o) {
 create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
-    A->schema = rel_schema(N.schema);
+    A->schema = rel_schema(ctx, N.schema);
     A->u.create_sequence.temp = T || A->schema == ATTU_REL_TEMP;
     A->u.create_sequence.name = (char *)N.name;
     A->u.create_sequence.name_position = N.pos;
@@ -3553,7 +3578,7 @@ create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE IF NOT EXISTS qualified_na
 create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
-    A->schema = rel_schema(N.schema);
+    A->schema = rel_schema(ctx, N.schema);
     A->u.create_sequence.temp = T || A->schema == ATTU_REL_TEMP;
     A->u.create_sequence.name = (char *)N.name;
     A->u.create_sequence.name_position = N.pos;
@@ -3680,7 +3705,7 @@ alter_stmt(A) ::= alter_head(H) alter_cmds(L).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
-    A->schema = rel_schema(H.name.schema);
+    A->schema = rel_schema(ctx, H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -3693,7 +3718,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) opt_column colid(F) TO colid(T).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
-    A->schema = rel_schema(H.name.schema);
+    A->schema = rel_schema(ctx, H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -3709,7 +3734,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
-    A->schema = rel_schema(H.name.schema);
+    A->schema = rel_schema(ctx, H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -3741,7 +3766,7 @@ static attu_ast_stmt *ab_alter_alone(attu_parse_ctx *ctx, const ab_alter_head *h
     attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, h->pos);
     if (!st) return NULL;
     st->u.alter_table.table = (char *)h->name.name;
-    st->schema = rel_schema(h->name.schema);
+    st->schema = rel_schema(ctx, h->name.schema);
     st->u.alter_table.table_position = h->name.pos;
     st->u.alter_table.if_exists = h->if_exists;
     st->u.alter_table.materialized = h->materialized;
@@ -3807,7 +3832,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) CONSTRAINT colid(F) TO colid(T).
 {
     A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
     A->u.alter_table.table = (char *)H.name.name;
-    A->schema = rel_schema(H.name.schema);
+    A->schema = rel_schema(ctx, H.name.schema);
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
@@ -4050,7 +4075,7 @@ copy_stmt(A) ::= COPY(K) target_name(N) opt_name_list(C) copy_from(F) copy_file(
                  opt_with copy_options(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_COPY, K.pos);
-    A->schema = rel_schema(N.schema);
+    A->schema = rel_schema(ctx, N.schema);
     A->u.copy.table = (char *)N.name;
     A->u.copy.table_position = N.pos;
     A->u.copy.columns = ab_names(C);
@@ -4630,7 +4655,7 @@ create_index_stmt(A) ::= CREATE(K) opt_unique(U) INDEX opt_concurrently(C) opt_i
     A->u.create_index.if_not_exists = N.if_not_exists;
     A->u.create_index.only = O;
     A->u.create_index.table = (char *)T.name;
-    A->schema = rel_schema(T.schema);
+    A->schema = rel_schema(ctx, T.schema);
     A->u.create_index.table_position = T.pos;
     A->u.create_index.method = (char *)M.name;
     A->u.create_index.method_position = M.pos;
@@ -4818,7 +4843,7 @@ static void *grammar_realloc(void *p, size_t n) {
 typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; attu_ast_function *fn; } ab_comment_obj;
 /* A relation named schema.name: public's only. */
 static void ab_comment_schema(attu_parse_ctx *ctx, const char *schema, int pos) {
-    if (schema && strcmp(schema, "public") && rel_schema(schema) != ATTU_REL_TEMP)
+    if (schema && strcmp(schema, "public") && strcmp(schema, "pg_temp") && strncmp(schema, "pg_temp_", 8))
         ab_defer_error(ctx, "3F000", pos, "schema \"%s\" does not exist", schema);
 }
 }
@@ -4830,7 +4855,7 @@ comment_stmt(A) ::= COMMENT(C) ON comment_obj(O) IS comment_text(T).
     A = ab_stmt(ctx, ATTU_STMT_COMMENT, C.pos);
     A->u.comment.object = O.object;
     A->u.comment.rel = (char *)O.rel.name;
-    A->schema = rel_schema(O.rel.schema);
+    A->schema = rel_schema(ctx, O.rel.schema);
     A->u.comment.rel_position = O.rel.pos;
     A->u.comment.sub = (char *)O.sub;
     A->u.comment.fn = O.object == 'f' ? O.fn : NULL;

@@ -74,6 +74,20 @@ def gone(c, pid, timeout=5.0):
     return False
 
 
+def settled_rows(c, sql, want, timeout=3.0):
+    """sql's rows once they equal want, or the last rows read by the
+    deadline. PostgreSQL shows another backend's wait_event only once that
+    backend has gone back to reading its client, a moment after the reply
+    its client already has: on a loaded machine the first read can still
+    see the wait_event NULL (attu sets state and wait_event together)."""
+    deadline = time.time() + timeout
+    rows = q(c, sql).rows()
+    while rows != want and time.time() < deadline:
+        time.sleep(0.02)
+        rows = q(c, sql).rows()
+    return rows
+
+
 a, b, c = connect_from_env(), connect_from_env(), connect_from_env()
 db = one(a, "SELECT current_database()")
 mine = "datname = current_database() AND backend_type = 'client backend'"
@@ -86,10 +100,12 @@ expect("the sessions' pids", sorted(int(r[0]) for r in q(a, "SELECT pid FROM pg_
 q(b, "SELECT 'b was here'")
 state = "SELECT state, query, xact_start IS NOT NULL, wait_event FROM pg_stat_activity WHERE pid = %d"
 expect("own row", q(a, state % a.pid).rows(), [("active", state % a.pid, "t", None)])
-expect("an idle session", q(a, state % b.pid).rows(), [("idle", "SELECT 'b was here'", "f", "ClientRead")])
+want = [("idle", "SELECT 'b was here'", "f", "ClientRead")]
+expect("an idle session", settled_rows(a, state % b.pid, want), want)
 q(b, "BEGIN")
 q(b, "SELECT 1")
-expect("idle in transaction", q(a, state % b.pid).rows(), [("idle in transaction", "SELECT 1", "t", "ClientRead")])
+want = [("idle in transaction", "SELECT 1", "t", "ClientRead")]
+expect("idle in transaction", settled_rows(a, state % b.pid, want), want)
 b.query("SELECT 1/0")
 expect("aborted", q(a, state % b.pid).rows()[0][0], "idle in transaction (aborted)")
 q(b, "ROLLBACK")
