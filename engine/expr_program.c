@@ -375,7 +375,7 @@ static int range_check(attu_type t, int64_t v, attu_error *err) {
         int64_t lim = 1;
         for (int i = 0; i < t.precision && i < 18; i++) lim *= 10;
         if (t.precision > 0 && (v >= lim || v <= -lim))
-            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+            return attu_numeric_field_overflow(t.precision, t.scale, err);   /* (with PostgreSQL's DETAIL) */
         return 0;
     }
     case ATTU_TYPE_DATE:
@@ -400,7 +400,8 @@ static int int_overflow(attu_type t, attu_error *err) {
     if (t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_BOOL)
         return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "integer out of range");
     if (t.id == ATTU_TYPE_DECIMAL)
-        return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+        return t.precision > 0 ? attu_numeric_field_overflow(t.precision, t.scale, err)
+                               : attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
     return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
 }
 
