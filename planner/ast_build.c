@@ -302,6 +302,23 @@ attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
     case ATTU_UNOP_PLUS: e->u.unary.op_text = "+"; break;
     case ATTU_UNOP_OTHER:
         e->u.unary.op_text = ab_strndup(c, c->sql + op_tok->off, op_tok->len);
+        /* PostgreSQL's numeric prefix operators are the calls they stand
+         * for: @ x is abs(x) (of x's own type), |/ x and ||/ x sqrt and
+         * cbrt of x as double precision (dsqrt, dcbrt) */
+        if (e->u.unary.op_text && (!strcmp(e->u.unary.op_text, "@") || !strcmp(e->u.unary.op_text, "|/") ||
+                                   !strcmp(e->u.unary.op_text, "||/"))) {
+            const char *fn = e->u.unary.op_text[0] == '@' ? "abs" : e->u.unary.op_text[1] == '/' ? "sqrt" : "cbrt";
+            attu_ast_expr *x = arg;
+            if (fn[0] != 'a') {
+                attu_ast_typename f8 = { (char *)"float8", -1, -1, op_tok->pos, 0 };
+                x = ab_cast(c, arg, &f8, ATTU_CAST_FUNCTION, op_tok->pos);
+            }
+            attu_vec v = {0};
+            ab_vec_push(c, &v, &x, sizeof x);
+            attu_ast_expr *call = ab_func(c, "pg_catalog", fn, &v, op_tok->pos);
+            call->u.func.prefix_op = true;
+            return call;
+        }
         /* attu has no such operators; PostgreSQL names the argument types
          * in this message, which only the binder knows, so it is reported
          * here without them, after parsing, where PostgreSQL reports it */

@@ -1777,6 +1777,7 @@ static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **na
     switch (e->kind) {
     case ATTU_EXPR_COLUMN: *name = e->u.column.name; return 2;
     case ATTU_EXPR_FUNC:
+        if (e->u.func.prefix_op) return 0;   /* @ x, |/ x: an operator's */
         /* the array syntax's calls (planner/array_bind.c): ARRAY[...] is
          * "array", a[i] and a[i:j] take a's name, an operator none */
         if (e->u.func.name[0] == ' ') {
