@@ -211,6 +211,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_REGEXP_LIKE] = "regexp_like", [ATTU_OP_REGEXP_SUBSTR] = "regexp_substr",
     [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring", [ATTU_OP_REGEXP_MATCH] = "regexp_match",
     [ATTU_OP_REGEXP_SPLIT] = "regexp_split", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
+    [ATTU_OP_BITAND_I] = "bitand_i", [ATTU_OP_BITOR_I] = "bitor_i", [ATTU_OP_BITXOR_I] = "bitxor_i",
+    [ATTU_OP_BITNOT_I] = "bitnot_i", [ATTU_OP_SHL_I] = "shl_i", [ATTU_OP_SHR_I] = "shr_i",
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
@@ -1424,6 +1426,21 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CAST_TS_DATE:
                 if (x == INT64_MAX || x == INT64_MIN) { o->v.i = x > 0 ? INT32_MAX : INT32_MIN; break; }
                 o->v.i = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL); break;
+            case ATTU_OP_BITAND_I: o->v.i = x & y; break;
+            case ATTU_OP_BITOR_I: o->v.i = x | y; break;
+            case ATTU_OP_BITXOR_I: o->v.i = x ^ y; break;
+            case ATTU_OP_BITNOT_I: o->v.i = ~x; break;   /* (a sign-extended register stays one) */
+            case ATTU_OP_SHL_I:
+                if (dt.id == ATTU_TYPE_INT64) {
+                    o->v.i = (int64_t)((uint64_t)x << (y & 63));
+                } else {
+                    uint32_t w = (uint32_t)x << (y & 31);
+                    o->v.i = dt.id == ATTU_TYPE_INT16 ? (int64_t)(int16_t)(uint16_t)w : (int64_t)(int32_t)w;
+                }
+                break;
+            case ATTU_OP_SHR_I:
+                o->v.i = dt.id == ATTU_TYPE_INT64 ? x >> (y & 63) : (int64_t)((int32_t)x >> (y & 31));
+                break;
             case ATTU_OP_GCD_I:
                 if (attu_int_gcd(x, y, dt.id == ATTU_TYPE_INT64, &z, err)) return -1;
                 o->v.i = z; break;

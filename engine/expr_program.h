@@ -320,6 +320,13 @@ typedef enum attu_opcode {
                             attu_bx_equal); host only, and a program
                             holding it runs on one thread, in row order
                             (attu_program_uses_random) */
+    /* PostgreSQL's bitwise operators on integers (dst's type: INT16,
+     * INT32 or INT64, as a's): a & b, a | b, a # b, ~a; a << b and a >> b
+     * shift by b & 31 (INT16, INT32: PostgreSQL shifts a 32-bit int on
+     * x86-64, which takes the count's low five bits) or b & 63 (INT64), a
+     * left shift cut to dst's width. Host only */
+    ATTU_OP_BITAND_I, ATTU_OP_BITOR_I, ATTU_OP_BITXOR_I, ATTU_OP_BITNOT_I,
+    ATTU_OP_SHL_I, ATTU_OP_SHR_I,
     ATTU_OP_COUNT_
 } attu_opcode;
 

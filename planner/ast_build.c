@@ -305,6 +305,8 @@ attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
         /* PostgreSQL's numeric prefix operators are the calls they stand
          * for: @ x is abs(x) (of x's own type), |/ x and ||/ x sqrt and
          * cbrt of x as double precision (dsqrt, dcbrt) */
+        if (e->u.unary.op_text && !strcmp(e->u.unary.op_text, "~"))
+            return ab_func1(c, " ~", arg, op_tok->pos);   /* bitwise not (planner/bitwise_bind.c) */
         if (e->u.unary.op_text && (!strcmp(e->u.unary.op_text, "@") || !strcmp(e->u.unary.op_text, "|/") ||
                                    !strcmp(e->u.unary.op_text, "||/"))) {
             const char *fn = e->u.unary.op_text[0] == '@' ? "abs" : e->u.unary.op_text[1] == '/' ? "sqrt" : "cbrt";
@@ -438,6 +440,12 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
         for (size_t i = 0; i < sizeof json_ops / sizeof *json_ops; i++)
             if (op_tok->len == strlen(json_ops[i]) - 1 && memcmp(c->sql + op_tok->off, json_ops[i] + 1, op_tok->len) == 0)
                 return ab_func2(c, json_ops[i], l, r, op_tok->pos);
+        /* the bitwise operators on integers: calls the binder resolves
+         * (planner/bitwise_bind.c) */
+        static const char *const bit_ops[] = { " &", " |", " #", " <<", " >>" };
+        for (size_t i = 0; i < sizeof bit_ops / sizeof *bit_ops; i++)
+            if (op_tok->len == strlen(bit_ops[i]) - 1 && memcmp(c->sql + op_tok->off, bit_ops[i] + 1, op_tok->len) == 0)
+                return ab_func2(c, bit_ops[i], l, r, op_tok->pos);
         /* PostgreSQL's operator names for LIKE and ILIKE */
         static const struct { const char *op; bool negated, ci; } like_ops[] = {
             { "~~", false, false }, { "!~~", true, false },

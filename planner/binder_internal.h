@@ -322,6 +322,9 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const struct attu_ast_expr *e, con
                                      bool *handled);
 /* gcd, lcm, factorial, width_bucket, random, setseed (planner/math_bind.c) */
 bool attu_math_function_name(const char *name);
+/* planner/bitwise_bind.c: a & b, a | b, a # b, ~a, a << b, a >> b */
+bool attu_bitwise_operator_name(const char *name);
+attu_bexpr *attu_bind_bitwise(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_bind_math_call(bctx *c, const scope *sc, const struct attu_ast_expr *e, attu_bexpr **args, int n);
 /* width_bucket(operand, thresholds) and array_fill (planner/array_bind.c) */
 attu_bexpr *attu_array_width_bucket(bctx *c, const struct attu_ast_expr *e, attu_bexpr **args, int n);

@@ -1168,6 +1168,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     }
     if (!strcmp(name, " field") || !strcmp(name, " fields")) return attu_bind_field_select(c, sc, e);        /* planner/row_value.c */
     if (attu_json_function_name(name)) return attu_bind_json_call(c, sc, e);     /* planner/json_bind.c */
+    if (!e->u.func.schema && attu_bitwise_operator_name(name)) return attu_bind_bitwise(c, sc, e);   /* planner/bitwise_bind.c */
     if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
     if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_session_function_name(name))

@@ -123,8 +123,8 @@ Test(parser_errors, syntax_errors) {
     expect_error("EXPLAIN (FOO) SELECT 1", "42601", 10, "unrecognized EXPLAIN option \"foo\"");
     expect_error("SELECT $0", "42P02", 8, "there is no parameter $0");
     /* operators attu lacks parse, then fail as PostgreSQL's would */
-    expect_error("SELECT a << b FROM t", "42883", 10, "operator does not exist: <<");
-    expect_error("SELECT @ a", "42883", 8, "operator does not exist: @");
+    expect_error("SELECT a <-> b FROM t", "42883", 10, "operator does not exist: <->");
+    expect_error("SELECT !! a", "42883", 8, "operator does not exist: !!");
     expect_error("SELECT a ~ b FROM", "42601", 18, "syntax error at end of input");
     expect_error("SELECT a = ANY (SELECT 1", "42601", 25, "syntax error at end of input");
     expect_error("SELECT ARRAY(SELECT 1, 2)", "42601", 8, "subquery must return only one column");
