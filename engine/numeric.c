@@ -529,6 +529,86 @@ static u128 u256_isqrt(u256 v) {
     return res.lo;
 }
 
+/* a * b of two 128-bit integers, all 256 bits */
+static u256 u128_mul_wide(u128 a, u128 b) {
+    const uint64_t a1 = (uint64_t)(a >> 64), a0 = (uint64_t)a, b1 = (uint64_t)(b >> 64), b0 = (uint64_t)b;
+    const u128 p00 = (u128)a0 * b0, p01 = (u128)a0 * b1, p10 = (u128)a1 * b0, p11 = (u128)a1 * b1;
+    const u128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
+    u256 r = { p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64), (mid << 64) | (uint64_t)p00 };
+    return r;
+}
+
+/* *a / 10; returns the remainder */
+static unsigned u256_div10(u256 *a) {
+    u128 r = a->hi % 10, q_hi = a->hi / 10;
+    u128 t = (r << 64) | (uint64_t)(a->lo >> 64);
+    u128 q1 = t / 10;
+    t = ((t % 10) << 64) | (uint64_t)a->lo;
+    a->hi = q_hi;
+    a->lo = (q1 << 64) | (uint64_t)(t / 10);
+    return (unsigned)(t % 10);
+}
+
+/* A power's running value: m * 10^-s, m < 10^37 (room for 37 significant
+ * digits, one more than a NUMERIC holds) */
+typedef struct pow_acc { u128 m; int s; } pow_acc;
+
+/* *a *= b, the product rounded half up to 37 significant digits */
+static void pow_acc_mul(pow_acc *a, pow_acc b) {
+    static u128 lim = 0;
+    if (!lim) lim = (u128)pow10_128(37);
+    u256 p = u128_mul_wide(a->m, b.m);
+    int s = a->s + b.s;
+    unsigned last = 0;
+    while (p.hi || p.lo >= lim) { last = u256_div10(&p); s--; }
+    u128 m = p.lo + (last >= 5);
+    if (m >= lim) { m /= 10; s--; }   /* (only 10^37 itself: exact) */
+    a->m = m;
+    a->s = s;
+}
+
+/* a ^ e for an integer 1 <= e <= 100000, to rscale places (fewer where
+ * the value needs them to fit 36 digits; 22003 where its integer part
+ * does not), by squaring with every product kept to 37 significant
+ * digits: PostgreSQL's power_var_int is exact to the result scale, and
+ * long double's 19 digits were not (1.5 ^ 40 ended ...0121425920 against
+ * PostgreSQL's ...0121422732). */
+static int power_by_squaring(attu_numeric a, int64_t e, int rscale, attu_numeric *out, attu_error *err) {
+    pow_acc base = { uabs(a.m), a.dscale }, r = { 1, 0 };
+    const bool neg = a.m < 0 && (e & 1);
+    for (int64_t k = e; k; k >>= 1) {
+        if (k & 1) pow_acc_mul(&r, base);
+        if (k > 1) pow_acc_mul(&base, base);
+        /* a base far below 10^-36 leaves nothing at any scale a NUMERIC has */
+        if (base.s > 100000) { base.m = 0; base.s = 0; }
+        if (base.s < -100000 && base.m) return overflow(err);
+    }
+    if (r.s < -40) return overflow(err);
+    u128 m = r.m;
+    int s = r.s;
+    if (s > rscale) {
+        /* drop s - rscale digits, half away from zero */
+        int k = s - rscale;
+        if (k > 38) m = 0;
+        else {
+            u128 d = (u128)pow10_128(k), q = m / d;
+            if ((m % d) * 2 >= d) q++;
+            m = q;
+        }
+        s = rscale;
+    }
+    /* then places up to rscale, while the digits fit */
+    const u128 lim = (u128)NUM_LIMIT;
+    while (s < rscale && m <= lim / 10) { m *= 10; s++; }
+    while (s < 0) {
+        if (m > lim / 10) return overflow(err);
+        m *= 10;
+        s++;
+    }
+    if (m > lim) return overflow(err);
+    return checked(neg ? -(__int128)m : (__int128)m, s, out, err);
+}
+
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err) {
     if (attu_numeric_is_special(a) && a.m >= 0) { *out = a; return 0; }   /* NaN, Infinity */
     if (a.m < 0)
@@ -695,22 +775,11 @@ int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_e
         rscale = ATTU_NUMERIC_MIN_SIG_DIGITS > a.dscale ? ATTU_NUMERIC_MIN_SIG_DIGITS : a.dscale;
         __int128 e = b.m;
         for (int i = 0; i < b.dscale; i++) e /= 10;
-        if (e >= 0 && e <= 128) {
-            /* exact by repeated multiplication when the product fits (the
-             * base without its trailing zeros: (d / 1000) ^ 2 has 20 places
-             * and its square 40, past 36 digits, of which the last 30 are
-             * zeros) */
-            attu_numeric r = { 1, 0 }, t = { 0, 0 };
-            while (a.dscale > 0 && a.m % 10 == 0) { a.m /= 10; a.dscale--; }
-            attu_error tmp;
-            memset(&tmp, 0, sizeof tmp);
-            bool ok = true;
-            for (__int128 i = 0; i < e && ok; i++) {
-                if (attu_numeric_mul(r, a, &t, &tmp)) ok = false;
-                else r = t;
-            }
-            if (ok && attu_numeric_round(r, rscale, out, &tmp) == 0) return 0;
-        }
+        if (e == 0) return checked(pow10_128(rscale > ATTU_NUMERIC_MAX_DIGITS - 1 ? ATTU_NUMERIC_MAX_DIGITS - 1 : rscale),
+                                   rscale > ATTU_NUMERIC_MAX_DIGITS - 1 ? ATTU_NUMERIC_MAX_DIGITS - 1 : rscale, out, err);
+        /* positive powers by squaring in 37 digits; negative ones (a
+         * quotient) still through long double below */
+        if (e >= 1 && e <= 100000) return power_by_squaring(a, (int64_t)e, rscale, out, err);
     } else {
         /* the result's decimal weight from a low-precision estimate, then
          * 16 significant digits, at least the inputs' scales */
