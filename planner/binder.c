@@ -3189,6 +3189,21 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
     attu_lplan *l = bind_query(c, q->u.setop.left);
     d->state = 0;
     if (!l) return NULL;
+    /* numeric without a typmod held as a DECIMAL (engine/types.h
+     * attu_type_is_free_decimal) is PostgreSQL's numeric like the wide
+     * NUMERIC that the recursive term's arithmetic on it gives (n * 2,
+     * a + b): the column is that NUMERIC from the start, so both terms
+     * agree (SELECT 1.5 UNION ALL SELECT n * 2 FROM t was 42804) */
+    attu_type *wide = NULL;
+    for (int i = 0; i < l->ncols; i++) {
+        if (!attu_type_is_free_decimal(l->types[i])) continue;
+        if (!wide) {
+            if (!(wide = attu_palloc(c->pa, sizeof(attu_type) * (size_t)l->ncols))) OOM_NULL(c);
+            memcpy(wide, l->types, sizeof(attu_type) * (size_t)l->ncols);
+        }
+        wide[i] = attu_type_make(ATTU_TYPE_NUMERIC);
+    }
+    if (wide && !(l = coerce_plan(c, l, wide))) return NULL;
     d->work_ncols = l->ncols;
     d->work_types = l->types;
     d->work_names = attu_palloc(c->pa, sizeof(char *) * (size_t)(l->ncols + 1));
