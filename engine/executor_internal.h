@@ -341,9 +341,13 @@ static inline bool win_negative_range(const attu_stage_agg *g) {
     bool bad = false;
     /* an integer or exact key's offset is in frame_off, a float key's in
      * frame_offf; the other one is 0 */
-    for (int w = 0; w < 2; w++)
-        if (g->frame_kind[w] == ATTU_WB_PRECEDING || g->frame_kind[w] == ATTU_WB_FOLLOWING)
-            bad |= g->frame_off[w] < 0 || !(g->frame_offf[w] >= 0);
+    for (int w = 0; w < 2; w++) {
+        if (g->frame_kind[w] != ATTU_WB_PRECEDING && g->frame_kind[w] != ATTU_WB_FOLLOWING) continue;
+        /* an interval's sign is its span's (a month as 30 days, a day as
+         * 24 hours: '1 day -1 hour' is positive) */
+        __int128 span = ((__int128)g->frame_off_months[w] * 30 + g->frame_off_days[w]) * 86400000000LL + g->frame_off[w];
+        bad |= span < 0 || !(g->frame_offf[w] >= 0);
+    }
     return bad;
 }
 

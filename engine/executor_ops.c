@@ -7,6 +7,7 @@
 #include "engine/executor_internal.h"
 #include "engine/interval.h"
 #include "engine/numeric.h"
+#include "engine/timezone.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -2494,6 +2495,22 @@ static int win_num_cmp(attu_numeric a, attu_numeric b) {
     return attu_numeric_cmp(a, b);
 }
 
+/* Date, timestamp and timestamptz order keys take an interval offset. */
+static bool win_datetime_key(attu_type_id t) {
+    return t == ATTU_TYPE_DATE || t == ATTU_TYPE_TIMESTAMP || t == ATTU_TYPE_TIMESTAMPTZ;
+}
+
+/* The datetime key at data row i in microseconds: a date as its midnight
+ * (its infinities as the timestamp's), as PostgreSQL's in_range for dates
+ * compares them */
+static int64_t win_datetime_at(const win_rkey *rk, size_t i) {
+    int64_t v = load_i(rk->kd, rk->kt, i);
+    if (rk->kt != ATTU_TYPE_DATE) return v;
+    if (v == INT32_MAX) return INT64_MAX;
+    if (v == INT32_MIN) return INT64_MIN;
+    return v * 86400000000LL;
+}
+
 /* PostgreSQL's in_range for float keys (offset >= 0, not NaN): whether
  * val lies on the frame's side of base -/+ offset (sub: minus; less: val
  * <= the bound, else >=). NaN sorts after every number and equals NaN, so
@@ -2529,6 +2546,7 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
     bool preceding = g->frame_kind[which] == ATTU_WB_PRECEDING, strict = which == 1;
     bool flt = attu_type_mclass(rk->kt) == ATTU_MC_FLOAT;
     bool num = rk->kt == ATTU_TYPE_DECIMAL || rk->kt == ATTU_TYPE_NUMERIC;
+    bool dtk = win_datetime_key(rk->kt);
     double tf = 0; __int128 ti = 0;
     /* DECIMAL / NUMERIC keys: the target as a numeric value (the offset is
      * frame_off / 10^frame_off_scale); one past NUMERIC's 36 digits lies
@@ -2550,6 +2568,22 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         /* floats follow PostgreSQL's in_range rules (NaN and infinities
          * below), not u -/+ offset: the key itself, unnegated */
         tf = load_f(rk->kd, rk->kt, (size_t)pp[q]);
+    } else if (dtk) {
+        /* date / timestamp keys: the key (a date as its midnight) plus or
+         * minus the interval on the calendar, as PostgreSQL's
+         * in_range_timestamp_interval: DESC swaps the side. An infinite
+         * key is its own bound; a bound past the timestamp range lies
+         * beyond every key on its side. */
+        bool sub = preceding != rk->desc;
+        int64_t base = win_datetime_at(rk, (size_t)pp[q]), t;
+        attu_interval iv = { g->frame_off_months[which], g->frame_off_days[which], g->frame_off[which] };
+        attu_error scratch = { 0 };
+        const attu_tz *zone = rk->kt == ATTU_TYPE_TIMESTAMPTZ ? attu_tz_by_id(g->frame_off_zone) : NULL;
+        if (base == INT64_MAX || base == INT64_MIN) t = base;
+        else if ((sub && attu_interval_neg(iv, &iv, &scratch)) ||
+                 (zone ? attu_timestamptz_add_interval(zone, base, iv, &t) : attu_timestamp_add_interval(base, iv, &t)))
+            tinf = (sub ? -1 : 1) * (rk->desc ? -1 : 1);
+        if (!tinf) ti = rk->desc ? -(__int128)t : (__int128)t;
     } else {
         __int128 u = load_i(rk->kd, rk->kt, (size_t)pp[q]); if (rk->desc) u = -u;
         ti = preceding ? u - g->frame_off[which] : u + g->frame_off[which];
@@ -2560,6 +2594,11 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         bool past;
         if (num) {
             int cmp = tinf ? -tinf : win_num_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
+            past = strict ? cmp > 0 : cmp >= 0;
+        } else if (dtk) {
+            __int128 u = win_datetime_at(rk, (size_t)pp[mid]);
+            if (rk->desc) u = -u;
+            int cmp = tinf ? -tinf : (u > ti) - (u < ti);
             past = strict ? cmp > 0 : cmp >= 0;
         } else if (flt) {
             /* PostgreSQL's frame: the start is the first row in range

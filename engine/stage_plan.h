@@ -114,6 +114,10 @@ typedef struct attu_stage_agg {
     double         frame_offf[2];   /* RANGE over a float order key: the offsets */
     int8_t         frame_off_scale[2]; /* RANGE over a DECIMAL / NUMERIC order key: frame_off
                                           is the offset times 10^frame_off_scale */
+    int32_t        frame_off_months[2], frame_off_days[2]; /* RANGE over a date / timestamp
+                                          order key: the interval offset's months and days
+                                          (its microseconds in frame_off) */
+    int32_t        frame_off_zone;  /* a timestamptz order key's zone (attu_tz_id) */
     int8_t         frame_excl;      /* WINDOW frame 3-5: EXCLUDE 0 no others, 1 current row, 2 group, 3 ties */
     attu_type      in_type, out_type;
     /* WINDOW: partition keys and order keys index `keys` results */

@@ -1715,6 +1715,9 @@ static attu_bexpr *win_rewrite(bctx *c, winstate *ws, attu_bexpr *e) {
         s->frame_off[0] = e->frame_off[0]; s->frame_off[1] = e->frame_off[1];
         s->frame_offf[0] = e->frame_offf[0]; s->frame_offf[1] = e->frame_offf[1];
         s->frame_off_scale[0] = e->frame_off_scale[0]; s->frame_off_scale[1] = e->frame_off_scale[1];
+        s->frame_off_months[0] = e->frame_off_months[0]; s->frame_off_months[1] = e->frame_off_months[1];
+        s->frame_off_days[0] = e->frame_off_days[0]; s->frame_off_days[1] = e->frame_off_days[1];
+        s->frame_off_zone = e->frame_off_zone;
         s->frame_excl = e->frame_excl;
         attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + ws->n++, e->type);
         r->position = e->position;

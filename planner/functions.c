@@ -14,6 +14,7 @@
 #include "engine/array.h"
 #include "engine/domain_type.h"
 #include "engine/numeric.h"
+#include "engine/interval.h"
 #include "engine/numeric_format.h"
 #include "engine/timezone.h"
 
@@ -130,6 +131,35 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
             attu_bexpr *k = x->order ? x->order[0].expr : NULL;
             if (!(o = bind_expr(c, sc, bd[i]->offset))) return false;
             attu_type_id kt = k ? k->type.id : ATTU_TYPE_UNKNOWN;
+            if (kt == ATTU_TYPE_DATE || kt == ATTU_TYPE_TIMESTAMP || kt == ATTU_TYPE_TIMESTAMPTZ) {
+                /* PostgreSQL's in_range for date, timestamp and timestamptz
+                 * keys: an interval offset (an untyped literal reads as
+                 * one), kept as its months, days (frame_off_months /
+                 * _days) and microseconds (frame_off); the executor adds
+                 * it to each row's key on the calendar (a timestamptz
+                 * key's in the session's zone, as PostgreSQL's
+                 * timestamptz_pl_interval). A negative one is the
+                 * executor's 22013, as for numbers. */
+                if (o->kind == BX_CONST && o->type.id == ATTU_TYPE_UNKNOWN &&
+                    !(o = coerce(c, o, attu_type_make(ATTU_TYPE_INTERVAL), false, o->position ? o->position : w->position)))
+                    return false;
+                if (o->kind != BX_CONST || (!o->is_null && o->type.id != ATTU_TYPE_INTERVAL)) {
+                    char b1[64], b2[64];
+                    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
+                                   "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s",
+                                   tname(k->type, b1), tname(o->type, b2));
+                    return false;
+                }
+                if (!o->is_null) {
+                    attu_interval iv;
+                    memcpy(&iv, o->s, sizeof iv);
+                    x->frame_off[i] = iv.usec;
+                    x->frame_off_months[i] = iv.months;
+                    x->frame_off_days[i] = iv.days;
+                    if (kt == ATTU_TYPE_TIMESTAMPTZ) x->frame_off_zone = attu_tz_id(attu_tz_session());
+                    continue;
+                }
+            }
             bool kint = attu_type_is_int(kt), kflt = kt == ATTU_TYPE_FLOAT32 || kt == ATTU_TYPE_FLOAT64;
             bool knum = kt == ATTU_TYPE_DECIMAL || kt == ATTU_TYPE_NUMERIC;
             /* an untyped literal ('1.5') takes the offset type of the key */
@@ -194,7 +224,8 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
                            w->frame_mode == ATTU_FRAME_GROUPS ? "GROUPS" : "ROWS");
             return false;
         }
-        if (o->is_null) { attu_error_set(c->err, "22004", pos, "frame %s offset must not be null", i ? "ending" : "starting"); return false; }
+        /* (raised by PostgreSQL's executor: no position) */
+        if (o->is_null) { attu_error_set(c->err, "22004", 0, "frame %s offset must not be null", i ? "ending" : "starting"); return false; }
         /* ROWS and GROUPS offsets are checked before any row is read, as
          * PostgreSQL does (an error over no rows too); a RANGE one is kept
          * for the executor (above) */

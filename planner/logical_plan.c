@@ -119,6 +119,9 @@ static bool bx_equal(const attu_bexpr *x, const attu_bexpr *y, bool written) {
                                      memcmp(x->frame_off, y->frame_off, sizeof x->frame_off) ||
                                      memcmp(x->frame_offf, y->frame_offf, sizeof x->frame_offf) ||
                                      memcmp(x->frame_off_scale, y->frame_off_scale, sizeof x->frame_off_scale) ||
+                                     memcmp(x->frame_off_months, y->frame_off_months, sizeof x->frame_off_months) ||
+                                     memcmp(x->frame_off_days, y->frame_off_days, sizeof x->frame_off_days) ||
+                                     x->frame_off_zone != y->frame_off_zone ||
                                      x->frame_excl != y->frame_excl)) return false;   /* frames */
         for (int i = 0; i < x->nargs; i++) if (!bx_equal(x->args[i], y->args[i], written)) return false;
         for (int i = 0; i < x->npart; i++) if (!bx_equal(x->part[i], y->part[i], written)) return false;

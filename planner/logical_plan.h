@@ -128,6 +128,10 @@ struct attu_bexpr {
     double          frame_offf[2];   /* RANGE over a float key: the offsets */
     int8_t          frame_off_scale[2]; /* RANGE over a DECIMAL / NUMERIC key: frame_off is
                                            the offset times 10^frame_off_scale */
+    int32_t         frame_off_months[2], frame_off_days[2]; /* RANGE over a date / timestamp
+                                           key: the interval offset's months and days (its
+                                           microseconds in frame_off) */
+    int32_t         frame_off_zone;  /* and a timestamptz key's session zone (attu_tz_id) */
     int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
     /* BX_AGG of a hypothetical-set aggregate (ordered_set_agg.c): its direct
      * arguments, which may read only grouped columns (binder.c's agg_rewrite) */
@@ -186,6 +190,7 @@ typedef struct attu_agg_spec {
     int64_t         frame_off[2];
     double          frame_offf[2];
     int8_t          frame_off_scale[2];
+    int32_t         frame_off_months[2], frame_off_days[2], frame_off_zone;
     int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
     int             npart;
     attu_bexpr    **part;

@@ -513,6 +513,9 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         g->frame_off[0] = a->frame_off[0]; g->frame_off[1] = a->frame_off[1];
         g->frame_offf[0] = a->frame_offf[0]; g->frame_offf[1] = a->frame_offf[1];
         g->frame_off_scale[0] = a->frame_off_scale[0]; g->frame_off_scale[1] = a->frame_off_scale[1];
+        g->frame_off_months[0] = a->frame_off_months[0]; g->frame_off_months[1] = a->frame_off_months[1];
+        g->frame_off_days[0] = a->frame_off_days[0]; g->frame_off_days[1] = a->frame_off_days[1];
+        g->frame_off_zone = a->frame_off_zone;
         g->frame_excl = a->frame_excl;
 
         bool isarg = a->agg == AGG_NTH_SMALLEST_ARG || a->agg == AGG_NTH_LARGEST_ARG;
