@@ -213,6 +213,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_REGEXP_SPLIT] = "regexp_split", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
     [ATTU_OP_BITAND_I] = "bitand_i", [ATTU_OP_BITOR_I] = "bitor_i", [ATTU_OP_BITXOR_I] = "bitxor_i",
     [ATTU_OP_BITNOT_I] = "bitnot_i", [ATTU_OP_SHL_I] = "shl_i", [ATTU_OP_SHR_I] = "shr_i",
+    [ATTU_OP_DATE_BIN] = "date_bin", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
@@ -757,6 +758,21 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     case ATTU_OP_LN_N: if (attu_numeric_ln(a, &r, err)) return -1; break;
     case ATTU_OP_LOG10_N: if (attu_numeric_log10(a, &r, err)) return -1; break;
     case ATTU_OP_EXP_N: if (attu_numeric_exp(a, &r, err)) return -1; break;
+    case ATTU_OP_SCALE_N: case ATTU_OP_MIN_SCALE_N: {
+        if (attu_numeric_is_special(a)) { o->null = 1; o->v.i = 0; return 0; }
+        int s = a.dscale;
+        if (in->op == ATTU_OP_MIN_SCALE_N) {
+            __int128 m = a.m;
+            while (s > 0 && m % 10 == 0) { m /= 10; s--; }
+        }
+        o->v.i = s;
+        return 0;
+    }
+    case ATTU_OP_TRIM_SCALE_N:
+        r = a;
+        if (!attu_numeric_is_special(r))
+            while (r.dscale > 0 && r.m % 10 == 0) { r.m /= 10; r.dscale--; }
+        break;
     case ATTU_OP_SIGN_N:
         if (attu_numeric_is_nan(a)) { r = a; break; }           /* sign(NaN) is NaN */
         r.m = a.m > 0 ? 1 : a.m < 0 ? -1 : 0; r.dscale = 0; break;
@@ -1199,7 +1215,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             o->null = 0;
             o->len = 0;
             if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N || op == ATTU_OP_GCD_N ||
-                op == ATTU_OP_LCM_N || op == ATTU_OP_FACTORIAL) {
+                op == ATTU_OP_LCM_N || op == ATTU_OP_FACTORIAL || (op >= ATTU_OP_SCALE_N && op <= ATTU_OP_TRIM_SCALE_N)) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }
@@ -1426,6 +1442,26 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CAST_TS_DATE:
                 if (x == INT64_MAX || x == INT64_MIN) { o->v.i = x > 0 ? INT32_MAX : INT32_MIN; break; }
                 o->v.i = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL); break;
+            case ATTU_OP_DATE_BIN: {
+                /* (PostgreSQL's order of checks: an infinite source
+                 * first, then the origin, then the stride) */
+                attu_interval st = iv_of(&A[r]);
+                int64_t ts = B[r].v.i, origin = C[r].v.i;
+                if (ts == INT64_MAX || ts == INT64_MIN) { o->v.i = ts; break; }
+                if (origin == INT64_MAX || origin == INT64_MIN)
+                    return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "origin out of range");
+                if (st.months)
+                    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                          "timestamps cannot be binned into intervals containing months or years");
+                __int128 stride = (__int128)st.days * 86400000000LL + st.usec;
+                if (stride <= 0) return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "stride must be greater than zero");
+                __int128 diff = (__int128)ts - origin, delta = diff - diff % stride;
+                if (diff < 0 && diff % stride) delta -= stride;
+                __int128 res = (__int128)origin + delta;
+                if (res <= INT64_MIN || res >= INT64_MAX) return ts_range(err);
+                o->v.i = (int64_t)res;
+                break;
+            }
             case ATTU_OP_BITAND_I: o->v.i = x & y; break;
             case ATTU_OP_BITOR_I: o->v.i = x | y; break;
             case ATTU_OP_BITXOR_I: o->v.i = x ^ y; break;

@@ -327,6 +327,15 @@ typedef enum attu_opcode {
      * left shift cut to dst's width. Host only */
     ATTU_OP_BITAND_I, ATTU_OP_BITOR_I, ATTU_OP_BITXOR_I, ATTU_OP_BITNOT_I,
     ATTU_OP_SHL_I, ATTU_OP_SHR_I,
+    /* PostgreSQL's scale(a) and min_scale(a) of a NUMERIC a -> INT32 (NULL
+     * for NaN and the infinities) and trim_scale(a) -> NUMERIC (its
+     * trailing fractional zeros dropped). Host only */
+    ATTU_OP_SCALE_N, ATTU_OP_MIN_SCALE_N, ATTU_OP_TRIM_SCALE_N,
+    /* date_bin(a stride interval, b source, c origin) of timestamps or
+     * timestamptz: c + floor((b - c) / stride) * stride; 0A000 for a
+     * stride with months, 22008 for one not above zero and an infinite
+     * origin; an infinite source is itself. Host only */
+    ATTU_OP_DATE_BIN,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -401,8 +401,8 @@ struct attu_ast_expr {
             bool               distinct;   /* COUNT(DISTINCT x) */
             bool               variadic;   /* f(a, VARIADIC b): the last argument is
                                               the array of the variadic ones */
-            bool               prefix_op;  /* written as a prefix operator (@ x,
-                                              |/ x, ||/ x): named ?column? */
+            bool               prefix_op;  /* written as an operator (@ x, |/ x,
+                                              ||/ x, a ^@ b): named ?column? */
             attu_ast_order_list order_by;  /* agg(x ORDER BY y); rarely used */
             attu_ast_expr     *filter;     /* agg(x) FILTER (WHERE c); NULL */
             attu_ast_window   *over;       /* NULL unless OVER (...) */

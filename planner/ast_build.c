@@ -446,6 +446,12 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
         for (size_t i = 0; i < sizeof bit_ops / sizeof *bit_ops; i++)
             if (op_tok->len == strlen(bit_ops[i]) - 1 && memcmp(c->sql + op_tok->off, bit_ops[i] + 1, op_tok->len) == 0)
                 return ab_func2(c, bit_ops[i], l, r, op_tok->pos);
+        /* a ^@ b: starts_with(a, b), an operator's call (named ?column?) */
+        if (op_tok->len == 2 && memcmp(c->sql + op_tok->off, "^@", 2) == 0) {
+            attu_ast_expr *call = ab_func2(c, "starts_with", l, r, op_tok->pos);
+            call->u.func.prefix_op = true;
+            return call;
+        }
         /* PostgreSQL's operator names for LIKE and ILIKE */
         static const struct { const char *op; bool negated, ci; } like_ops[] = {
             { "~~", false, false }, { "!~~", true, false },

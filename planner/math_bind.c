@@ -29,7 +29,8 @@
 
 bool attu_math_function_name(const char *name) {
     return !strcmp(name, "gcd") || !strcmp(name, "lcm") || !strcmp(name, "factorial") || !strcmp(name, "width_bucket") ||
-           !strcmp(name, "random") || !strcmp(name, "setseed");
+           !strcmp(name, "random") || !strcmp(name, "setseed") || !strcmp(name, "scale") || !strcmp(name, "min_scale") ||
+           !strcmp(name, "trim_scale");
 }
 
 static bool exact(attu_type_id t) { return attu_type_is_int(t) || t == ATTU_TYPE_DECIMAL || t == ATTU_TYPE_NUMERIC; }
@@ -56,6 +57,21 @@ static attu_bexpr *bind_gcd(bctx *c, const attu_ast_expr *e, attu_bexpr **args, 
         if (!(args[i] = coerce(c, args[i], t, false, e->position))) return NULL;
     attu_opcode op = to == ATTU_TYPE_NUMERIC ? (lcm ? ATTU_OP_LCM_N : ATTU_OP_GCD_N) : (lcm ? ATTU_OP_LCM_I : ATTU_OP_GCD_I);
     return mk_call(c, op, t, e->position, 2, args[0], args[1], NULL, NULL);
+}
+
+/* scale(x), min_scale(x) (integers) and trim_scale(x) (numeric) of a
+ * numeric: an integer or untyped argument reads as one, a float does not
+ * (PostgreSQL has no implicit float -> numeric cast) */
+static attu_bexpr *bind_scale(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    if (n != 1 || attu_type_is_array(args[0]->type) || (!exact(args[0]->type.id) && args[0]->type.id != ATTU_TYPE_UNKNOWN))
+        return attu_no_function(c, e, args, n);
+    attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+    attu_bexpr *a = coerce(c, args[0], nt, false, e->position);
+    if (!a) return NULL;
+    const char *name = e->u.func.name;
+    if (!strcmp(name, "trim_scale")) return mk_call(c, ATTU_OP_TRIM_SCALE_N, nt, e->position, 1, a, NULL, NULL, NULL);
+    return mk_call(c, name[0] == 's' ? ATTU_OP_SCALE_N : ATTU_OP_MIN_SCALE_N, attu_type_make(ATTU_TYPE_INT32), e->position,
+                   1, a, NULL, NULL, NULL);
 }
 
 static attu_bexpr *bind_factorial(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
@@ -141,6 +157,7 @@ attu_bexpr *attu_bind_math_call(bctx *c, const scope *sc, const attu_ast_expr *e
     if (e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     if (!strcmp(name, "gcd") || !strcmp(name, "lcm")) return bind_gcd(c, e, args, n, name[0] == 'l');
     if (!strcmp(name, "factorial")) return bind_factorial(c, e, args, n);
+    if (!strcmp(name, "scale") || !strcmp(name, "min_scale") || !strcmp(name, "trim_scale")) return bind_scale(c, e, args, n);
     if (!strcmp(name, "width_bucket")) return bind_width_bucket(c, e, args, n);
     if (!strcmp(name, "setseed")) return bind_setseed(c, sc, e, args, n);
     /* random() */

@@ -194,6 +194,28 @@ attu_bexpr *attu_bind_tz_function(bctx *c, const attu_ast_expr *e, const char *n
     int pos = e->position;
     *handled = true;
     attu_type tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+    if (!strcmp(name, "date_bin") && n == 3) {
+        /* date_bin(stride, source, origin): PostgreSQL's timestamp form
+         * where the datetime arguments are timestamps (or untyped beside
+         * one), else its timestamptz form (dates and untyped literals
+         * read as timestamptz, the preferred type); the bin is the same
+         * microsecond arithmetic in both (engine/expr_program.c) */
+        attu_type_id s = args[1]->type.id, o = args[2]->type.id;
+        bool ok = (args[0]->type.id == ATTU_TYPE_INTERVAL || args[0]->type.id == ATTU_TYPE_UNKNOWN);
+        for (int i = 1; i < 3; i++) {
+            attu_type_id t = args[i]->type.id;
+            if (attu_type_is_array(args[i]->type) || (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_TIMESTAMPTZ &&
+                                                       t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN)) ok = false;
+        }
+        if (!ok) return attu_no_function(c, e, args, n);
+        bool plain = (s == ATTU_TYPE_TIMESTAMP || o == ATTU_TYPE_TIMESTAMP) &&
+                     (s == ATTU_TYPE_TIMESTAMP || s == ATTU_TYPE_UNKNOWN) && (o == ATTU_TYPE_TIMESTAMP || o == ATTU_TYPE_UNKNOWN);
+        attu_type rt = plain ? attu_type_make(ATTU_TYPE_TIMESTAMP) : tz;
+        if (!(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_INTERVAL), false, pos)) ||
+            !(args[1] = coerce(c, args[1], rt, false, pos)) || !(args[2] = coerce(c, args[2], rt, false, pos)))
+            return NULL;
+        return mk_call(c, ATTU_OP_DATE_BIN, rt, pos, 3, args[0], args[1], args[2], NULL);
+    }
     if ((!strcmp(name, "now") || !strcmp(name, "transaction_timestamp")) && n == 0)
         return mk_const_int(c, tz, txn_now_us());
     if (!strcmp(name, "statement_timestamp") && n == 0) {
