@@ -567,27 +567,61 @@ static void pow_acc_mul(pow_acc *a, pow_acc b) {
     a->s = s;
 }
 
-/* a ^ e for an integer 1 <= e <= 100000, to rscale places (fewer where
- * the value needs them to fit 36 digits; 22003 where its integer part
- * does not), by squaring with every product kept to 37 significant
- * digits: PostgreSQL's power_var_int is exact to the result scale, and
- * long double's 19 digits were not (1.5 ^ 40 ended ...0121425920 against
- * PostgreSQL's ...0121422732). */
-static int power_by_squaring(attu_numeric a, int64_t e, int rscale, attu_numeric *out, attu_error *err) {
-    pow_acc base = { uabs(a.m), a.dscale }, r = { 1, 0 };
-    const bool neg = a.m < 0 && (e & 1);
+/* n / d for d > 0 when the quotient fits 128 bits (shift and subtract);
+ * *rem the remainder */
+static u128 u256_div_u128(u256 n, u128 d, u128 *rem) {
+    u256 r = { 0, 0 }, dd = { 0, d };
+    u128 q = 0;
+    for (int i = 255; i >= 0; i--) {
+        r.hi = (r.hi << 1) | (r.lo >> 127);
+        r.lo = (r.lo << 1) | ((i >= 128 ? n.hi >> (i - 128) : n.lo >> i) & 1);
+        if (u256_ge(r, dd)) {
+            r = u256_sub(r, dd);
+            if (i < 128) q |= (u128)1 << i;
+        }
+    }
+    *rem = r.lo;
+    return q;
+}
+
+/* 1 / x to 37 significant digits, rounded half up (x.m > 0) */
+static pow_acc pow_acc_recip(pow_acc x) {
+    int dm = 0;
+    for (u128 t = x.m; t; t /= 10) dm++;
+    const int t = dm + 36;   /* 10^t / x.m has 37 digits (10^73 < 2^256) */
+    u256 p = { 0, 1 };
+    for (int i = 0; i < t; i++) u256_mul10(&p);
+    u128 rem, q = u256_div_u128(p, x.m, &rem);
+    if (rem >= x.m - rem) q++;
+    pow_acc r = { q, t - x.s };
+    if (r.m >= (u128)pow10_128(37)) { r.m /= 10; r.s--; }   /* (x a power of ten: exact) */
+    return r;
+}
+
+/* base ^ e for e >= 0 by squaring, every product kept to 37 significant
+ * digits; *ok false where the value leaves any scale a NUMERIC has (too
+ * large; a too small one becomes 0) */
+static pow_acc pow_acc_pow(pow_acc base, int64_t e, bool *ok) {
+    pow_acc r = { 1, 0 };
+    *ok = true;
     for (int64_t k = e; k; k >>= 1) {
         if (k & 1) pow_acc_mul(&r, base);
         if (k > 1) pow_acc_mul(&base, base);
-        /* a base far below 10^-36 leaves nothing at any scale a NUMERIC has */
         if (base.s > 100000) { base.m = 0; base.s = 0; }
-        if (base.s < -100000 && base.m) return overflow(err);
+        if ((base.s < -100000 && base.m) || r.s < -100000) { *ok = false; return r; }
     }
+    return r;
+}
+
+/* The NUMERIC (negated where neg) of r at rscale places (fewer where the
+ * value needs them to fit 36 digits), rounded half away from zero; 22003
+ * where its integer part does not fit */
+static int pow_acc_numeric(pow_acc r, bool neg, int rscale, attu_numeric *out, attu_error *err) {
+    if (rscale > ATTU_NUMERIC_MAX_DIGITS) rscale = ATTU_NUMERIC_MAX_DIGITS;
     if (r.s < -40) return overflow(err);
     u128 m = r.m;
     int s = r.s;
     if (s > rscale) {
-        /* drop s - rscale digits, half away from zero */
         int k = s - rscale;
         if (k > 38) m = 0;
         else {
@@ -597,7 +631,6 @@ static int power_by_squaring(attu_numeric a, int64_t e, int rscale, attu_numeric
         }
         s = rscale;
     }
-    /* then places up to rscale, while the digits fit */
     const u128 lim = (u128)NUM_LIMIT;
     while (s < rscale && m <= lim / 10) { m *= 10; s++; }
     while (s < 0) {
@@ -607,6 +640,68 @@ static int power_by_squaring(attu_numeric a, int64_t e, int rscale, attu_numeric
     }
     if (m > lim) return overflow(err);
     return checked(neg ? -(__int128)m : (__int128)m, s, out, err);
+}
+
+/* a ^ e for an integer 1 <= |e| <= 100000, to rscale places, by squaring
+ * in 37 digits (a negative e: the reciprocal of a ^ -e): PostgreSQL's
+ * power_var_int is exact to the result scale, and long double's 19
+ * digits were not (1.5 ^ 40 ended ...0121425920 against PostgreSQL's
+ * ...0121422732; 0.9 ^ -300 ...0769752095 against ...0765910895). */
+static int power_by_squaring(attu_numeric a, int64_t e, int rscale, attu_numeric *out, attu_error *err) {
+    pow_acc base = { uabs(a.m), a.dscale };
+    const bool neg = a.m < 0 && (e & 1);
+    bool ok;
+    pow_acc r = pow_acc_pow(base, e < 0 ? -e : e, &ok);
+    if (!ok) {
+        if (e > 0) return overflow(err);
+        return checked(0, rscale > ATTU_NUMERIC_MAX_DIGITS ? ATTU_NUMERIC_MAX_DIGITS : rscale, out, err);
+    }
+    if (e < 0) {
+        if (!r.m) return overflow(err);   /* 1 / a value too small for any scale */
+        r = pow_acc_recip(r);
+    }
+    return pow_acc_numeric(r, neg, rscale, out, err);
+}
+
+/* e ^ x for |x| <= 1000 in 37 digits: e ^ n (n the integer part) by
+ * squaring e's first 37 digits, times e ^ f (f the fraction) by its
+ * Taylor series in fixed point, then the reciprocal for a negative x.
+ * long double's 19 digits printed wrong last digits for large results
+ * (exp(50) ended ...4463872 against PostgreSQL's ...4464087). */
+static bool exp_acc(attu_numeric a, pow_acc *out) {
+    const u128 one = (u128)pow10_128(36);
+    u128 m = uabs(a.m);
+    int s = a.dscale;
+    u128 n, f;   /* x = n + f / 10^36 */
+    if (s <= 36) {
+        u128 d = (u128)pow10_128(s);
+        n = m / d;
+        f = (m % d) * (u128)pow10_128(36 - s);
+    } else {
+        u128 d = (u128)pow10_128(s > 38 ? 38 : s);
+        n = s > 38 ? 0 : m / d;
+        f = s > 38 ? 0 : (m % d) / (u128)pow10_128(s - 36);
+    }
+    if (n > 1000) return false;
+    u128 sum = one, term = one;
+    for (u128 k = 1; k <= 80 && term; k++) {
+        u128 rem;
+        term = u256_div_u128(u128_mul_wide(term, f), one * k, &rem);
+        sum += term;
+    }
+    pow_acc r = { sum, 36 };
+    if (n) {
+        bool ok;
+        /* e to 37 significant digits: 2.718281828459045235360287471352662498 */
+        const pow_acc e37 = { (u128)2718281828459045235ULL * (u128)1000000000000000000ULL + 360287471352662498ULL, 36 };
+        pow_acc en = pow_acc_pow(e37, (int64_t)n, &ok);
+        if (!ok) return false;
+        pow_acc_mul(&en, r);
+        r = en;
+    }
+    if (a.m < 0) r = pow_acc_recip(r);
+    *out = r;
+    return true;
 }
 
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err) {
@@ -777,9 +872,9 @@ int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_e
         for (int i = 0; i < b.dscale; i++) e /= 10;
         if (e == 0) return checked(pow10_128(rscale > ATTU_NUMERIC_MAX_DIGITS - 1 ? ATTU_NUMERIC_MAX_DIGITS - 1 : rscale),
                                    rscale > ATTU_NUMERIC_MAX_DIGITS - 1 ? ATTU_NUMERIC_MAX_DIGITS - 1 : rscale, out, err);
-        /* positive powers by squaring in 37 digits; negative ones (a
-         * quotient) still through long double below */
-        if (e >= 1 && e <= 100000) return power_by_squaring(a, (int64_t)e, rscale, out, err);
+        /* powers by squaring in 37 digits (a negative one: the
+         * reciprocal) */
+        if ((e >= 1 && e <= 100000) || (e <= -1 && e >= -100000)) return power_by_squaring(a, (int64_t)e, rscale, out, err);
     } else {
         /* the result's decimal weight from a low-precision estimate, then
          * 16 significant digits, at least the inputs' scales */
@@ -883,9 +978,10 @@ int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
     if (rscale < a.dscale) rscale = a.dscale;
     if (rscale < 0) rscale = 0;
     if (rscale > 1000) rscale = 1000;
-    long double r = expl(x);
-    if (isinf(r)) return overflow(err);
-    return from_long_double(r, rscale, out, err);
+    pow_acc r;
+    if (exp_acc(a, &r)) return pow_acc_numeric(r, false, rscale, out, err);
+    if (a.m > 0) return overflow(err);
+    return checked(0, rscale > ATTU_NUMERIC_MAX_DIGITS ? ATTU_NUMERIC_MAX_DIGITS : rscale, out, err);   /* e ^ -1000 and below */
 }
 
 int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err) {
