@@ -9,6 +9,7 @@
  */
 #include "planner/lexer.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +388,7 @@ typedef struct sbuf {
 
 static void sb_put(sbuf *b, const char *s, size_t n) {
     if (b->oom) return;
+    if (n >= (size_t)PTRDIFF_MAX - b->n) { b->oom = 1; return; }   /* (no object is that large) */
     if (b->n + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
         while (cap < b->n + n + 1) cap *= 2;
@@ -546,6 +548,131 @@ static int scan_string(attu_lexer *lx, size_t start, size_t q, int escapes,
         return attu_error_set(err, "22021", 0,
                               "invalid byte sequence for encoding \"UTF8\": 0x00");
     }
+    tok->type = TK_SCONST;
+    tok->len = p - start;
+    lx->off = p;
+    return sb_finish(lx, &b, tok, err);
+}
+
+/* U&'...' [UESCAPE 'c'], PostgreSQL's Unicode escape string: with the
+ * escape character (a backslash unless UESCAPE names another), cXXXX and
+ * c+XXXXXX are code points (a UTF-16 surrogate pair as two of them) and cc
+ * the character itself; start at the U. Errors are PostgreSQL's 42601
+ * at the escape ("invalid Unicode escape", with its hint; "invalid
+ * Unicode surrogate pair"; "invalid Unicode escape value") and at a bad
+ * UESCAPE character. */
+static int scan_ustring(attu_lexer *lx, size_t start, attu_token *tok, attu_error *err) {
+    const char *s = lx->sql;
+    const size_t n = lx->len;
+    sbuf raw = {0}, at = {0};   /* the body's characters and their offsets */
+    size_t p = start + 2, close_at = 0;
+    for (;;) {
+        p++;   /* past the opening quote */
+        for (;;) {
+            if (p >= n) {
+                free(raw.p); free(at.p);
+                return lex_error(lx, err, start, n, "unterminated quoted string");
+            }
+            if (s[p] == '\'') {
+                if (p + 1 < n && s[p + 1] == '\'') {
+                    sb_putc(&raw, '\'');
+                    sb_put(&at, (const char *)&p, sizeof p);
+                    p += 2;
+                    continue;
+                }
+                p++;
+                break;
+            }
+            sb_putc(&raw, s[p]);
+            sb_put(&at, (const char *)&p, sizeof p);
+            p++;
+        }
+        close_at = p - 1;
+        size_t next = string_continuation(lx, p);
+        if (!next) break;
+        p = next;
+    }
+    char esc = '\\';
+    {
+        size_t q = p;
+        while (q < n && is_space((unsigned char)s[q])) q++;
+        if (q + 7 <= n && !strncasecmp(s + q, "uescape", 7) && (q + 7 == n || !is_ident_cont((unsigned char)s[q + 7]))) {
+            size_t r = q + 7;
+            while (r < n && is_space((unsigned char)s[r])) r++;
+            if (r + 2 < n && s[r] == '\'' && s[r + 1] != '\'' && s[r + 2] == '\'') {
+                char c = s[r + 1];
+                if (is_hex((unsigned char)c) || c == '+' || c == '"' || is_space((unsigned char)c)) {
+                    free(raw.p); free(at.p);
+                    return lex_error(lx, err, r, r + 3, "invalid Unicode escape character");
+                }
+                esc = c;
+                p = r + 3;
+            } else {
+                free(raw.p); free(at.p);
+                return lex_error(lx, err, r, r < n ? r + 1 : n, "UESCAPE must be followed by a simple string literal");
+            }
+        }
+    }
+    sbuf b = {0};
+    const char *rp = raw.p ? raw.p : "";
+    const size_t *ap = (const size_t *)at.p;
+    uint32_t high = 0;   /* a surrogate waiting for its pair */
+    size_t high_at = 0;
+    for (size_t i = 0; i < raw.n;) {
+        if (rp[i] != esc) {
+            if (high) goto bad_pair;
+            sb_putc(&b, rp[i++]);
+            continue;
+        }
+        size_t e_at = ap[i];
+        if (i + 1 < raw.n && rp[i + 1] == esc) {
+            if (high) goto bad_pair;
+            sb_putc(&b, esc);
+            i += 2;
+            continue;
+        }
+        int nd = i + 1 < raw.n && rp[i + 1] == '+' ? 6 : 4;
+        size_t d0 = i + 1 + (nd == 6);
+        uint32_t cp = 0;
+        for (int k = 0; k < nd; k++) {
+            if (d0 + (size_t)k >= raw.n || !is_hex((unsigned char)rp[d0 + k])) {
+                free(raw.p); free(at.p); free(b.p);
+                attu_error_set(err, ATTU_SQLSTATE_SYNTAX, attu_lexer_char_pos(lx, e_at), "invalid Unicode escape");
+                attu_error_set_hint(err, "Unicode escapes must be \\XXXX or \\+XXXXXX.");
+                return -1;
+            }
+            cp = cp * 16 + (uint32_t)hex_val((unsigned char)rp[d0 + k]);
+        }
+        i = d0 + (size_t)nd;
+        if (high) {
+            if (cp < 0xDC00 || cp > 0xDFFF) goto bad_pair_at;   /* (at this escape) */
+            cp = 0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00);
+            high = 0;
+        } else if (cp >= 0xD800 && cp <= 0xDBFF) {
+            /* PostgreSQL points past it where its pair is missing */
+            high = cp;
+            high_at = i < raw.n ? ap[i] : close_at;
+            continue;
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            goto bad_pair_at;
+        }
+        if (cp == 0 || cp > 0x10FFFF) {
+            free(raw.p); free(at.p); free(b.p);
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, attu_lexer_char_pos(lx, e_at), "invalid Unicode escape value");
+        }
+        sb_put_utf8(&b, cp);
+        continue;
+    bad_pair:
+        e_at = high_at;
+    bad_pair_at:
+        free(raw.p); free(at.p); free(b.p);
+        return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, attu_lexer_char_pos(lx, e_at), "invalid Unicode surrogate pair");
+    }
+    if (high) {
+        free(raw.p); free(at.p); free(b.p);
+        return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, attu_lexer_char_pos(lx, high_at), "invalid Unicode surrogate pair");
+    }
+    free(raw.p); free(at.p);
     tok->type = TK_SCONST;
     tok->len = p - start;
     lx->off = p;
@@ -780,6 +907,9 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
     /* E'...' and e'...' escape strings. */
     if ((c == 'e' || c == 'E') && start + 1 < n && s[start + 1] == '\'')
         return scan_string(lx, start, start + 1, 1, tok, err);
+    /* U&'...' Unicode escape strings. */
+    if ((c == 'u' || c == 'U') && start + 2 < n && s[start + 1] == '&' && s[start + 2] == '\'')
+        return scan_ustring(lx, start, tok, err);
 
     if (is_ident_start(c)) {
         size_t p = start + 1;
