@@ -829,7 +829,7 @@ cte_list(A) ::= common_table_expr(E).               { A = vec_new(ctx); ab_vec_p
 cte_list(A) ::= cte_list(L) COMMA common_table_expr(E).  { A = L; ab_vec_push(ctx, A, &E, sizeof E); }
 
 %type common_table_expr {attu_ast_cte}
-common_table_expr(A) ::= colid(N) opt_name_list(C) AS LP cte_body(Q) RP.
+common_table_expr(A) ::= colid(N) opt_name_list(C) AS opt_materialized LP cte_body(Q) RP.
 {
     memset(&A, 0, sizeof A);
     A.name = (char *)ab_tokstr(&N);
@@ -841,6 +841,13 @@ common_table_expr(A) ::= colid(N) opt_name_list(C) AS LP cte_body(Q) RP.
     if (Q.modify && Q.modify->kind == ATTU_STMT_MERGE)
         ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos, "MERGE not supported in WITH query");
 }
+/* AS [NOT] MATERIALIZED: PostgreSQL's hint whether to inline the query;
+ * attu plans a WITH query the same either way (its answers are the
+ * same: a volatile one read twice is refused, planner/binder.c) */
+opt_materialized ::= MATERIALIZED.
+opt_materialized ::= NOT MATERIALIZED.
+opt_materialized ::= .
+
 /* a WITH query's body: a query, or a data-modifying statement (PostgreSQL's
  * PreparableStmt) */
 %type cte_body {ab_cte_body}
