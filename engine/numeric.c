@@ -677,10 +677,9 @@ static bool exp_acc(attu_numeric a, pow_acc *out) {
         u128 d = (u128)pow10_128(s);
         n = m / d;
         f = (m % d) * (u128)pow10_128(36 - s);
-    } else {
-        u128 d = (u128)pow10_128(s > 38 ? 38 : s);
-        n = s > 38 ? 0 : m / d;
-        f = s > 38 ? 0 : (m % d) / (u128)pow10_128(s - 36);
+    } else {   /* (past the invariant's 36 places: |x| < 1, its fraction cut to 36) */
+        n = 0;
+        f = s - 36 > 38 ? 0 : m / (u128)pow10_128(s - 36);
     }
     if (n > 1000) return false;
     u128 sum = one, term = one;

@@ -302,11 +302,12 @@ attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
     case ATTU_UNOP_PLUS: e->u.unary.op_text = "+"; break;
     case ATTU_UNOP_OTHER:
         e->u.unary.op_text = ab_strndup(c, c->sql + op_tok->off, op_tok->len);
+        /* ~ x: bitwise not, a call the binder resolves (planner/bitwise_bind.c) */
+        if (e->u.unary.op_text && !strcmp(e->u.unary.op_text, "~"))
+            return ab_func1(c, " ~", arg, op_tok->pos);
         /* PostgreSQL's numeric prefix operators are the calls they stand
          * for: @ x is abs(x) (of x's own type), |/ x and ||/ x sqrt and
          * cbrt of x as double precision (dsqrt, dcbrt) */
-        if (e->u.unary.op_text && !strcmp(e->u.unary.op_text, "~"))
-            return ab_func1(c, " ~", arg, op_tok->pos);   /* bitwise not (planner/bitwise_bind.c) */
         if (e->u.unary.op_text && (!strcmp(e->u.unary.op_text, "@") || !strcmp(e->u.unary.op_text, "|/") ||
                                    !strcmp(e->u.unary.op_text, "||/"))) {
             const char *fn = e->u.unary.op_text[0] == '@' ? "abs" : e->u.unary.op_text[1] == '/' ? "sqrt" : "cbrt";
