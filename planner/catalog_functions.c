@@ -184,6 +184,36 @@ static bool m_regclass(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* to_regclass(text) of a name the statement computes: the user
+ * relation's OID whose name (folded to lower case unless quoted, bare or
+ * after public.) it is, else NULL (a literal or parameter is looked up at
+ * bind time instead: attu_bind_catalog_function) */
+static bool m_to_regclass(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < rs.n; i++) {
+        sbuf id = {0}, pub = {0};
+        syscat_sb_ident(&id, rs.r[i].name);
+        syscat_sb_printf(&pub, "public.%s", id.p ? id.p : "");
+        syscat_sb_puts(b, " WHEN $1 IN (");
+        syscat_sb_quote(b, id.p ? id.p : "");
+        syscat_sb_puts(b, ", ");
+        syscat_sb_quote(b, pub.p ? pub.p : "");
+        syscat_sb_puts(b, ") OR lower($1) IN (");
+        syscat_sb_quote(b, id.p ? id.p : "");
+        syscat_sb_puts(b, ", ");
+        syscat_sb_quote(b, pub.p ? pub.p : "");
+        syscat_sb_printf(b, ") THEN %lld::bigint", (long long)rs.r[i].oid);
+        free(id.p);
+        free(pub.p);
+    }
+    syscat_rels_free(&rs);
+    syscat_sb_puts(b, " ELSE NULL::bigint END");
+    return true;
+}
+
 static bool m_regtype(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_sb_puts(b, "CASE");
@@ -571,6 +601,8 @@ static const catalog_fn catalog_fns[] = {
     { "pg_relation_size", BODY(m_table_size) },
     { "pg_total_relation_size", BODY(m_table_size) },
     { "pg_size_pretty", BODY(m_size_pretty) },
+    { "to_regclass", BODY(m_to_regclass) },
+    { "pg_client_encoding", NULL, 0, 0, "'UTF8'::text" },
     { "pg_database_size", BODY(m_database_size) },
     { "pg_tablespace_location", NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END" },
     { "pg_function_is_visible", VISIBLE },
@@ -672,6 +704,25 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
     return r;
 }
 
+static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos);
+static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name);
+
+/* to_regclass('name') of a literal or a parameter: 'name'::regclass's
+ * OID, or NULL where no relation has the name (PostgreSQL's 42P01 of the
+ * cast becomes NULL; an unknown schema is no relation either) */
+static attu_bexpr *to_regclass_of_name(bctx *c, const char *name) {
+    if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
+    attu_error scratch, *save = c->err;
+    attu_error_clear(&scratch);
+    c->err = &scratch;
+    attu_bexpr *r = regclass_of_name(c, name, 0);
+    c->err = save;
+    if (r) return r;
+    if (!strcmp(scratch.sqlstate, ATTU_SQLSTATE_UNDEFINED_TABLE)) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
+    *c->err = scratch;
+    return NULL;
+}
+
 attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
     *handled = false;
     if (e->u.func.schema && strcmp(e->u.func.schema, "pg_catalog")) return NULL;
@@ -684,6 +735,11 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     if (!fn) return NULL;
     int n = e->u.func.args.n;
     for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
+    const char *reg_name;
+    if (!strcmp(fn->name, "to_regclass") && n == 1 && reg_name_arg(c, e->u.func.args.items[0], &reg_name)) {
+        *handled = true;
+        return to_regclass_of_name(c, reg_name);
+    }
     if (int4_signature(fn->name)) {
         /* (bound here for their types only: the body binds them again
          * where $k stands; a literal that is no integer fails here, at
