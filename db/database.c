@@ -794,6 +794,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_MERGE: return db_domain_null_message(s, db_exec_merge(s, sql, st, params, cb, err), err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_LOCK: return db_exec_lock_table(s, st, cb, err);
+    case ATTU_STMT_MAINTENANCE: return db_exec_maintenance(s, st, cb, err);
     case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
     case ATTU_STMT_DROP_SEQUENCE: return db_exec_drop_sequence(s, st, cb, err);
     case ATTU_STMT_ALTER_TABLE: return db_exec_alter(s, sql, st, cb, err);

@@ -297,6 +297,8 @@ int db_txn_lock_stmt(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 int db_txn_lock_tables(attu_session *s, char (*names)[ATTU_NAME_MAX + 1], int n, int mode, bool nowait,
                        attu_error *err);
 int db_exec_lock_table(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* VACUUM / ANALYZE (db/db_maintenance.c) */
+int db_exec_maintenance(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* READ COMMITTED with a working catalog: a statement starts from what
  * others committed since, its transaction's changes carried onto it. */
 int db_txn_refresh(attu_session *s, attu_error *err);

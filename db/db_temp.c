@@ -384,6 +384,7 @@ static const attu_ast_name_list *stmt_list(const attu_ast_stmt *st) {
     case ATTU_STMT_DROP_TABLE: case ATTU_STMT_DROP_VIEW: case ATTU_STMT_DROP_INDEX: return &st->u.drop_table.tables;
     case ATTU_STMT_TRUNCATE: return &st->u.truncate.tables;
     case ATTU_STMT_LOCK: return &st->u.lock.tables;
+    case ATTU_STMT_MAINTENANCE: return &st->u.maintenance.tables;
     default: return NULL;
     }
 }

@@ -514,6 +514,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
 %token LOCK.
+/* VACUUM: likewise (parser.c) */
+%token VACUUM.
 /* FORCE: a token only among a COPY statement's options, outside
  * parentheses (parser.c): the old spelling's FORCE QUOTE / FORCE NOT
  * NULL / FORCE NULL */
@@ -604,16 +606,60 @@ stmt(A) ::= reindex_stmt(S).           { A = S; }
 stmt(A) ::= declare_stmt(S).           { A = S; }
 stmt(A) ::= fetch_stmt(S).             { A = S; }
 stmt(A) ::= close_stmt(S).             { A = S; }
-/* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
- * errors around it match, then refused. */
-stmt(A) ::= ANALYZE(K) opt_verbose opt_analyze_names.
-{
-    A = ab_stmt(ctx, ATTU_STMT_SHOW_TABLES, K.pos);
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
-                   "ANALYZE is not supported");
+/* VACUUM and ANALYZE [options] [tables] (db/db_maintenance.c): attu
+ * keeps no dead rows for VACUUM to reclaim and measures what its planner
+ * needs as it goes, so both check their tables and do nothing else; a
+ * script that runs them after a load runs here unchanged. */
+stmt(A) ::= ANALYZE(K) opt_verbose opt_maint_names(N).
+    { A = ab_maint(ctx, K.pos, false, N); }
+stmt(A) ::= ANALYZE(K) LP maint_opt_list RP opt_maint_names(N).
+    { A = ab_maint(ctx, K.pos, false, N); }
+stmt(A) ::= VACUUM(K) vacuum_words opt_maint_names(N).
+    { A = ab_maint(ctx, K.pos, true, N); }
+stmt(A) ::= VACUUM(K) LP maint_opt_list RP opt_maint_names(N).
+    { A = ab_maint(ctx, K.pos, true, N); }
+%include {
+static attu_ast_stmt *ab_maint(attu_parse_ctx *c, int pos, bool vacuum, attu_names *names) {
+    attu_ast_stmt *st = ab_stmt(c, ATTU_STMT_MAINTENANCE, pos);
+    st->u.maintenance.vacuum = vacuum;
+    st->u.maintenance.tables = ab_names(names);
+    return st;
 }
-opt_analyze_names ::= name_list.
-opt_analyze_names ::= .
+/* PostgreSQL 15's VACUUM / ANALYZE option names (42601 for another) */
+static void ab_maint_option(attu_parse_ctx *c, const attu_token *t) {
+    static const char *const known[] = { "analyze", "freeze", "full", "verbose", "skip_locked", "disable_page_skipping",
+                                         "index_cleanup", "process_toast", "truncate", "parallel" };
+    const char *w = ab_tokstr(t);
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) if (!strcmp(w, known[i])) return;
+    ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, t->pos, "unrecognized VACUUM option \"%s\"", w);
+}
+}
+%type opt_maint_names {attu_names *}
+opt_maint_names(A) ::= truncate_list(L).    { A = L; }
+opt_maint_names(A) ::= .                    { A = NULL; }
+vacuum_words ::= .
+vacuum_words ::= vacuum_words vacuum_word.
+vacuum_word ::= FULL.
+vacuum_word ::= FREEZE.
+vacuum_word ::= VERBOSE.
+vacuum_word ::= ANALYZE.
+maint_opt_list ::= maint_opt.
+maint_opt_list ::= maint_opt_list COMMA maint_opt.
+maint_opt ::= maint_opt_name(N) opt_maint_value.   { ab_maint_option(ctx, &N); }
+%type maint_opt_name {attu_token}
+maint_opt_name(A) ::= ID(T).        { A = T; }
+maint_opt_name(A) ::= FULL(T).      { A = T; }
+maint_opt_name(A) ::= FREEZE(T).    { A = T; }
+maint_opt_name(A) ::= VERBOSE(T).   { A = T; }
+maint_opt_name(A) ::= ANALYZE(T).   { A = T; }
+maint_opt_name(A) ::= TRUNCATE(T).  { A = T; }
+opt_maint_value ::= .
+opt_maint_value ::= ID.
+opt_maint_value ::= ICONST.
+opt_maint_value ::= SCONST.
+opt_maint_value ::= TRUE.
+opt_maint_value ::= FALSE.
+opt_maint_value ::= ON.
 
 /* ======================================================================== */
 /* SELECT                                                                   */
