@@ -65,6 +65,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     pthread_rwlock_init(&db->lock, NULL);
     db_txn_init(db);
     db_activity_init(db);
+    db_advisory_init(db);
     if (!db->cat) { attu_error_oom(err); goto fail; }
     if (cfg && cfg->data_dir) db->data_dir = strdup(cfg->data_dir);
     if (cfg && cfg->load_dir) db->load_dir = strdup(cfg->load_dir);
@@ -107,6 +108,7 @@ void attu_db_close(attu_db *db) {
     pthread_rwlock_destroy(&db->lock);
     db_txn_destroy(db);
     db_activity_destroy(db);
+    db_advisory_destroy(db);
     free(db->data_dir);
     free(db->load_dir);
     free(db);
@@ -188,6 +190,7 @@ void attu_session_free(attu_session *s) {
     if (!s) return;
     db_txn_rollback(s);   /* a transaction left open ends with its session */
     db_notify_session_end(s);
+    db_advisory_session_end(s);   /* (every advisory lock it holds) */
     db_cursors_free(s);
     db_temp_session_end(s);   /* (its temporary tables go with it) */
     db_settings_free(s);
@@ -213,6 +216,7 @@ void attu_session_txn_failed(attu_session *s) {
     else if (s->txn == 'I' && s->ext_implicit) {   /* the implicit transaction up to Sync fails */
         db_txn_rollback(s);
         db_cursors_txn_end(s, false);
+        db_advisory_txn_end(s);
         s->ext_implicit = false;
     }
 }
@@ -222,6 +226,7 @@ int attu_session_sync(attu_session *s, attu_error *err) {
     s->ext_implicit = false;
     int rc = db_txn_active(s) ? db_txn_commit(s, err) : 0;
     db_cursors_txn_end(s, rc == 0);
+    db_advisory_txn_end(s);
     db_activity_end(s);
     return rc;
 }
@@ -290,6 +295,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.blocking = db_lock_blocking;
     bp.signal_backend = db_signal_backend;
     bp.sleep = db_sleep;
+    bp.advisory = db_advisory_call;
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;
     if (!bp.with_rows) { bp.with_rows = db_with_rows; bp.with_ctx = s; }
@@ -636,6 +642,7 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     if (commit) rc = db_txn_commit(s, err);
     else db_txn_rollback(s);
     db_cursors_txn_end(s, commit && !rc);
+    db_advisory_txn_end(s);
     s->blocks_ended++;
     db_settings_end_block(s, commit && !rc);
     if (rc) return -1;
@@ -873,7 +880,10 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         db_settings_end_statement(s, r == 0);
         /* a statement outside any block is its own transaction */
         if (r == 0 && s->txn == 'I' && !s->implicit_block && db_txn_commit(s, &err)) r = -1;
-        if (s->txn == 'I' && !s->implicit_block && r != -2) db_cursors_txn_end(s, r == 0);
+        if (s->txn == 'I' && !s->implicit_block && r != -2) {
+            db_cursors_txn_end(s, r == 0);
+            db_advisory_txn_end(s);   /* (its transaction-level advisory locks) */
+        }
         if (r == -2) { rc = -1; break; }      /* the client went away */
         if (r) {
             if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");
@@ -892,6 +902,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         }
         if (rc) db_txn_rollback(s);
         db_cursors_txn_end(s, rc == 0);
+        db_advisory_txn_end(s);
     }
     if (s->implicit_block && s->txn == 'I') db_settings_end_block(s, rc == 0);
     s->implicit_block = false;

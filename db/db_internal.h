@@ -69,6 +69,12 @@ struct attu_db {
     uint32_t         next_pid;
     void           (*signal)(void *ctx, uint32_t pid, attu_backend_signal sig);   /* attu_db_set_signal_hook */
     void            *signal_ctx;
+    /* Advisory locks (db_advisory.c): every holder's entry, under adv_mu;
+     * waiters wait on adv_cv. */
+    pthread_mutex_t  adv_mu;
+    pthread_cond_t   adv_cv;
+    struct db_advisory *adv;
+    int              nadv, capadv;
 };
 
 typedef struct db_setting { char *name; char *value; } db_setting;
@@ -472,6 +478,14 @@ void db_warning(const attu_exec_callbacks *cb, const char *sqlstate, const char 
  * statement (begin: it runs sql; end: idle, or idle in its transaction),
  * a binding's deferred warnings, the binder's callbacks. */
 void db_activity_init(attu_db *db);
+/* Advisory locks (db_advisory.c): the binder's call (attu_bind_params
+ * advisory), the end of a transaction (its transaction-level locks go)
+ * and of a session (all its locks go). */
+void db_advisory_init(attu_db *db);
+void db_advisory_destroy(attu_db *db);
+int  db_advisory_call(void *ctx, int op, bool shared, bool xact, int space, int64_t key, bool *result, attu_error *err);
+void db_advisory_txn_end(attu_session *s);
+void db_advisory_session_end(attu_session *s);
 void db_activity_destroy(attu_db *db);
 void db_activity_add(attu_session *s);
 void db_activity_remove(attu_session *s);

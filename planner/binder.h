@@ -90,6 +90,9 @@ typedef struct attu_with_rows {
     bool               returning;
 } attu_with_rows;
 
+/* attu_bind_params.advisory's operations */
+enum { ATTU_ADVISORY_LOCK, ATTU_ADVISORY_TRY, ATTU_ADVISORY_UNLOCK, ATTU_ADVISORY_UNLOCK_ALL };
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -220,6 +223,11 @@ typedef struct attu_bind_params {
     /* pg_sleep: sleeps seconds, or until a cancel or statement_timeout
      * (-1 with err: 57014) */
     int               (*sleep)(void *ctx, double seconds, attu_error *err);
+    /* The advisory lock functions (db/db_advisory.c): op ATTU_ADVISORY_*,
+     * space 1 a bigint key, 2 a pair of integers; *result: taken (TRY),
+     * held and released (UNLOCK). -1 with err (57014, 55P03) */
+    int               (*advisory)(void *ctx, int op, bool shared, bool xact, int space, int64_t key, bool *result,
+                                  attu_error *err);
     const char       *(*listening_at)(void *ctx, int i);
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

@@ -1,7 +1,8 @@
 /*
  * session_functions.c - binding pg_cancel_backend(pid),
- * pg_terminate_backend(pid [, timeout]), pg_notify(channel, payload) and
- * pg_sleep(seconds).
+ * pg_terminate_backend(pid [, timeout]), pg_notify(channel, payload),
+ * pg_sleep(seconds) and the advisory lock functions (pg_advisory_lock and
+ * its family: db/db_advisory.c).
  *
  * Each acts on other sessions, which only the db layer (and the server
  * behind it) reaches, so like set_config (setting_functions.c) the call
@@ -26,9 +27,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The advisory lock functions: which operation, shared or exclusive,
+ * transaction or session level */
+static const struct advisory_fn { const char *name; int op; bool shared, xact; } advisory_fns[] = {
+    { "pg_advisory_lock", ATTU_ADVISORY_LOCK, false, false },
+    { "pg_advisory_lock_shared", ATTU_ADVISORY_LOCK, true, false },
+    { "pg_try_advisory_lock", ATTU_ADVISORY_TRY, false, false },
+    { "pg_try_advisory_lock_shared", ATTU_ADVISORY_TRY, true, false },
+    { "pg_advisory_unlock", ATTU_ADVISORY_UNLOCK, false, false },
+    { "pg_advisory_unlock_shared", ATTU_ADVISORY_UNLOCK, true, false },
+    { "pg_advisory_unlock_all", ATTU_ADVISORY_UNLOCK_ALL, false, false },
+    { "pg_advisory_xact_lock", ATTU_ADVISORY_LOCK, false, true },
+    { "pg_advisory_xact_lock_shared", ATTU_ADVISORY_LOCK, true, true },
+    { "pg_try_advisory_xact_lock", ATTU_ADVISORY_TRY, false, true },
+    { "pg_try_advisory_xact_lock_shared", ATTU_ADVISORY_TRY, true, true },
+};
+
+static const struct advisory_fn *advisory_fn(const char *name) {
+    for (size_t i = 0; i < sizeof advisory_fns / sizeof *advisory_fns; i++)
+        if (!strcmp(advisory_fns[i].name, name)) return &advisory_fns[i];
+    return NULL;
+}
+
 bool attu_session_function_name(const char *name) {
     return !strcmp(name, "pg_cancel_backend") || !strcmp(name, "pg_terminate_backend") || !strcmp(name, "pg_notify") ||
-           !strcmp(name, "pg_sleep");
+           !strcmp(name, "pg_sleep") || advisory_fn(name);
 }
 
 static bool plain_call(const attu_ast_expr *e) {
@@ -154,8 +177,49 @@ static attu_bexpr *bind_sleep(bctx *c, const scope *sc, const attu_ast_expr *e) 
     return empty_text(c, e->position);
 }
 
+/* pg_advisory_lock(key bigint) / (key1 int, key2 int) and the rest: the
+ * call is made while the statement binds (a SELECT without FROM), as
+ * pg_sleep's; strict (a NULL key takes nothing and gives NULL). The lock
+ * and unlock_all forms give void (an empty text), try and unlock a
+ * boolean. */
+static attu_bexpr *bind_advisory(bctx *c, const scope *sc, const attu_ast_expr *e, const struct advisory_fn *f) {
+    int n = e->u.func.args.n;
+    attu_bexpr *args[2] = { 0 };
+    for (int i = 0; i < n && i < 2; i++)
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    bool fits = plain_call(e) && (f->op == ATTU_ADVISORY_UNLOCK_ALL ? n == 0 : (n == 1 || n == 2));
+    for (int i = 0; fits && i < n; i++) {
+        attu_type_id t = args[i]->type.id;
+        fits = !attu_type_is_array(args[i]->type) &&
+               (t == ATTU_TYPE_UNKNOWN || t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || (n == 1 && t == ATTU_TYPE_INT64));
+    }
+    if (!fits) return attu_no_function(c, e, args, n < 2 ? n : 2);
+    attu_type at = attu_type_make(n == 1 ? ATTU_TYPE_INT64 : ATTU_TYPE_INT32);
+    bool null_key = false;
+    for (int i = 0; i < n; i++) {
+        if (!(args[i] = coerce(c, args[i], at, false, e->u.func.args.items[i]->position))) return NULL;
+        if (args[i]->kind != BX_CONST) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                           "%s() over the rows of a query is not supported: attu calls it once, in a SELECT without FROM",
+                           f->name);
+            return NULL;
+        }
+        null_key |= args[i]->is_null;
+    }
+    const bool gives_bool = f->op == ATTU_ADVISORY_TRY || f->op == ATTU_ADVISORY_UNLOCK;
+    attu_type rt = attu_type_make(gives_bool ? ATTU_TYPE_BOOL : ATTU_TYPE_TEXT);
+    if (null_key || !side_effects(c) || !c->params->advisory) return mk_const_null(c, rt);
+    int64_t key = n == 1 ? args[0]->i : n == 2 ? (int64_t)(((uint64_t)(uint32_t)args[0]->i << 32) | (uint32_t)args[1]->i) : 0;
+    bool result = true;
+    if (c->params->advisory(c->params->setting_ctx, f->op, f->shared, f->xact, n == 2 ? 2 : 1, key, &result, c->err))
+        return NULL;
+    return gives_bool ? mk_const_int(c, rt, result) : empty_text(c, e->position);
+}
+
 attu_bexpr *attu_bind_session_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *fn = e->u.func.name;
+    const struct advisory_fn *af = advisory_fn(fn);
+    if (af) return bind_advisory(c, sc, e, af);
     if (!strcmp(fn, "pg_notify")) return bind_notify(c, sc, e);
     if (!strcmp(fn, "pg_sleep")) return bind_sleep(c, sc, e);
     return bind_signal(c, sc, e, !strcmp(fn, "pg_terminate_backend"));
