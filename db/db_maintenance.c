@@ -1,5 +1,8 @@
 /*
- * db_maintenance.c - VACUUM and ANALYZE.
+ * db_maintenance.c - VACUUM, ANALYZE and CHECKPOINT.
+ *
+ * CHECKPOINT has nothing to flush: a commit with a data directory is on
+ * disk when it returns (engine/storage.c).
  *
  * PostgreSQL's VACUUM reclaims the space of dead row versions and its
  * ANALYZE samples columns for the planner's statistics. attu has neither
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 
 int db_exec_maintenance(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    if (st->u.maintenance.checkpoint) return db_deliver_tag(cb, "CHECKPOINT", err) ? -2 : 0;
     const bool vacuum = st->u.maintenance.vacuum;
     if (vacuum && s->txn != 'I')
         return attu_error_set(err, "25001", 0, "VACUUM cannot run inside a transaction block");

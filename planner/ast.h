@@ -653,7 +653,7 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_MERGE,           /* u.modify: MERGE INTO t USING src ON cond WHEN ... (db/db_merge.c) */
     ATTU_STMT_TYPE,            /* u.type_stmt: CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db/db_type.c) */
     ATTU_STMT_LOCK,            /* u.lock: LOCK [TABLE] [ONLY] t, ... [IN mode MODE] [NOWAIT] (db/db_lock_table.c) */
-    ATTU_STMT_MAINTENANCE      /* u.maintenance: VACUUM / ANALYZE [options] [t, ...] (db/db_maintenance.c) */
+    ATTU_STMT_MAINTENANCE      /* u.maintenance: VACUUM / ANALYZE [options] [t, ...], CHECKPOINT (db/db_maintenance.c) */
 } attu_ast_stmt_kind;
 
 /* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
@@ -1077,6 +1077,7 @@ struct attu_ast_stmt {
         struct {
             attu_ast_name_list tables;    /* VACUUM / ANALYZE a, b (none: every table) */
             bool               vacuum;    /* VACUUM, else ANALYZE */
+            bool               checkpoint;   /* CHECKPOINT (no tables) */
         } maintenance;
         struct {
             attu_ast_name_list tables;    /* LOCK a, b */

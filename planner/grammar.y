@@ -514,8 +514,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token CONSTRAINTS.
 /* LOCK: a token only as a statement's first word (parser.c) */
 %token LOCK.
-/* VACUUM: likewise (parser.c) */
-%token VACUUM.
+/* VACUUM, CHECKPOINT: likewise (parser.c) */
+%token VACUUM CHECKPOINT.
 /* FORCE: a token only among a COPY statement's options, outside
  * parentheses (parser.c): the old spelling's FORCE QUOTE / FORCE NOT
  * NULL / FORCE NULL */
@@ -618,6 +618,10 @@ stmt(A) ::= VACUUM(K) vacuum_words opt_maint_names(N).
     { A = ab_maint(ctx, K.pos, true, N); }
 stmt(A) ::= VACUUM(K) LP maint_opt_list RP opt_maint_names(N).
     { A = ab_maint(ctx, K.pos, true, N); }
+/* CHECKPOINT: a commit is on disk when it returns (engine/storage.c),
+ * so there is nothing to flush */
+stmt(A) ::= CHECKPOINT(K).
+    { A = ab_maint(ctx, K.pos, false, NULL); A->u.maintenance.checkpoint = true; }
 %include {
 static attu_ast_stmt *ab_maint(attu_parse_ctx *c, int pos, bool vacuum, attu_names *names) {
     attu_ast_stmt *st = ab_stmt(c, ATTU_STMT_MAINTENANCE, pos);

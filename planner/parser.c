@@ -213,6 +213,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
             else if (stmt_tok == 0 && !strcmp(cur.str, "lock")) cur.type = TK_LOCK;
             else if (stmt_tok == 0 && !strcmp(cur.str, "vacuum")) cur.type = TK_VACUUM;
+            else if (stmt_tok == 0 && !strcmp(cur.str, "checkpoint")) cur.type = TK_CHECKPOINT;
             else if (first_type == TK_COPY && parens == 0 && stmt_tok >= 3 && prev1 != TK_QUOTE && prev1 != TK_NULL &&
                      prev1 != TK_COMMA && !strcmp(cur.str, "force"))
                 cur.type = TK_FORCE;   /* (COPY's old options: FORCE QUOTE a, FORCE NOT NULL b; not a column
