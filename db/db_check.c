@@ -42,6 +42,7 @@
 #include "db/db_domain_check.h"
 #include "planner/binder.h"
 #include "planner/lexer.h"
+#include "engine/failing_row.h"
 #include "engine/strbuf.h"
 #include "engine/table_rewrite.h"
 
@@ -232,31 +233,19 @@ fail:
     return -1;
 }
 
-/* "Failing row contains (1, x, null)." for row r of t: each value as
- * PostgreSQL's output function writes it, one longer than 64 bytes cut
- * there (at a character boundary) and followed by "...", NULL as null. */
+/* "Failing row contains (1, x, null)." for row r of t
+ * (engine/failing_row.h) */
 static void put_row(cbuf *b, const attu_table *t, size_t r) {
-    put(b, "Failing row contains (");
-    for (int c = 0; c < t->ncols; c++) {
-        if (c) put(b, ", ");
-        char buf[4096];
-        const char *lng = NULL;
-        size_t len = attu_column_format(t->cols[c], r, buf, sizeof buf - 1, &lng);
-        if (len == (size_t)-1) { put(b, "null"); continue; }
-        const char *v = lng ? lng : buf;
-        if (!lng && len > sizeof buf - 1) len = sizeof buf - 1;
-        size_t cut = len;
-        if (cut > 64) {
-            cut = 64;
-            while (cut > 0 && ((unsigned char)v[cut] & 0xC0) == 0x80) cut--;
-        }
-        char part[72];
-        memcpy(part, v, cut);
-        part[cut] = 0;
-        put(b, part);
-        if (cut < len) put(b, "...");
+    size_t *rows = malloc(sizeof *rows * ((size_t)t->ncols + 1));
+    char *d = NULL;
+    if (rows) {
+        for (int c = 0; c < t->ncols; c++) rows[c] = r;
+        d = attu_failing_row((const attu_column *const *)t->cols, rows, t->ncols);
     }
-    put(b, ").");
+    free(rows);
+    if (!d) { b->oom = true; return; }
+    put(b, d);
+    free(d);
 }
 
 int64_t db_check_first_failing(const attu_result *res, int n, int *which) {

@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "engine/failing_row.h"
 #include "engine/enum_type.h"
 #include "engine/uuid.h"
 #include "db/db_index.h"
@@ -912,6 +913,25 @@ static attu_column *append_text(const attu_column *bc, const attu_column *src, s
     return col;
 }
 
+/* PostgreSQL's DETAIL of the 23502 above: appended row r as it would
+ * have been stored (a column without a source is NULL) */
+static void appended_row_detail(const attu_table *base, attu_column **src, const int *map, size_t r, attu_error *err) {
+    const attu_column **cols = calloc((size_t)base->ncols + 1, sizeof *cols);
+    size_t *rows = calloc((size_t)base->ncols + 1, sizeof *rows);
+    char *d = NULL;
+    if (cols && rows) {
+        for (int c = 0; c < base->ncols; c++) {
+            cols[c] = map[c] >= 0 ? src[map[c]] : NULL;
+            rows[c] = cols[c] && cols[c]->length == 1 ? 0 : r;
+        }
+        d = attu_failing_row(cols, rows, base->ncols);
+    }
+    if (d) attu_error_set_detail(err, "%s", d);
+    free(d);
+    free(cols);
+    free(rows);
+}
+
 /* Appends n rows (host columns src, already of the table's types) to a new
  * version of base, whose columns share base's buffers where base is the
  * newest version of them (attu_column_append_version: base keeps seeing
@@ -944,6 +964,7 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
                     attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
                                    "null value in column \"%s\" of relation \"%s\" violates not-null constraint", base->defs[c].name, base->name);
                     attu_error_set_object(err, base->name, base->defs[c].name, NULL);
+                    appended_row_detail(base, src, map, r, err);
                     goto fail;
                 }
                 if (attu_column_append_null(col, old + r, err)) goto fail;

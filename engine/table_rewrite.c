@@ -7,6 +7,7 @@
  * new columns start without a device copy, so the next query on either
  * backend uploads the new rows, exactly as after an INSERT.
  */
+#include "engine/failing_row.h"
 #include "engine/table_rewrite.h"
 
 #include <stdbool.h>
@@ -149,9 +150,9 @@ attu_table *attu_table_keep_rows(const attu_table *t, const uint8_t *keep, attu_
 }
 
 /* Column old with rows rows[0..n) taking v's values at src[0..n) (a
- * copy). */
+ * copy); *bad: the i of a NULL refused by a NOT NULL column. */
 static attu_column *update_column(const attu_table *t, int c, const size_t *rows, const int64_t *src, size_t n,
-                                  const attu_column *v, attu_error *err) {
+                                  const attu_column *v, size_t *bad, attu_error *err) {
     const attu_column *old = t->cols[c];
     attu_column *col = attu_column_clone(old, err);
     if (!col) return NULL;
@@ -189,6 +190,7 @@ static attu_column *update_column(const attu_table *t, int c, const size_t *rows
                                "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
                                t->defs[c].name, t->name);
                 attu_error_set_object(err, t->name, t->defs[c].name, NULL);
+                *bad = i;
                 goto fail;
             }
             if (attu_column_ensure_validity(col, err)) goto fail;
@@ -208,14 +210,41 @@ fail:
     return NULL;
 }
 
+/* PostgreSQL's DETAIL of a NOT NULL refusal: updated row i as it would
+ * have been stored (its old values where no SET assigns) */
+static void updated_row_detail(const attu_table *t, size_t row, int64_t s, int nset, const int *set_cols,
+                               attu_column *const *values, attu_error *err) {
+    const attu_column **cols = calloc((size_t)t->ncols + 1, sizeof *cols);
+    size_t *at = calloc((size_t)t->ncols + 1, sizeof *at);
+    char *d = NULL;
+    if (cols && at) {
+        for (int c = 0; c < t->ncols; c++) {
+            cols[c] = t->cols[c];
+            at[c] = row;
+            for (int j = 0; j < nset; j++)
+                if (set_cols[j] == c) { cols[c] = values[j]; at[c] = (size_t)s; }
+        }
+        d = attu_failing_row(cols, at, t->ncols);
+    }
+    if (d) attu_error_set_detail(err, "%s", d);
+    free(d);
+    free(cols);
+    free(at);
+}
+
 attu_table *attu_table_update_at(const attu_table *t, const size_t *rows, const int64_t *src, size_t nrows, int nset,
                                  const int *set_cols, attu_column *const *values, attu_error *err) {
     attu_table *n = shell(t, t->nrows, err);
     for (int c = 0; n && c < t->ncols; c++) {
         int k = -1;
         for (int j = 0; j < nset; j++) if (set_cols[j] == c) k = j;
-        n->cols[c] = k < 0 ? attu_column_clone(t->cols[c], err) : update_column(t, c, rows, src, nrows, values[k], err);
-        if (!n->cols[c]) { attu_table_free(n); n = NULL; }
+        size_t bad = (size_t)-1;
+        n->cols[c] = k < 0 ? attu_column_clone(t->cols[c], err) : update_column(t, c, rows, src, nrows, values[k], &bad, err);
+        if (!n->cols[c]) {
+            if (bad != (size_t)-1) updated_row_detail(t, rows[bad], src[bad], nset, set_cols, values, err);
+            attu_table_free(n);
+            n = NULL;
+        }
     }
     return n;
 }
