@@ -216,7 +216,7 @@ void attu_session_txn_failed(attu_session *s) {
     else if (s->txn == 'I' && s->ext_implicit) {   /* the implicit transaction up to Sync fails */
         db_txn_rollback(s);
         db_cursors_txn_end(s, false);
-        db_advisory_txn_end(s);
+        db_session_txn_ended(s);
         s->ext_implicit = false;
     }
 }
@@ -226,7 +226,7 @@ int attu_session_sync(attu_session *s, attu_error *err) {
     s->ext_implicit = false;
     int rc = db_txn_active(s) ? db_txn_commit(s, err) : 0;
     db_cursors_txn_end(s, rc == 0);
-    db_advisory_txn_end(s);
+    db_session_txn_ended(s);
     db_activity_end(s);
     return rc;
 }
@@ -296,6 +296,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.signal_backend = db_signal_backend;
     bp.sleep = db_sleep;
     bp.advisory = db_advisory_call;
+    bp.xact_id = db_xact_id;
     bp.notify = db_notify_call;
     bp.listening_at = db_listening_at;
     if (!bp.with_rows) { bp.with_rows = db_with_rows; bp.with_ctx = s; }
@@ -642,7 +643,7 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     if (commit) rc = db_txn_commit(s, err);
     else db_txn_rollback(s);
     db_cursors_txn_end(s, commit && !rc);
-    db_advisory_txn_end(s);
+    db_session_txn_ended(s);
     s->blocks_ended++;
     db_settings_end_block(s, commit && !rc);
     if (rc) return -1;
@@ -882,7 +883,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         if (r == 0 && s->txn == 'I' && !s->implicit_block && db_txn_commit(s, &err)) r = -1;
         if (s->txn == 'I' && !s->implicit_block && r != -2) {
             db_cursors_txn_end(s, r == 0);
-            db_advisory_txn_end(s);   /* (its transaction-level advisory locks) */
+            db_session_txn_ended(s);   /* (its transaction-level advisory locks, its xid) */
         }
         if (r == -2) { rc = -1; break; }      /* the client went away */
         if (r) {
@@ -902,7 +903,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         }
         if (rc) db_txn_rollback(s);
         db_cursors_txn_end(s, rc == 0);
-        db_advisory_txn_end(s);
+        db_session_txn_ended(s);
     }
     if (s->implicit_block && s->txn == 'I') db_settings_end_block(s, rc == 0);
     s->implicit_block = false;

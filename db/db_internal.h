@@ -67,6 +67,10 @@ struct attu_db {
     pthread_cond_t   act_cv;
     attu_session    *sessions;
     uint32_t         next_pid;
+    /* txid_current(): the last transaction id given (db_xact_id.c;
+     * atomic), counted from the microseconds of the first one's time so
+     * that ids keep growing across restarts */
+    uint64_t         last_xid;
     void           (*signal)(void *ctx, uint32_t pid, attu_backend_signal sig);   /* attu_db_set_signal_hook */
     void            *signal_ctx;
     /* Advisory locks (db_advisory.c): every holder's entry, under adv_mu;
@@ -134,6 +138,7 @@ struct attu_session {
      * db->act_mu; the session writes them there too. */
     attu_session    *act_prev, *act_next;
     uint32_t         pid;
+    uint64_t         xid;              /* txid_current()'s id for the open transaction; 0: none given */
     char             client_addr[64];  /* "" : none */
     int              client_port;
     int64_t          backend_start_us, xact_start_us, query_start_us, state_change_us;
@@ -486,6 +491,15 @@ void db_advisory_destroy(attu_db *db);
 int  db_advisory_call(void *ctx, int op, bool shared, bool xact, int space, int64_t key, bool *result, attu_error *err);
 void db_advisory_txn_end(attu_session *s);
 void db_advisory_session_end(attu_session *s);
+/* txid_current() / pg_current_xact_id() (assign) and their _if_assigned
+ * forms: the transaction's id, 0 where none is given (db_xact_id.c) */
+int64_t db_xact_id(void *ctx, bool assign);
+/* What ends with a transaction beside its data: its transaction-level
+ * advisory locks and its id */
+static inline void db_session_txn_ended(attu_session *s) {
+    db_advisory_txn_end(s);
+    s->xid = 0;
+}
 void db_activity_destroy(attu_db *db);
 void db_activity_add(attu_session *s);
 void db_activity_remove(attu_session *s);

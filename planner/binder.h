@@ -228,6 +228,9 @@ typedef struct attu_bind_params {
      * held and released (UNLOCK). -1 with err (57014, 55P03) */
     int               (*advisory)(void *ctx, int op, bool shared, bool xact, int space, int64_t key, bool *result,
                                   attu_error *err);
+    /* txid_current (assign) / txid_current_if_assigned: the transaction's
+     * id, 0 where none was given (db/db_xact_id.c) */
+    int64_t           (*xact_id)(void *ctx, bool assign);
     const char       *(*listening_at)(void *ctx, int i);
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

@@ -1,8 +1,9 @@
 /*
  * session_functions.c - binding pg_cancel_backend(pid),
  * pg_terminate_backend(pid [, timeout]), pg_notify(channel, payload),
- * pg_sleep(seconds) and the advisory lock functions (pg_advisory_lock and
- * its family: db/db_advisory.c).
+ * pg_sleep(seconds), the advisory lock functions (pg_advisory_lock and
+ * its family: db/db_advisory.c) and txid_current / pg_current_xact_id
+ * (db/db_xact_id.c).
  *
  * Each acts on other sessions, which only the db layer (and the server
  * behind it) reaches, so like set_config (setting_functions.c) the call
@@ -49,9 +50,14 @@ static const struct advisory_fn *advisory_fn(const char *name) {
     return NULL;
 }
 
+static bool xact_id_fn(const char *name) {
+    return !strcmp(name, "txid_current") || !strcmp(name, "txid_current_if_assigned") ||
+           !strcmp(name, "pg_current_xact_id") || !strcmp(name, "pg_current_xact_id_if_assigned");
+}
+
 bool attu_session_function_name(const char *name) {
     return !strcmp(name, "pg_cancel_backend") || !strcmp(name, "pg_terminate_backend") || !strcmp(name, "pg_notify") ||
-           !strcmp(name, "pg_sleep") || advisory_fn(name);
+           !strcmp(name, "pg_sleep") || advisory_fn(name) || xact_id_fn(name);
 }
 
 static bool plain_call(const attu_ast_expr *e) {
@@ -216,10 +222,23 @@ static attu_bexpr *bind_advisory(bctx *c, const scope *sc, const attu_ast_expr *
     return gives_bool ? mk_const_int(c, rt, result) : empty_text(c, e->position);
 }
 
+/* txid_current() and pg_current_xact_id(): the transaction's id (given
+ * now if it had none: db/db_xact_id.c), bigint (PostgreSQL's
+ * pg_current_xact_id is xid8, which attu has not); the _if_assigned forms
+ * NULL where none was given. A query only described gives none. */
+static attu_bexpr *bind_xact_id(bctx *c, const attu_ast_expr *e) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    if (!plain_call(e) || e->u.func.args.n) return attu_no_function(c, e, NULL, 0);
+    bool assign = !strstr(e->u.func.name, "_if_assigned");
+    int64_t id = side_effects(c) && c->params->xact_id ? c->params->xact_id(c->params->setting_ctx, assign) : 0;
+    return id ? mk_const_int(c, i8, id) : mk_const_null(c, i8);
+}
+
 attu_bexpr *attu_bind_session_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *fn = e->u.func.name;
     const struct advisory_fn *af = advisory_fn(fn);
     if (af) return bind_advisory(c, sc, e, af);
+    if (xact_id_fn(fn)) return bind_xact_id(c, e);
     if (!strcmp(fn, "pg_notify")) return bind_notify(c, sc, e);
     if (!strcmp(fn, "pg_sleep")) return bind_sleep(c, sc, e);
     return bind_signal(c, sc, e, !strcmp(fn, "pg_terminate_backend"));
