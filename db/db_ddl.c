@@ -27,6 +27,22 @@
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
+/* Where PostgreSQL points for "INSERT has more expressions than target
+ * columns": the first expression past the columns, of VALUES' first row
+ * or a plain SELECT's list, or the * that gave it (else the query's
+ * start) */
+static int first_extra_position(const attu_ast_query *q, int ncols) {
+    const attu_ast_expr *x = NULL;
+    if (q->kind == ATTU_QUERY_VALUES && q->u.values.nrows > 0 && q->u.values.rows[0].n > ncols)
+        x = q->u.values.rows[0].items[ncols];
+    else if (q->kind == ATTU_QUERY_SELECT && q->u.select.nitems > ncols)
+        x = q->u.select.items[ncols].expr;
+    else if (q->kind == ATTU_QUERY_SELECT)   /* (a * gave the extra column: its position) */
+        for (int i = q->u.select.nitems - 1; i >= 0 && !x; i--)
+            if (q->u.select.items[i].expr && q->u.select.items[i].expr->kind == ATTU_EXPR_STAR) x = q->u.select.items[i].expr;
+    return x && x->position ? x->position : q->position;
+}
+
 static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char *sql, const attu_ast_query *q,
                                 const attu_bind_params *params, int ncols, bool fewer_ok, const attu_type *types,
                                 const char *const *names, attu_error *err);
@@ -995,7 +1011,8 @@ static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char
     if (lp && types && fewer_ok && lp->ncols < ncols) ncols = lp->ncols;
     if (lp && types) {
         if (lp->ncols > ncols) {
-            attu_error_set(err, ATTU_SQLSTATE_SYNTAX, q->position, "INSERT has more expressions than target columns");
+            attu_error_set(err, ATTU_SQLSTATE_SYNTAX, first_extra_position(q, ncols),
+                           "INSERT has more expressions than target columns");
             lp = NULL;
         } else if (lp->ncols < ncols) {
             attu_error_set(err, ATTU_SQLSTATE_SYNTAX, q->position, "INSERT has more target columns than expressions");
