@@ -3055,6 +3055,25 @@ static bool arm_plain(const attu_ast_query *q, int col) {
     return true;
 }
 
+/* Where arm q's column col is written (its select-list expression's
+ * position; 0 where the arm is no plain SELECT): PostgreSQL points there
+ * for a set operation's type mismatch. */
+static int arm_position(const attu_ast_query *q, int col) {
+    if (!arm_plain(q, col)) return 0;
+    /* the leftmost of the expression, as PostgreSQL's exprLocation: a
+     * cast's argument, an operator's left operand */
+    const attu_ast_expr *e = q->u.select.items[col].expr;
+    int pos = e->position;
+    for (;;) {
+        const attu_ast_expr *in = e->kind == ATTU_EXPR_CAST ? e->u.cast.arg
+                                : e->kind == ATTU_EXPR_BINARY ? e->u.binary.left : NULL;
+        if (!in) break;
+        if (in->position && (!pos || in->position < pos)) pos = in->position;
+        e = in;
+    }
+    return pos;
+}
+
 /* The parameter number of arm q's column col when it is a bare parameter
  * that no use has typed (0: none). */
 static int arm_param(const bctx *c, const attu_ast_query *q, int col) {
@@ -3358,7 +3377,8 @@ static attu_lplan *bind_query_body(bctx *c, const attu_ast_query *q) {
             if (ru[i]) arm_param_typed(c, q->u.setop.right, i, ts[i]);
             if (lu[i] || ru[i]) continue;
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
-                mix_type_error(c, opname, l->types[i], r->types[i], q->position);
+                int at = arm_position(q->u.setop.right, i);
+                mix_type_error(c, opname, l->types[i], r->types[i], at ? at : q->position);
                 bad = true;
             }
             ts[i] = mix_varchar_setop(ts[i], l->types[i], r->types[i]);
