@@ -322,6 +322,9 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const struct attu_ast_expr *e, con
                                      bool *handled);
 /* gcd, lcm, factorial, width_bucket, random, setseed (planner/math_bind.c) */
 bool attu_math_function_name(const char *name);
+/* string_to_table's arguments are (text, text [, text]): false with
+ * PostgreSQL's 42883 naming string_to_table (planner/functions.c) */
+bool attu_string_to_table_args(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* planner/bitwise_bind.c: a & b, a | b, a # b, ~a, a << b, a >> b */
 bool attu_bitwise_operator_name(const char *name);
 attu_bexpr *attu_bind_bitwise(bctx *c, const scope *sc, const attu_ast_expr *e);

@@ -1130,10 +1130,24 @@ bool attu_aggregate_in(const attu_ast_expr *e) {
     }
 }
 
+bool attu_string_to_table_args(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n;
+    attu_bexpr *args[3] = { 0 };
+    bool fits = (n == 2 || n == 3) && !e->u.func.star && !e->u.func.distinct;
+    for (int i = 0; i < n && i < 3; i++) {
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return false;
+        attu_type t = args[i]->type;
+        fits &= t.id == ATTU_TYPE_UNKNOWN || (t.id == ATTU_TYPE_TEXT && !attu_type_is_typed_text(t) && !attu_type_is_array(t));
+    }
+    if (!fits) { attu_no_function(c, e, args, n < 3 ? n : 3); return false; }
+    return true;
+}
+
 bool attu_builtin_function_name(const char *name) {
     if (find_agg(name) || attu_json_function_name(name) || attu_array_function_name(name) ||
         attu_sequence_function_name(name) || attu_session_function_name(name) || !strcmp(name, "generate_series") ||
-        !strcmp(name, "unnest") || !strcmp(name, "generate_subscripts") || !strcmp(name, "pg_typeof") ||
+        !strcmp(name, "unnest") || !strcmp(name, "string_to_table") || !strcmp(name, "generate_subscripts") ||
+        !strcmp(name, "pg_typeof") ||
         !strcmp(name, "current_setting") || !strcmp(name, "set_config") || !strcmp(name, "grouping") ||
         !strncmp(name, "enum_", 5))
         return true;
@@ -1191,6 +1205,19 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (!strcmp(name, "unnest")) return attu_bind_unnest(c, sc, e);                     /* planner/array_bind.c */
+    if (!strcmp(name, "string_to_table")) {
+        /* string_to_table(s, d [, null]) is unnest(string_to_array(s, d
+         * [, null])), element for element; the column keeps its own name
+         * (figure_colname reads e) */
+        if (!attu_string_to_table_args(c, sc, e)) return NULL;
+        attu_ast_expr inner = *e, outer = *e;
+        attu_ast_expr *arg = &inner;
+        inner.u.func.name = (char *)"string_to_array";
+        outer.u.func.name = (char *)"unnest";
+        outer.u.func.args.items = &arg;
+        outer.u.func.args.n = 1;
+        return attu_bind_unnest(c, sc, &outer);
+    }
     if (attu_regexp_srf_name(name)) return attu_bind_regexp_srf(c, sc, e);   /* planner/regexp_setof_bind.c */
     if (!strcmp(name, "generate_subscripts")) return attu_bind_generate_subscripts(c, sc, e, false);
     if (e->u.func.over) {

@@ -561,7 +561,8 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
     bool json = attu_json_srf_name(name);   /* json_each ... (planner/json_bind.c) */
     bool rec = attu_json_record_name(name); /* json_to_record ... */
     bool regexp = attu_regexp_srf_name(name);   /* regexp_matches, regexp_split_to_table */
-    if ((strcmp(name, "generate_series") && !unnest && !subs && !json && !rec && !regexp) ||
+    bool split = !strcmp(name, "string_to_table");
+    if ((strcmp(name, "generate_series") && !unnest && !subs && !json && !rec && !regexp && !split) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
         if (!attu_builtin_function_name(name) && call->u.func.args.n <= 100) {
             /* no function of the name at all: PostgreSQL's 42883, naming
@@ -574,7 +575,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         }
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, call->position,
                        "function %s in FROM is not supported (attu has generate_series, generate_subscripts, unnest, "
-                       "regexp_matches, regexp_split_to_table and the json functions only)", name);
+                       "string_to_table, regexp_matches, regexp_split_to_table and the json functions only)", name);
         return false;
     }
     p->fname = name;
@@ -590,6 +591,23 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         return false;
     }
     int n = call->u.func.args.n;
+    if (split) {
+        /* string_to_table(s, d [, null]): unnest(string_to_array(...)) */
+        if (!attu_string_to_table_args(c, sc, call)) return false;
+        attu_ast_expr inner = *call;
+        inner.u.func.name = (char *)"string_to_array";
+        attu_bexpr *arr = bind_expr(c, sc, &inner);
+        if (!arr) return false;
+        attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2);
+        p->ser = attu_palloc(c->pa, sizeof(attu_bexpr *));
+        if (!args || !p->ser) { attu_error_oom(c->err); return false; }
+        args[0] = arr;
+        p->args = args;
+        p->kind = FP_UNNEST;
+        p->ncols = 1;
+        p->nser = 1;
+        return (p->ser[0] = attu_unnest_series(c, arr, call->position)) != NULL;
+    }
     if (regexp) {
         attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
         if (!args) { attu_error_oom(c->err); return false; }
