@@ -1147,6 +1147,7 @@ bool attu_builtin_function_name(const char *name) {
     if (find_agg(name) || attu_json_function_name(name) || attu_array_function_name(name) ||
         attu_sequence_function_name(name) || attu_session_function_name(name) || !strcmp(name, "generate_series") ||
         !strcmp(name, "unnest") || !strcmp(name, "string_to_table") || !strcmp(name, "generate_subscripts") ||
+        !strcmp(name, "make_timestamptz") ||
         !strcmp(name, "pg_typeof") ||
         !strcmp(name, "current_setting") || !strcmp(name, "set_config") || !strcmp(name, "grouping") ||
         !strncmp(name, "enum_", 5))
@@ -1205,6 +1206,53 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (!strcmp(name, "unnest")) return attu_bind_unnest(c, sc, e);                     /* planner/array_bind.c */
+    if (!strcmp(name, "make_timestamptz") && !e->u.func.schema) {
+        /* make_timestamptz(y, m, d, h, mi, s [, zone]): make_timestamp's
+         * wall time read in the zone (the session's without one), as
+         * timestamp AT TIME ZONE reads it (PostgreSQL's rule for a time a
+         * DST change skips or repeats included) */
+        int n = e->u.func.args.n;
+        if ((n != 6 && n != 7) || e->u.func.star || e->u.func.distinct) {
+            attu_bexpr *args[8] = { 0 };
+            for (int i = 0; i < n && i < 8; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+            return attu_no_function(c, e, args, n < 8 ? n : 8);
+        }
+        attu_ast_expr ts = *e;
+        ts.u.func.name = (char *)"make_timestamp";
+        ts.u.func.args.n = 6;
+        if (n == 6) {
+            attu_ast_expr cast = *e;
+            cast.kind = ATTU_EXPR_CAST;
+            memset(&cast.u, 0, sizeof cast.u);
+            cast.u.cast.arg = &ts;
+            cast.u.cast.type.name = (char *)"timestamptz";
+            cast.u.cast.type.precision = cast.u.cast.type.scale = -1;
+            cast.u.cast.type.position = e->position;
+            cast.u.cast.syntax = ATTU_CAST_FUNCTION;
+            return bind_expr(c, sc, &cast);
+        }
+        /* a numeric offset is ISO's here ('+02' east of Greenwich, as in a
+         * timestamptz literal) where AT TIME ZONE reads POSIX's (west):
+         * a literal one changes sign */
+        attu_ast_expr zone = *e->u.func.args.items[6];
+        if (zone.kind == ATTU_EXPR_LITERAL && zone.u.literal.kind == ATTU_LIT_STRING && zone.u.literal.text &&
+            zone.u.literal.len >= 2 && (zone.u.literal.text[0] == '+' || zone.u.literal.text[0] == '-') &&
+            zone.u.literal.text[1] >= '0' && zone.u.literal.text[1] <= '9') {
+            size_t len = zone.u.literal.len;
+            char *flip = attu_palloc(c->pa, len + 1);
+            if (!flip) { attu_error_oom(c->err); return NULL; }
+            memcpy(flip, zone.u.literal.text, len);
+            flip[len] = 0;
+            flip[0] = flip[0] == '+' ? '-' : '+';
+            zone.u.literal.text = flip;
+        }
+        attu_ast_expr *zargs[2] = { &zone, &ts };
+        attu_ast_expr at = *e;
+        at.u.func.name = (char *)"timezone";
+        at.u.func.args.items = zargs;
+        at.u.func.args.n = 2;
+        return bind_expr(c, sc, &at);
+    }
     if (!strcmp(name, "string_to_table")) {
         /* string_to_table(s, d [, null]) is unnest(string_to_array(s, d
          * [, null])), element for element; the column keeps its own name
