@@ -213,7 +213,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_REGEXP_SPLIT] = "regexp_split", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
     [ATTU_OP_BITAND_I] = "bitand_i", [ATTU_OP_BITOR_I] = "bitor_i", [ATTU_OP_BITXOR_I] = "bitxor_i",
     [ATTU_OP_BITNOT_I] = "bitnot_i", [ATTU_OP_SHL_I] = "shl_i", [ATTU_OP_SHR_I] = "shr_i",
-    [ATTU_OP_DATE_BIN] = "date_bin", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
+    [ATTU_OP_DATE_BIN] = "date_bin", [ATTU_OP_SINH] = "sinh", [ATTU_OP_COSH] = "cosh", [ATTU_OP_TANH] = "tanh",
+    [ATTU_OP_ASINH] = "asinh", [ATTU_OP_ACOSH] = "acosh", [ATTU_OP_ATANH] = "atanh", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
@@ -1555,6 +1556,16 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (fx < -1 || fx > 1) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
                 o->v.f = op == ATTU_OP_ASIN ? asin(fx) : acos(fx); break;
             case ATTU_OP_ATAN: o->v.f = atan(fx); break;
+            case ATTU_OP_SINH: o->v.f = sinh(fx); break;
+            case ATTU_OP_COSH: o->v.f = cosh(fx); break;
+            case ATTU_OP_TANH: o->v.f = tanh(fx); break;
+            case ATTU_OP_ASINH: o->v.f = asinh(fx); break;
+            case ATTU_OP_ACOSH:
+                if (fx < 1) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
+                o->v.f = acosh(fx); break;
+            case ATTU_OP_ATANH:
+                if (fx < -1 || fx > 1) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
+                o->v.f = fx == 1 ? INFINITY : fx == -1 ? -INFINITY : atanh(fx); break;
             case ATTU_OP_ATAN2: o->v.f = atan2(fx, fy); break;
             case ATTU_OP_RADIANS: o->v.f = fx * (M_PI / 180.0); break;
             case ATTU_OP_DEGREES: o->v.f = fx / 0.0174532925199432957692; break;   /* PostgreSQL: x / RADIANS_PER_DEGREE */

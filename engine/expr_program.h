@@ -336,6 +336,10 @@ typedef enum attu_opcode {
      * stride with months, 22008 for one not above zero and an infinite
      * origin; an infinite source is itself. Host only */
     ATTU_OP_DATE_BIN,
+    /* PostgreSQL's hyperbolic functions of float8 (libm's): sinh, cosh,
+     * tanh, asinh, acosh (22003 "input is out of range" below 1), atanh
+     * (22003 past 1 either way; +-1 gives +-Infinity). Host only */
+    ATTU_OP_SINH, ATTU_OP_COSH, ATTU_OP_TANH, ATTU_OP_ASINH, ATTU_OP_ACOSH, ATTU_OP_ATANH,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -710,6 +710,8 @@ static const scalar_fn scalars[] = {
     { "ln", ATTU_OP_LN, 1, 1, 'f' }, { "log", ATTU_OP_LOG10, 1, 2, 'f' }, { "log10", ATTU_OP_LOG10, 1, 1, 'f' },
     { "exp", ATTU_OP_EXP, 1, 1, 'f' }, { "sin", ATTU_OP_SIN, 1, 1, 'f' }, { "cos", ATTU_OP_COS, 1, 1, 'f' },
     { "tan", ATTU_OP_TAN, 1, 1, 'f' }, { "asin", ATTU_OP_ASIN, 1, 1, 'f' }, { "acos", ATTU_OP_ACOS, 1, 1, 'f' },
+    { "sinh", ATTU_OP_SINH, 1, 1, 'f' }, { "cosh", ATTU_OP_COSH, 1, 1, 'f' }, { "tanh", ATTU_OP_TANH, 1, 1, 'f' },
+    { "asinh", ATTU_OP_ASINH, 1, 1, 'f' }, { "acosh", ATTU_OP_ACOSH, 1, 1, 'f' }, { "atanh", ATTU_OP_ATANH, 1, 1, 'f' },
     { "atan", ATTU_OP_ATAN, 1, 1, 'f' }, { "atan2", ATTU_OP_ATAN2, 2, 2, 'f' },
     { "radians", ATTU_OP_RADIANS, 1, 1, 'f' }, { "degrees", ATTU_OP_DEGREES, 1, 1, 'f' },
     { "pi", ATTU_OP_PI, 0, 0, 'f' }, { "earth_distance", ATTU_OP_EARTH_DISTANCE, 4, 4, 'f' },
