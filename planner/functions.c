@@ -1149,7 +1149,8 @@ bool attu_builtin_function_name(const char *name) {
     if (find_agg(name) || attu_json_function_name(name) || attu_array_function_name(name) ||
         attu_sequence_function_name(name) || attu_session_function_name(name) || !strcmp(name, "generate_series") ||
         !strcmp(name, "unnest") || !strcmp(name, "string_to_table") || !strcmp(name, "generate_subscripts") ||
-        !strcmp(name, "make_timestamptz") ||
+        !strcmp(name, "make_timestamptz") || !strcmp(name, "isfinite") || !strcmp(name, "num_nulls") ||
+        !strcmp(name, "num_nonnulls") ||
         !strcmp(name, "pg_typeof") ||
         !strcmp(name, "current_setting") || !strcmp(name, "set_config") || !strcmp(name, "grouping") ||
         !strncmp(name, "enum_", 5))
@@ -1379,6 +1380,40 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         if (handled) return tzr;
         tzr = attu_bind_bytea_function(c, e, name, args, n, &handled);   /* planner/bytea_bind.c */
         if (handled) return tzr;
+    }
+    if (!strcmp(name, "isfinite") && n == 1 && !e->u.func.star && !e->u.func.distinct) {
+        /* isfinite(date / timestamp / timestamptz): neither infinity
+         * (INT32_MAX / INT32_MIN, INT64_MAX / INT64_MIN stand for them);
+         * isfinite(interval): true (PostgreSQL 15 has no infinite
+         * interval); strict */
+        attu_type_id t = args[0]->type.id;
+        if (t == ATTU_TYPE_UNKNOWN) return attu_param_not_unique(c, "isfinite", args, 1, e->position);
+        if (attu_type_is_array(args[0]->type)) return attu_no_function(c, e, args, n);
+        attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+        if (t == ATTU_TYPE_INTERVAL) return mk_call(c, ATTU_OP_EQ_IV, b, e->position, 2, args[0], args[0], NULL, NULL);
+        if (t != ATTU_TYPE_DATE && t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_TIMESTAMPTZ) return attu_no_function(c, e, args, n);
+        bool d = t == ATTU_TYPE_DATE;
+        attu_bexpr *hi = mk_const_int(c, args[0]->type, d ? INT32_MAX : INT64_MAX);
+        attu_bexpr *lo = mk_const_int(c, args[0]->type, d ? INT32_MIN : INT64_MIN);
+        attu_bexpr *a = hi ? mk_call(c, ATTU_OP_NE_I, b, e->position, 2, args[0], hi, NULL, NULL) : NULL;
+        attu_bexpr *z = lo ? mk_call(c, ATTU_OP_NE_I, b, e->position, 2, args[0], lo, NULL, NULL) : NULL;
+        return a && z ? mk_call(c, ATTU_OP_AND, b, e->position, 2, a, z, NULL, NULL) : NULL;
+    }
+    if ((!strcmp(name, "num_nulls") || !strcmp(name, "num_nonnulls")) && n >= 1 && !e->u.func.star && !e->u.func.distinct &&
+        !e->u.func.variadic) {
+        /* num_nulls(a, ...) / num_nonnulls(a, ...): how many arguments
+         * are NULL / not, an integer */
+        attu_type i4 = attu_type_make(ATTU_TYPE_INT32), b = attu_type_make(ATTU_TYPE_BOOL);
+        bool nulls = !strcmp(name, "num_nulls");
+        attu_bexpr *sum = NULL;
+        for (int i = 0; i < n; i++) {
+            attu_bexpr *t = mk_call(c, nulls ? ATTU_OP_IS_NULL : ATTU_OP_IS_NOT_NULL, b, e->position, 1, args[i], NULL, NULL, NULL);
+            attu_bexpr *k = t ? coerce(c, t, i4, true, e->position) : NULL;
+            if (!k) return NULL;
+            sum = sum ? mk_call(c, ATTU_OP_ADD_I, i4, e->position, 2, sum, k, NULL, NULL) : k;
+            if (!sum) return NULL;
+        }
+        return sum;
     }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     /* json and jsonb have no implicit cast to text: the text functions do
