@@ -1209,6 +1209,57 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (!strcmp(name, "unnest")) return attu_bind_unnest(c, sc, e);                     /* planner/array_bind.c */
+    if (!strcmp(name, "date_trunc") && e->u.func.args.n == 3 && !e->u.func.star && !e->u.func.distinct) {
+        /* date_trunc(field, timestamptz, zone): truncated on the zone's
+         * wall clock, PostgreSQL's timestamptz_trunc_zone, which is
+         * timezone(zone, date_trunc(field, timezone(zone, ts))) */
+        attu_bexpr *ts = bind_expr(c, sc, e->u.func.args.items[1]);
+        if (!ts) return NULL;
+        if (ts->type.id != ATTU_TYPE_TIMESTAMPTZ && ts->type.id != ATTU_TYPE_UNKNOWN && ts->type.id != ATTU_TYPE_DATE &&
+            ts->type.id != ATTU_TYPE_TIMESTAMP) {
+            attu_bexpr *args[3] = { 0 };
+            for (int i = 0; i < 3; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+            return attu_no_function(c, e, args, 3);
+        }
+        attu_ast_expr tz_ts = *e, trunc = *e, back = *e;
+        attu_ast_expr *a1[2] = { e->u.func.args.items[2], e->u.func.args.items[1] };
+        tz_ts.u.func.name = (char *)"timezone";
+        tz_ts.u.func.args.items = a1;
+        tz_ts.u.func.args.n = 2;
+        /* (the timestamptz form: the argument read as one) */
+        attu_ast_expr cast = *e->u.func.args.items[1];
+        if (ts->type.id != ATTU_TYPE_TIMESTAMPTZ) {
+            attu_ast_expr *arg1 = e->u.func.args.items[1];
+            memset(&cast, 0, sizeof cast);
+            cast.kind = ATTU_EXPR_CAST;
+            cast.position = arg1->position;
+            cast.depth = arg1->depth + 1;
+            cast.u.cast.arg = arg1;
+            cast.u.cast.type.name = (char *)"timestamptz";
+            cast.u.cast.type.precision = cast.u.cast.type.scale = -1;
+            cast.u.cast.type.position = arg1->position;
+            cast.u.cast.syntax = ATTU_CAST_FUNCTION;
+            a1[1] = &cast;
+        }
+        attu_ast_expr *a2[2] = { e->u.func.args.items[0], &tz_ts };
+        trunc.u.func.args.items = a2;
+        trunc.u.func.args.n = 2;
+        attu_ast_expr *a3[2] = { e->u.func.args.items[2], &trunc };
+        back.u.func.name = (char *)"timezone";
+        back.u.func.args.items = a3;
+        back.u.func.args.n = 2;
+        attu_bexpr *r = bind_expr(c, sc, &back);
+        /* (an unknown unit is named for the timestamptz form, as
+         * PostgreSQL's executor names it: no position) */
+        const char *inner = strstr(c->err->message, " not recognized for type timestamp without time zone");
+        if (!r && c->err->set && inner) {
+            char unit[128];
+            snprintf(unit, sizeof unit, "%.*s", (int)(inner - c->err->message), c->err->message);
+            snprintf(c->err->message, sizeof c->err->message, "%s not recognized for type timestamp with time zone", unit);
+            c->err->position = 0;
+        }
+        return r;
+    }
     if (!strcmp(name, "make_timestamptz") && !e->u.func.schema) {
         /* make_timestamptz(y, m, d, h, mi, s [, zone]): make_timestamp's
          * wall time read in the zone (the session's without one), as
