@@ -624,6 +624,17 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_constraintdef", BODY(m_get_constraintdef) },
     { "pg_get_viewdef", BODY(m_get_viewdef) },
     { "quote_ident", BODY(m_quote_ident) },
+    /* quote_literal / quote_nullable of any value (as its text): quotes
+     * doubled, and a backslash doubled with an E prefix; NULL is NULL /
+     * the word NULL */
+    { "quote_literal", NULL, 1, 1,
+      "CASE WHEN $1 IS NULL THEN NULL::text WHEN strpos(CAST($1 AS text), E'\\\\') > 0 "
+      "THEN 'E''' || replace(replace(CAST($1 AS text), E'\\\\', E'\\\\\\\\'), '''', '''''') || '''' "
+      "ELSE '''' || replace(CAST($1 AS text), '''', '''''') || '''' END" },
+    { "quote_nullable", NULL, 1, 1,
+      "CASE WHEN $1 IS NULL THEN 'NULL'::text WHEN strpos(CAST($1 AS text), E'\\\\') > 0 "
+      "THEN 'E''' || replace(replace(CAST($1 AS text), E'\\\\', E'\\\\\\\\'), '''', '''''') || '''' "
+      "ELSE '''' || replace(CAST($1 AS text), '''', '''''') || '''' END" },
     { "pg_backend_pid", BODY(m_backend_pid) },
     { "pg_blocking_pids", BODY(m_blocking_pids) },
     { "pg_listening_channels", BODY(m_listening_channels) },
