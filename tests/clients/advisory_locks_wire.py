@@ -16,23 +16,10 @@ agree; attu's locks: db/db_advisory.c):
     statement_timeout, the lock not taken;
   - pg_advisory_unlock_all gives back the session's locks.
 What migration tools do before migrating (one runner at a time)."""
-import threading
 import time
 
 from pgwire_client import connect_from_env
-from wire_checks import expect, finish, ok, sqlstate, val
-
-
-def in_thread(c, sql):
-    box = []
-    th = threading.Thread(target=lambda: box.append(c.query(sql)), daemon=True)
-    th.start()
-    return th, box
-
-
-def done_within(th, box, seconds):
-    th.join(seconds)
-    return bool(box)
+from wire_checks import done_within, expect, finish, in_thread, ok, sqlstate, val
 
 
 a, b = connect_from_env(), connect_from_env()

@@ -30,24 +30,10 @@ it on PostgreSQL 15 and on attud, which must agree):
 Where attu is coarser than PostgreSQL (docs/sql-reference.md,
 "Transactions": table locks, DDL locks the whole database), the script
 checks each server's own answer."""
-import threading
 import time
 
 from pgwire_client import connect_from_env
-from wire_checks import expect, finish, ok, val
-
-
-def in_thread(c, sql):
-    """Runs sql on c in a thread: (thread, box); box gets the Reply."""
-    box = []
-    th = threading.Thread(target=lambda: box.append(c.query(sql)), daemon=True)
-    th.start()
-    return th, box
-
-
-def done_within(th, box, seconds):
-    th.join(seconds)
-    return bool(box)
+from wire_checks import done_within, expect, finish, in_thread, ok, val
 
 
 a, b = connect_from_env(), connect_from_env()

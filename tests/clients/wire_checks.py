@@ -3,6 +3,7 @@
 against PostgreSQL 15 and attud, counts what differs from the answer it
 wants, prints each difference, and ends with finish()."""
 import sys
+import threading
 
 _failed = [0]
 
@@ -40,3 +41,17 @@ def finish(name):
         print(_failed[0], "failed")
         sys.exit(1)
     print(name + ": all passed")
+
+
+def in_thread(c, sql):
+    """Runs sql on c in a thread: (thread, box); box gets the Reply."""
+    box = []
+    th = threading.Thread(target=lambda: box.append(c.query(sql)), daemon=True)
+    th.start()
+    return th, box
+
+
+def done_within(th, box, seconds):
+    """Whether the thread's query answered within seconds."""
+    th.join(seconds)
+    return bool(box)
