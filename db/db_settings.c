@@ -28,6 +28,7 @@
 #include "engine/setting_catalog.h"
 #include "engine/strbuf.h"
 #include "engine/timezone.h"
+#include "planner/lexer.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -671,10 +672,17 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
                 return -1;
             return db_deliver_tag(cb, "SET", err) ? -2 : 0;
         }
-        /* a list (SET search_path = a, b) is kept as "a, b" */
+        /* a list (SET search_path = a, b) is kept as "a, b"; search_path's
+         * names quoted where they need it ("$user", public), as PostgreSQL
+         * flattens a GUC_LIST_QUOTE setting */
         attu_strbuf value = {0};
-        for (int i = 0; i < st->u.set.nvalues; i++)
-            attu_strbuf_printf(&value, "%s%s", i ? ", " : "", st->u.set.values[i]);
+        const bool quote = !strcmp(name, "search_path");
+        for (int i = 0; i < st->u.set.nvalues; i++) {
+            if (i) attu_strbuf_puts(&value, ", ");
+            if (quote && attu_ident_needs_quotes(st->u.set.values[i]))
+                attu_strbuf_quote_ident(&value, st->u.set.values[i]);
+            else attu_strbuf_puts(&value, st->u.set.values[i]);
+        }
         if (value.oom) { free(value.p); return attu_error_oom(err); }
         /* SET ... TO DEFAULT is RESET; (its errors have no position, as
          * PostgreSQL's have none) */

@@ -315,6 +315,13 @@ bool attu_keyword_needs_quotes(const char *word) {
     return tk && tk != TK_NOBARE_ID && !(tk >= TK_ABORT && tk <= TK_ORDINALITY);
 }
 
+bool attu_ident_needs_quotes(const char *s) {
+    if (!*s || (*s >= '0' && *s <= '9')) return true;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return true;
+    return attu_keyword_needs_quotes(s);
+}
+
 /* ---- character classes --------------------------------------------------- */
 
 static int is_space(unsigned char c) {

@@ -74,6 +74,9 @@ int attu_keyword_lookup(const char *word, size_t len);
  * an unreserved one (a reserved, column-name or type / function-name
  * keyword). */
 bool attu_keyword_needs_quotes(const char *word);
+/* Whether PostgreSQL's quote_ident would quote the name: anything but a
+ * lower-case identifier that is not a reserved word. */
+bool attu_ident_needs_quotes(const char *s);
 
 /* sql with every token that is the identifier `from` (an unquoted word
  * folded to it, or a quoted one) written as the quoted identifier `to`

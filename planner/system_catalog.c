@@ -62,10 +62,7 @@
  * index definitions): bare when lower case letters, digits and _ (not
  * first a digit) and no keyword but an unreserved one. */
 void syscat_sb_ident(sbuf *b, const char *s) {
-    bool bare = *s && !(*s >= '0' && *s <= '9');
-    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (bare && attu_keyword_needs_quotes(s)) bare = false;
-    if (bare) { syscat_sb_puts(b, s); return; }
+    if (!attu_ident_needs_quotes(s)) { syscat_sb_puts(b, s); return; }
     syscat_sb_puts(b, "\"");
     for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
     syscat_sb_puts(b, "\"");
