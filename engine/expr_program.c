@@ -15,6 +15,7 @@
 #include "engine/timezone.h"
 #include "engine/time_of_day.h"
 #include "engine/datetime_make.h"
+#include "engine/degree_trig.h"
 #include "engine/interval.h"
 #include "engine/math_functions.h"
 #include "engine/md5.h"
@@ -24,6 +25,7 @@
 #include "engine/random.h"
 #include "engine/regexp_functions.h"
 #include "engine/similar.h"
+#include "engine/size_units.h"
 #include "engine/utf8.h"
 
 #include <ctype.h>
@@ -214,7 +216,11 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_BITAND_I] = "bitand_i", [ATTU_OP_BITOR_I] = "bitor_i", [ATTU_OP_BITXOR_I] = "bitxor_i",
     [ATTU_OP_BITNOT_I] = "bitnot_i", [ATTU_OP_SHL_I] = "shl_i", [ATTU_OP_SHR_I] = "shr_i",
     [ATTU_OP_DATE_BIN] = "date_bin", [ATTU_OP_SINH] = "sinh", [ATTU_OP_COSH] = "cosh", [ATTU_OP_TANH] = "tanh",
-    [ATTU_OP_ASINH] = "asinh", [ATTU_OP_ACOSH] = "acosh", [ATTU_OP_ATANH] = "atanh", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
+    [ATTU_OP_ASINH] = "asinh", [ATTU_OP_ACOSH] = "acosh", [ATTU_OP_ATANH] = "atanh",
+    [ATTU_OP_SIND] = "sind", [ATTU_OP_COSD] = "cosd", [ATTU_OP_TAND] = "tand", [ATTU_OP_COTD] = "cotd",
+    [ATTU_OP_ASIND] = "asind", [ATTU_OP_ACOSD] = "acosd", [ATTU_OP_ATAND] = "atand", [ATTU_OP_ATAN2D] = "atan2d",
+    [ATTU_OP_COT] = "cot", [ATTU_OP_PG_SIZE_BYTES] = "pg_size_bytes",
+    [ATTU_OP_PG_SIZE_PRETTY_I] = "pg_size_pretty_i", [ATTU_OP_PG_SIZE_PRETTY_N] = "pg_size_pretty_n", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
@@ -1549,9 +1555,11 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (isinf(fz) && !isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
                 if (fz == 0 && !isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: underflow");
                 o->v.f = fz; break;
-            case ATTU_OP_SIN: o->v.f = sin(fx); break;
-            case ATTU_OP_COS: o->v.f = cos(fx); break;
-            case ATTU_OP_TAN: o->v.f = tan(fx); break;
+            case ATTU_OP_SIN: case ATTU_OP_COS: case ATTU_OP_TAN:
+                /* PostgreSQL's dsin / dcos / dtan: an infinite angle is an
+                 * error, where libm gives NaN */
+                if (isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
+                o->v.f = op == ATTU_OP_SIN ? sin(fx) : op == ATTU_OP_COS ? cos(fx) : tan(fx); break;
             case ATTU_OP_ASIN: case ATTU_OP_ACOS:
                 if (fx < -1 || fx > 1) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
                 o->v.f = op == ATTU_OP_ASIN ? asin(fx) : acos(fx); break;
@@ -1567,6 +1575,14 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (fx < -1 || fx > 1) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
                 o->v.f = fx == 1 ? INFINITY : fx == -1 ? -INFINITY : atanh(fx); break;
             case ATTU_OP_ATAN2: o->v.f = atan2(fx, fy); break;
+            case ATTU_OP_SIND: case ATTU_OP_COSD: case ATTU_OP_TAND: case ATTU_OP_COTD:
+            case ATTU_OP_ASIND: case ATTU_OP_ACOSD: case ATTU_OP_ATAND: case ATTU_OP_ATAN2D:
+                if (attu_degree_trig((attu_degree_fn)(op - ATTU_OP_SIND), fx, op == ATTU_OP_ATAN2D ? fy : 0,
+                                     &o->v.f, err)) return -1;
+                break;
+            case ATTU_OP_COT:
+                if (isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
+                o->v.f = 1.0 / tan(fx); break;
             case ATTU_OP_RADIANS: o->v.f = fx * (M_PI / 180.0); break;
             case ATTU_OP_DEGREES: o->v.f = fx / 0.0174532925199432957692; break;   /* PostgreSQL: x / RADIANS_PER_DEGREE */
             case ATTU_OP_SIGN_F: o->v.f = fx > 0 ? 1 : fx < 0 ? -1 : 0; break;
@@ -1750,6 +1766,19 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_STARTS_WITH:
                 o->v.i = B[r].len <= A[r].len && !memcmp(A[r].v.s, B[r].v.s, B[r].len); break;
+            case ATTU_OP_PG_SIZE_BYTES:
+                if (attu_pg_size_bytes(A[r].v.s, A[r].len, &o->v.i, err)) return -1;
+                break;
+            case ATTU_OP_PG_SIZE_PRETTY_I: case ATTU_OP_PG_SIZE_PRETTY_N: {
+                char sz[96];
+                if (op == ATTU_OP_PG_SIZE_PRETTY_I) attu_pg_size_pretty_int(A[r].v.i, sz, sizeof sz);
+                else if (attu_pg_size_pretty_numeric(num_of(&A[r]), sz, sizeof sz, err)) return -1;
+                size_t sl = strlen(sz);
+                char *m = arena_alloc(it, sl);
+                if (!m) return attu_error_oom(err);
+                memcpy(m, sz, sl);
+                o->v.s = m; o->len = sl; break;
+            }
             case ATTU_OP_MD5: {
                 char *m = arena_alloc(it, 32);
                 if (!m) return attu_error_oom(err);

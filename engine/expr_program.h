@@ -340,6 +340,14 @@ typedef enum attu_opcode {
      * tanh, asinh, acosh (22003 "input is out of range" below 1), atanh
      * (22003 past 1 either way; +-1 gives +-Infinity). Host only */
     ATTU_OP_SINH, ATTU_OP_COSH, ATTU_OP_TANH, ATTU_OP_ASINH, ATTU_OP_ACOSH, ATTU_OP_ATANH,
+    /* trigonometry in degrees, exact at the special angles
+     * (engine/degree_trig.h; atan2d(y, x) reads two registers), and cot
+     * in radians (22003 for an infinite argument). Host only */
+    ATTU_OP_SIND, ATTU_OP_COSD, ATTU_OP_TAND, ATTU_OP_COTD, ATTU_OP_ASIND, ATTU_OP_ACOSD,
+    ATTU_OP_ATAND, ATTU_OP_ATAN2D, ATTU_OP_COT,
+    /* pg_size_bytes(text) -> int64, pg_size_pretty(bigint / numeric) ->
+     * text (engine/size_units.h). Host only */
+    ATTU_OP_PG_SIZE_BYTES, ATTU_OP_PG_SIZE_PRETTY_I, ATTU_OP_PG_SIZE_PRETTY_N,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -1,7 +1,7 @@
 /*
  * catalog_functions.c - the catalog functions PostgreSQL clients' queries
  * call (format_type, pg_get_userbyid, pg_table_is_visible, pg_get_expr,
- * obj_description, current_schema(), version(), pg_size_pretty, ...) and
+ * obj_description, current_schema(), version(), ...) and
  * the casts to regclass, regtype and regnamespace (and to oid, name and
  * the catalog's other types, as attu has them).
  *
@@ -152,19 +152,6 @@ static bool m_database_size(bctx *c, sbuf *b, int n) {
     return true;
 }
 
-
-/* pg_size_pretty(bigint), PostgreSQL's rounding: below 10240 bytes, then
- * halving-rounded kB, MB, GB, TB */
-static bool m_size_pretty(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "CASE WHEN abs($1) < 10240 THEN $1 || ' bytes'"
-               " WHEN abs($1) < 10485248 THEN (($1 / 512 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' kB'"
-               " WHEN abs($1) < 10736893952 THEN (($1 / 524288 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' MB'"
-               " WHEN abs($1) < 10994579406848 THEN (($1 / 536870912 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' GB'"
-               " ELSE (($1 / 549755813888 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' TB' END");
-    return true;
-}
 
 /* oid::regclass: the table's name (quoted as needed), else the number */
 static bool m_regclass(bctx *c, sbuf *b, int n) {
@@ -600,7 +587,6 @@ static const catalog_fn catalog_fns[] = {
     { "pg_table_size", BODY(m_table_size) },
     { "pg_relation_size", BODY(m_table_size) },
     { "pg_total_relation_size", BODY(m_table_size) },
-    { "pg_size_pretty", BODY(m_size_pretty) },
     { "to_regclass", BODY(m_to_regclass) },
     { "pg_client_encoding", NULL, 0, 0, "'UTF8'::text" },
     { "pg_database_size", BODY(m_database_size) },

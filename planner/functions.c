@@ -712,7 +712,10 @@ static const scalar_fn scalars[] = {
     { "tan", ATTU_OP_TAN, 1, 1, 'f' }, { "asin", ATTU_OP_ASIN, 1, 1, 'f' }, { "acos", ATTU_OP_ACOS, 1, 1, 'f' },
     { "sinh", ATTU_OP_SINH, 1, 1, 'f' }, { "cosh", ATTU_OP_COSH, 1, 1, 'f' }, { "tanh", ATTU_OP_TANH, 1, 1, 'f' },
     { "asinh", ATTU_OP_ASINH, 1, 1, 'f' }, { "acosh", ATTU_OP_ACOSH, 1, 1, 'f' }, { "atanh", ATTU_OP_ATANH, 1, 1, 'f' },
-    { "atan", ATTU_OP_ATAN, 1, 1, 'f' }, { "atan2", ATTU_OP_ATAN2, 2, 2, 'f' },
+    { "atan", ATTU_OP_ATAN, 1, 1, 'f' }, { "atan2", ATTU_OP_ATAN2, 2, 2, 'f' }, { "cot", ATTU_OP_COT, 1, 1, 'f' },
+    { "sind", ATTU_OP_SIND, 1, 1, 'f' }, { "cosd", ATTU_OP_COSD, 1, 1, 'f' }, { "tand", ATTU_OP_TAND, 1, 1, 'f' },
+    { "cotd", ATTU_OP_COTD, 1, 1, 'f' }, { "asind", ATTU_OP_ASIND, 1, 1, 'f' }, { "acosd", ATTU_OP_ACOSD, 1, 1, 'f' },
+    { "atand", ATTU_OP_ATAND, 1, 1, 'f' }, { "atan2d", ATTU_OP_ATAN2D, 2, 2, 'f' },
     { "radians", ATTU_OP_RADIANS, 1, 1, 'f' }, { "degrees", ATTU_OP_DEGREES, 1, 1, 'f' },
     { "pi", ATTU_OP_PI, 0, 0, 'f' }, { "earth_distance", ATTU_OP_EARTH_DISTANCE, 4, 4, 'f' },
     { "haversine", ATTU_OP_EARTH_DISTANCE, 4, 4, 'f' },
@@ -728,6 +731,7 @@ static const scalar_fn scalars[] = {
     { "lpad", ATTU_OP_LPAD, 2, 3, 't' }, { "rpad", ATTU_OP_RPAD, 2, 3, 't' },
     { "split_part", ATTU_OP_SPLIT_PART, 3, 3, 't' }, { "initcap", ATTU_OP_INITCAP, 1, 1, 't' },
     { "starts_with", ATTU_OP_STARTS_WITH, 2, 2, 't' }, { "cbrt", ATTU_OP_CBRT, 1, 1, 'f' },
+    { "pg_size_bytes", ATTU_OP_PG_SIZE_BYTES, 1, 1, 't' },
     { "md5", ATTU_OP_MD5, 1, 1, 't' }, { "translate", ATTU_OP_TRANSLATE, 3, 3, 't' },
     { "ascii", ATTU_OP_ASCII, 1, 1, 't' }, { "bit_length", ATTU_OP_BIT_LENGTH, 1, 1, 't' },
     { "overlay", ATTU_OP_OVERLAY, 3, 4, 't' },
@@ -1543,6 +1547,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         attu_type rt = txt;
         switch (fn->op) {
         case ATTU_OP_LENGTH: case ATTU_OP_OCTET_LENGTH: case ATTU_OP_ASCII: case ATTU_OP_BIT_LENGTH: rt = i4; break;
+        case ATTU_OP_PG_SIZE_BYTES: rt = attu_type_make(ATTU_TYPE_INT64); break;
         case ATTU_OP_OVERLAY:
             /* overlay(text, text, integer [, integer]): a smallint or an
              * untyped literal casts to integer implicitly, a bigint does

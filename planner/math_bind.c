@@ -10,8 +10,10 @@
  * or a numeric operand and bounds (numeric where one is a numeric and
  * none a float, else double precision, PostgreSQL's preferred type) and an
  * integer count, or an operand and a thresholds array
- * (planner/array_bind.c). The run-time work is engine/math_functions.h's
- * and engine/random.h's, host only.
+ * (planner/array_bind.c), pg_size_pretty a bigint or a numeric (a bigint
+ * or a numeric decides; a smallint, integer or untyped literal reads as
+ * either, 42725 as in PostgreSQL). The run-time work is engine/math_functions.h's
+ * engine/random.h's and engine/size_units.h's, host only.
  *
  * random() is volatile: every call is its own value per row, never folded
  * (planner/rewrite.c) nor shared with another call (logical_plan.c
@@ -30,7 +32,7 @@
 bool attu_math_function_name(const char *name) {
     return !strcmp(name, "gcd") || !strcmp(name, "lcm") || !strcmp(name, "factorial") || !strcmp(name, "width_bucket") ||
            !strcmp(name, "random") || !strcmp(name, "setseed") || !strcmp(name, "scale") || !strcmp(name, "min_scale") ||
-           !strcmp(name, "trim_scale");
+           !strcmp(name, "trim_scale") || !strcmp(name, "pg_size_pretty");
 }
 
 static bool exact(attu_type_id t) { return attu_type_is_int(t) || t == ATTU_TYPE_DECIMAL || t == ATTU_TYPE_NUMERIC; }
@@ -72,6 +74,18 @@ static attu_bexpr *bind_scale(bctx *c, const attu_ast_expr *e, attu_bexpr **args
     if (!strcmp(name, "trim_scale")) return mk_call(c, ATTU_OP_TRIM_SCALE_N, nt, e->position, 1, a, NULL, NULL, NULL);
     return mk_call(c, name[0] == 's' ? ATTU_OP_SCALE_N : ATTU_OP_MIN_SCALE_N, attu_type_make(ATTU_TYPE_INT32), e->position,
                    1, a, NULL, NULL, NULL);
+}
+
+/* pg_size_pretty(bigint) / pg_size_pretty(numeric) */
+static attu_bexpr *bind_size_pretty(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    if (n != 1 || attu_type_is_array(args[0]->type)) return attu_no_function(c, e, args, n);
+    attu_type_id t = args[0]->type.id;
+    if (t == ATTU_TYPE_INT64)
+        return mk_call(c, ATTU_OP_PG_SIZE_PRETTY_I, attu_type_make(ATTU_TYPE_TEXT), e->position, 1, args[0], NULL, NULL, NULL);
+    if (t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN) return not_unique(c, e, args, n);
+    if (t != ATTU_TYPE_NUMERIC && t != ATTU_TYPE_DECIMAL) return attu_no_function(c, e, args, n);
+    attu_bexpr *a = coerce(c, args[0], attu_type_make(ATTU_TYPE_NUMERIC), false, e->position);
+    return a ? mk_call(c, ATTU_OP_PG_SIZE_PRETTY_N, attu_type_make(ATTU_TYPE_TEXT), e->position, 1, a, NULL, NULL, NULL) : NULL;
 }
 
 static attu_bexpr *bind_factorial(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
@@ -159,6 +173,7 @@ attu_bexpr *attu_bind_math_call(bctx *c, const scope *sc, const attu_ast_expr *e
     if (!strcmp(name, "factorial")) return bind_factorial(c, e, args, n);
     if (!strcmp(name, "scale") || !strcmp(name, "min_scale") || !strcmp(name, "trim_scale")) return bind_scale(c, e, args, n);
     if (!strcmp(name, "width_bucket")) return bind_width_bucket(c, e, args, n);
+    if (!strcmp(name, "pg_size_pretty")) return bind_size_pretty(c, e, args, n);
     if (!strcmp(name, "setseed")) return bind_setseed(c, sc, e, args, n);
     /* random() */
     if (n != 0) return attu_no_function(c, e, args, n);

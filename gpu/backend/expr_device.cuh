@@ -384,9 +384,10 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
         if (fz == 0 && !isinf(fx)) return 1;    // underflow
         res.v.f = fz;
         break;
-      case ATTU_OP_SIN: res.v.f = sin(fx); break;
-      case ATTU_OP_COS: res.v.f = cos(fx); break;
-      case ATTU_OP_TAN: res.v.f = tan(fx); break;
+      case ATTU_OP_SIN: case ATTU_OP_COS: case ATTU_OP_TAN:
+        if (isinf(fx)) return 1;                // 22003 input is out of range
+        res.v.f = op == ATTU_OP_SIN ? sin(fx) : op == ATTU_OP_COS ? cos(fx) : tan(fx);
+        break;
       case ATTU_OP_ASIN: case ATTU_OP_ACOS:
         if (fx < -1 || fx > 1) return 1;
         res.v.f = op == ATTU_OP_ASIN ? asin(fx) : acos(fx);
