@@ -373,6 +373,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     attu_table *t = NULL;
     /* FORCE_NOT_NULL / FORCE_NULL: flags over the loaded columns */
     attu_csv_options copts = o->csv;
+    copts.copy_relation = base->name;     /* PostgreSQL's messages and CONTEXT lines */
     const attu_table *loaded = scratch ? scratch : base;
     bool *fnn = NULL, *fn = NULL;
     if (o->force_not_null || o->force_null) {
@@ -406,6 +407,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         topts.text_format = true;
         topts.delimiter = '\t';
         topts.null_string = "\\N";
+        topts.copy_relation = base->name;
         if (read_all(&src, &raw, err)) {
             /* the client's CopyFail (or a cancel): PostgreSQL, reading as
              * the data comes, names the tuple it was waiting for */

@@ -12,6 +12,7 @@
 /* The whole input as one UTF-8 byte range (mapped file or buffer). */
 typedef struct attu_csv_input {
     const char *name;     /* for messages */
+    const char *copy_relation;   /* COPY's table: PostgreSQL's messages (attu_csv_options) */
     const char *data;
     size_t size;
     void *map;            /* munmap on close, when mapped */

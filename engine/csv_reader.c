@@ -106,6 +106,30 @@ static size_t end_of_data_marker(const char *d, size_t n, char quote, char escap
     return n;
 }
 
+/* An error at line:col of the input. A file's message leads with
+ * "name:line:col: "; COPY's (in->copy_relation set) is PostgreSQL's
+ * message alone, with the CONTEXT "COPY t, line N" (a chunk's errors get
+ * their record's line number and text later: copy_context). */
+static void csv_error(attu_error *err, const char *sqlstate, const attu_csv_input *in,
+                      size_t line, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void csv_error(attu_error *err, const char *sqlstate, const attu_csv_input *in,
+                      size_t line, size_t col, const char *fmt, ...) {
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!in->copy_relation) {
+        attu_error_set(err, sqlstate, 0, "%s:%zu:%zu: %s", in->name, line, col, msg);
+        return;
+    }
+    attu_error_set(err, sqlstate, 0, "%s", msg);
+    char ctx[256];
+    snprintf(ctx, sizeof ctx, "COPY %s, line %zu", in->copy_relation, line);
+    attu_error_set_context(err, ctx);
+}
+
 /*
  * PostgreSQL takes the line ending from the first record: LF, CR LF, or a
  * bare CR (old Mac files). The reader itself splits records at LF (dropping
@@ -115,7 +139,7 @@ static size_t end_of_data_marker(const char *d, size_t n, char quote, char escap
  * *out (malloc'ed, *out_n bytes) when the input used bare CRs, 0 with *out
  * NULL when it did not, -1 with err set on a bad input or OOM.
  */
-static int bare_cr_to_lf(const char *d, size_t n, const char *name, char quote,
+static int bare_cr_to_lf(const char *d, size_t n, const attu_csv_input *in, char quote,
                          char escape, char delim, char **out, size_t *out_n,
                          attu_error *err) {
     *out = NULL;
@@ -139,8 +163,7 @@ static int bare_cr_to_lf(const char *d, size_t n, const char *name, char quote,
             if (c == '\r') { buf[k++] = '\n'; line++; col = 1; continue; }
             if (c == '\n') {
                 free(buf);
-                attu_error_set(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, 0,
-                               "%s:%zu:%zu: unquoted newline found in data", name, line, col);
+                csv_error(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, line, col, "unquoted newline found in data");
                 return -1;
             }
             if (c == delim) col++;
@@ -171,7 +194,7 @@ static int bare_cr_to_lf(const char *d, size_t n, const char *name, char quote,
  * copy marker corrupt", 22P04). Returns how many bytes are data, or
  * (size_t)-1 with err set.
  */
-static size_t text_end_of_data(const char *d, size_t n, const char *name, char delim, attu_error *err) {
+static size_t text_end_of_data(const char *d, size_t n, const attu_csv_input *in, char delim, attu_error *err) {
     const char *b = memchr(d, '\\', n);
     if (!b) return n;
     size_t line = 1, col = 1;
@@ -183,7 +206,7 @@ static size_t text_end_of_data(const char *d, size_t n, const char *name, char d
         if (k + 1 < n && d[k + 1] == '.') {
             size_t e = k + 2;
             if (e < n && (d[e] == '\n' || d[e] == '\r')) return k;
-            attu_error_set(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, 0, "%s:%zu:%zu: end-of-copy marker corrupt", name, line, col);
+            csv_error(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, line, col, "end-of-copy marker corrupt");
             return (size_t)-1;
         }
         if (k + 1 < n && d[k + 1] == '\n') { line++; col = 1; }
@@ -198,7 +221,7 @@ static size_t text_end_of_data(const char *d, size_t n, const char *name, char d
  * (an escaped one stays data) and an unescaped LF is an error, as in
  * PostgreSQL. Same contract as bare_cr_to_lf.
  */
-static int text_bare_cr_to_lf(const char *d, size_t n, const char *name, char **out, size_t *out_n, attu_error *err) {
+static int text_bare_cr_to_lf(const char *d, size_t n, const attu_csv_input *in, char **out, size_t *out_n, attu_error *err) {
     *out = NULL;
     size_t k = 0;
     while (k < n && d[k] != '\n' && d[k] != '\r') k += d[k] == '\\' ? 2 : 1;
@@ -212,7 +235,7 @@ static int text_bare_cr_to_lf(const char *d, size_t n, const char *name, char **
         if (buf[k] == '\r') { buf[k] = '\n'; line++; }
         else if (buf[k] == '\n') {
             free(buf);
-            attu_error_set(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, 0, "%s:%zu:1: literal newline found in data", name, line);
+            csv_error(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, line, 1, "literal newline found in data");
             return -1;
         }
     }
@@ -226,6 +249,7 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
     memset(in, 0, sizeof *in);
     in->name = src->display_name ? src->display_name
              : src->path ? src->path : "STDIN";
+    in->copy_relation = opts->copy_relation;
     if (src->path) {
         int fd = open(src->path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -303,11 +327,12 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
         in->size = n;
         in->name = src->display_name ? src->display_name
                  : src->path ? src->path : "STDIN";
+        in->copy_relation = opts->copy_relation;
     }
     char escape = opts->escape ? opts->escape : opts->quote;
     if (opts->text_format) {
         /* PostgreSQL ends text data at "\." from a file too */
-        size_t end = text_end_of_data(in->data, in->size, in->name, opts->delimiter, err);
+        size_t end = text_end_of_data(in->data, in->size, in, opts->delimiter, err);
         if (end == (size_t)-1) {
             attu_csv_input_close(in);
             return -1;
@@ -317,8 +342,8 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
         in->size = end_of_data_marker(in->data, in->size, opts->quote, escape);
     char *lf;
     size_t lf_n;
-    if (opts->text_format ? text_bare_cr_to_lf(in->data, in->size, in->name, &lf, &lf_n, err)
-                          : bare_cr_to_lf(in->data, in->size, in->name, opts->quote, escape,
+    if (opts->text_format ? text_bare_cr_to_lf(in->data, in->size, in, &lf, &lf_n, err)
+                          : bare_cr_to_lf(in->data, in->size, in, opts->quote, escape,
                                           opts->delimiter, &lf, &lf_n, err)) {
         attu_csv_input_close(in);
         return -1;
@@ -327,6 +352,7 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
         const char *name = in->name;
         attu_csv_input_close(in);
         in->name = name;
+        in->copy_relation = opts->copy_relation;
         in->owned = lf;
         in->data = lf;
         in->size = lf_n;
@@ -501,7 +527,20 @@ typedef struct chunk {
     arena_block *arena;
     attu_error err;
     bool skip_header;
+    /* COPY: what PostgreSQL's CONTEXT line shows of err (copy_context),
+     * kept until the records before the chunk are counted */
+    int err_where;            /* WHERE_* */
+    size_t err_row;           /* the record's index in the chunk; SIZE_MAX: the header */
+    size_t err_start, err_start_line;   /* where the record starts: byte, physical line */
+    const char *err_col;      /* WHERE_VALUE: the column's name */
+    char *err_text;           /* the value or the record's text (malloc'd) */
+    size_t err_len;
+    char err_inner[256];      /* the value's own CONTEXT ("JSON data, line 1: ...") */
 } chunk;
+
+/* What a COPY error's CONTEXT names: nothing more than csv_error's line,
+ * a column's value, the record's text, or the line alone */
+enum { WHERE_NONE = 0, WHERE_VALUE, WHERE_RECORD, WHERE_LINE };
 
 typedef struct load_job {
     const attu_csv_options *opts;
@@ -535,6 +574,7 @@ static void chunk_free(chunk *c, int ncols) {
     }
     free(c->nulls);
     free(c->texts);
+    free(c->err_text);
     arena_free(c->arena);
     memset(c, 0, sizeof *c);
 }
@@ -633,20 +673,6 @@ static inline int fast_parse(attu_type t, const char *s, size_t n, void *slot) {
     }
 }
 
-/* Error at line:col of the input: "name:line:col: message". */
-static void csv_error(attu_error *err, const char *sqlstate, const char *name,
-                      size_t line, size_t col, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-static void csv_error(attu_error *err, const char *sqlstate, const char *name,
-                      size_t line, size_t col, const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    attu_error_set(err, sqlstate, 0, "%s:%zu:%zu: %s", name, line, col, msg);
-}
-
 static void encoding_error(attu_error *err, const attu_csv_input *in, size_t line,
                            size_t col, size_t bad, int bad_len) {
     char bytes[32];
@@ -655,7 +681,7 @@ static void encoding_error(attu_error *err, const attu_csv_input *in, size_t lin
         n += (size_t)snprintf(bytes + n, sizeof bytes - n, "%s0x%02x", k ? " " : "",
                               (unsigned char)in->data[bad + (size_t)k]);
     bytes[n] = '\0';
-    csv_error(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, in->name, line, col,
+    csv_error(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, in, line, col,
               "invalid byte sequence for encoding \"UTF8\": %s", bytes);
 }
 
@@ -764,14 +790,190 @@ static inline int next_field(const attu_csv_options *o, bool crlf, csv_cursor *c
 }
 
 /* The error of a field read that failed (see next_field). */
-static void field_error(chunk *c, const char *name, const csv_field *f, size_t line, size_t col, int rc) {
+static void field_error(chunk *c, const attu_csv_input *in, const csv_field *f, size_t line, size_t col, int rc) {
     if (rc == -2) attu_error_oom(&c->err);
     else if (rc == -3)
-        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, line, col, "literal carriage return found in data");
+        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, line, col, "literal carriage return found in data");
     else if (rc == -4)
-        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, line, col, "literal newline found in data");
+        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, line, col, "literal newline found in data");
     else
-        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, f->line, col, "unterminated CSV quoted field");
+        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, f->line, col, "unterminated CSV quoted field");
+}
+
+/* ---- COPY's error context ------------------------------------------------ */
+
+/* A COPY error's value (WHERE_VALUE): the field as read, and the value's
+ * own context line (the JSON parser's) to go before COPY's. */
+static void note_value(chunk *c, const attu_csv_input *in, const char *col, const char *text, size_t len,
+                       const attu_error *verr) {
+    if (!in->copy_relation) return;
+    c->err_where = WHERE_VALUE;
+    c->err_col = col;
+    c->err_text = malloc(len + 1);
+    if (c->err_text) { memcpy(c->err_text, text, len); c->err_text[len] = 0; c->err_len = len; }
+    if (verr) snprintf(c->err_inner, sizeof c->err_inner, "%s", verr->context);
+}
+
+/* A COPY error's record (WHERE_RECORD): its bytes as sent, from `start`
+ * to the end of the record (read on past the field `f` the error came
+ * at; to the end of the input where the record does not end), without
+ * the line end. cur and f are spent. */
+static void note_record(chunk *c, const load_job *job, csv_cursor *cur, csv_field *f, bool f_read, size_t start) {
+    const attu_csv_input *in = job->in;
+    if (!in->copy_relation) return;
+    size_t end = in->size;
+    bool utf8;
+    if (f_read) {
+        int rc = 0;
+        while (f->end == CSV_END_DELIM && !(rc = next_field(job->opts, job->crlf, cur, f, &utf8))) {}
+        if (!rc) end = f->raw_end;
+    }
+    if (end > start && in->data[end - 1] == '\r') end--;
+    c->err_where = WHERE_RECORD;
+    c->err_text = malloc(end - start + 1);
+    if (c->err_text) { memcpy(c->err_text, in->data + start, end - start); c->err_text[end - start] = 0; c->err_len = end - start; }
+}
+
+/* PostgreSQL's limit_printout_length: past 100 bytes a value is cut at a
+ * character boundary and followed by "..." */
+static void put_limited(char *buf, size_t cap, const char *s, size_t len) {
+    size_t n = len;
+    if (n > 100) {
+        n = 100;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    }
+    snprintf(buf, cap, "%.*s%s", (int)n, s, n < len ? "..." : "");
+}
+
+/* The physical line a CSV record starting at byte `start` on line `line`
+ * ends on. */
+static size_t record_end_line(const load_job *job, size_t start, size_t line) {
+    const attu_csv_options *o = job->opts;
+    csv_cursor cur;
+    csv_field f;
+    bool utf8;
+    csv_cursor_init(&cur, job->in->data, job->in->size, o->delimiter, o->quote, o->escape);
+    cur.pos = start;
+    cur.line = line;
+    int rc;
+    do rc = next_field(o, job->crlf, &cur, &f, &utf8);
+    while (!rc && f.end == CSV_END_DELIM);
+    size_t end = !rc && f.end == CSV_END_RECORD ? cur.line - 1 : cur.line;
+    csv_cursor_free(&cur);
+    return end;
+}
+
+/* The CONTEXT of chunk ci's error, now that the records before it are
+ * counted: PostgreSQL's CopyFromErrorCallback lines. Its line number
+ * counts records in the text format; in CSV also the line ends inside
+ * quoted fields, but only those after the first record's end (PostgreSQL
+ * counts them once it has seen a line end and knows its kind): the
+ * physical line the record ends on, less the first record's inner line
+ * ends. */
+static void copy_context(const load_job *job, size_t ci, attu_error *err) {
+    const chunk *c = &job->chunks[ci];
+    const char *rel = job->in->copy_relation;
+    if (!rel || c->err_where == WHERE_NONE) return;
+    size_t line = 1;
+    if (c->err_row != SIZE_MAX && !job->opts->text_format) {
+        size_t first = job->nchunks ? record_end_line(job, job->chunks[0].start, job->chunks[0].line) - job->chunks[0].line : 0;
+        line = record_end_line(job, c->err_start, c->err_start_line) - first;
+    } else if (c->err_row != SIZE_MAX) {
+        line += job->opts->header ? 1 : 0;
+        for (size_t i = 0; i < ci; i++) line += job->chunks[i].rows;
+        line += c->err_row;
+    }
+    char val[160] = "", ctx[1024];
+    if (c->err_text) put_limited(val, sizeof val, c->err_text, c->err_len);
+    const char *sep = c->err_inner[0] ? "\n" : "";
+    if (c->err_where == WHERE_VALUE)
+        snprintf(ctx, sizeof ctx, "%s%sCOPY %s, line %zu, column %s: \"%s\"", c->err_inner, sep, rel, line, c->err_col, val);
+    else if (c->err_where == WHERE_RECORD)
+        snprintf(ctx, sizeof ctx, "COPY %s, line %zu: \"%s\"", rel, line, val);
+    else
+        snprintf(ctx, sizeof ctx, "COPY %s, line %zu", rel, line);
+    size_t n = strlen(ctx);
+    if (n >= sizeof err->context) n = sizeof err->context - 1;
+    memcpy(err->context, ctx, n);
+    err->context[n] = 0;
+}
+
+/* PostgreSQL's DETAIL for COPY's NOT NULL refusal, "Failing row contains
+ * (null, x, 2020-01-01).": the record at `start` read again, each value
+ * as its output function writes it (numbers, dates and the other scalars
+ * through their slot, arrays through their encoding; text and the typed
+ * texts as they were sent), each cut past 64 bytes as failing_row.h's. */
+static void failing_record(chunk *c, const load_job *job, size_t start) {
+    const attu_table *base = job->base;
+    const attu_csv_options *o = job->opts;
+    csv_cursor cur;
+    csv_field f;
+    bool utf8;
+    csv_cursor_init(&cur, job->in->data, job->in->size, o->delimiter, o->quote, o->escape);
+    cur.pos = start;
+    char *b = NULL;
+    size_t bl = 0;
+    FILE *m = open_memstream(&b, &bl);
+    if (!m) { csv_cursor_free(&cur); return; }
+    fputs("Failing row contains (", m);
+    for (int col = 0; col < base->ncols; col++) {
+        if (next_field(o, job->crlf, &cur, &f, &utf8)) break;
+        const attu_column_def *def = &base->defs[col];
+        bool is_null = o->text_format
+            ? f.raw_end - f.raw_start == job->null_len && memcmp(job->in->data + f.raw_start, job->null_string, job->null_len) == 0
+            : !f.quoted && f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0;
+        if (!o->text_format && is_null && o->force_not_null && o->force_not_null[col]) is_null = false;
+        else if (!o->text_format && !is_null && o->force_null && o->force_null[col] &&
+                 f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0) is_null = true;
+        if (col) fputs(", ", m);
+        if (is_null) { fputs("null", m); continue; }
+        char buf[128], slot[32];
+        const char *v = f.text;
+        size_t len = f.len;
+        attu_abuf arr = { 0 }, txt = { 0 };
+        attu_error e = { 0 };
+        if (attu_type_is_array(def->type)) {
+            if (!attu_array_from_text(attu_type_array_elem(def->type), f.text, f.len, &arr, &e) &&
+                !attu_array_to_text(attu_type_array_elem(def->type), arr.p ? arr.p : "", arr.len, &txt)) {
+                v = txt.p ? txt.p : ""; len = txt.len;
+            }
+        } else if (def->type.id != ATTU_TYPE_TEXT && !attu_type_is_enum(def->type) &&
+                   attu_type_width(def->type.id) <= sizeof slot &&
+                   !attu_value_parse(def->type, f.text, f.len, slot, &e)) {
+            len = attu_value_format(def->type, slot, buf, sizeof buf);
+            v = buf;
+        }
+        size_t cut = len;
+        if (cut > 64) {
+            cut = 64;
+            while (cut > 0 && ((unsigned char)v[cut] & 0xC0) == 0x80) cut--;
+        }
+        fwrite(v, 1, cut, m);
+        if (cut < len) fputs("...", m);
+        attu_abuf_free(&arr);
+        attu_abuf_free(&txt);
+        if (f.end != CSV_END_DELIM) { col++; for (; col < base->ncols; col++) fputs(", null", m); break; }
+    }
+    fputs(").", m);
+    fclose(m);
+    csv_cursor_free(&cur);
+    if (b) attu_error_set_detail(&c->err, "%s", b);
+    free(b);
+}
+
+/* A value column `col` could not take: its own message; a file's DETAIL
+ * names the column, COPY's keeps the value's DETAIL and HINT and names
+ * the column in the CONTEXT. */
+static void value_error(chunk *c, const attu_csv_input *in, const csv_field *f, int col, const attu_column_def *def,
+                        const attu_error *verr) {
+    csv_error(&c->err, verr->sqlstate, in, f->line, (size_t)col + 1, "%s", verr->message);
+    if (!in->copy_relation) {
+        attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name, verr->detail[0] ? ": " : "", verr->detail);
+        return;
+    }
+    if (verr->detail[0]) attu_error_set_detail(&c->err, "%s", verr->detail);
+    if (verr->hint[0]) attu_error_set_hint(&c->err, verr->hint);
+    note_value(c, in, def->name, f->text, f->len, verr);
 }
 
 static void parse_chunk(void *ctx, size_t ci) {
@@ -805,9 +1007,10 @@ static void parse_chunk(void *ctx, size_t ci) {
     cur.pos = c->start;
     cur.line = c->line;
     csv_field f;
-    attu_error verr;
+    attu_error verr = {0};
 
     bool check_utf8;
+    c->err_row = SIZE_MAX;      /* (the header's, until a record is read) */
     if (c->skip_header) {
         /* The header record: read past it, checking its structure and,
          * for HEADER MATCH, the names as PostgreSQL 15 does: the field
@@ -817,9 +1020,14 @@ static void parse_chunk(void *ctx, size_t ci) {
         bool got_null = false;
         do {
             int rc = next_field(o, job->crlf, &cur, &f, &check_utf8);
-            if (rc) { field_error(c, in->name, &f, cur.line, 1, rc); goto out; }
+            if (rc) {
+                field_error(c, in, &f, cur.line, 1, rc);
+                note_record(c, job, &cur, &f, false, c->start);
+                goto out;
+            }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, 1, bad, bad_len);
+                c->err_where = WHERE_LINE;
                 goto out;
             }
             if (o->header_match && nfields < ncols && !bad_field) {
@@ -836,20 +1044,23 @@ static void parse_chunk(void *ctx, size_t ci) {
             nfields++;
         } while (f.end == CSV_END_DELIM);
         if (o->header_match && nfields != ncols) {
-            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, 1, 1,
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, 1, 1,
                       "wrong number of fields in header line: got %d, expected %d", nfields, ncols);
+            note_record(c, job, &cur, &f, true, c->start);
             goto out;
         }
         if (bad_field && got_null) {
-            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, 1, (size_t)bad_field,
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, 1, (size_t)bad_field,
                       "column name mismatch in header line field %d: got null value (\"%s\"), expected \"%s\"",
                       bad_field, job->null_string, base->defs[bad_field - 1].name);
+            note_record(c, job, &cur, &f, true, c->start);
             goto out;
         }
         if (bad_field) {
-            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, 1, (size_t)bad_field,
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, 1, (size_t)bad_field,
                       "column name mismatch in header line field %d: got \"%s\", expected \"%s\"",
                       bad_field, got, base->defs[bad_field - 1].name);
+            note_record(c, job, &cur, &f, true, c->start);
             goto out;
         }
     }
@@ -863,12 +1074,21 @@ static void parse_chunk(void *ctx, size_t ci) {
                            "%s:%zu: CSV chunk holds more records than lines", in->name, cur.line);
             goto out;
         }
-        int col = 0;
+        int col = 0, null_violation = -1;
+        size_t rec_start = cur.pos;
+        c->err_row = row;
+        c->err_start = rec_start;
+        c->err_start_line = cur.line;
         for (;;) {
             int rc = next_field(o, job->crlf, &cur, &f, &check_utf8);
-            if (rc) { field_error(c, in->name, &f, cur.line, (size_t)col + 1, rc); goto out; }
+            if (rc) {
+                field_error(c, in, &f, cur.line, (size_t)col + 1, rc);
+                note_record(c, job, &cur, &f, false, rec_start);
+                goto out;
+            }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, (size_t)col + 1, bad, bad_len);
+                c->err_where = WHERE_LINE;
                 goto out;
             }
             if (check_utf8) {
@@ -883,14 +1103,16 @@ static void parse_chunk(void *ctx, size_t ci) {
                     for (int k = 0; k < blen && at + (size_t)k < f.len; k++)
                         bn += (size_t)snprintf(bytes + bn, sizeof bytes - bn, "%s0x%02x", k ? " " : "", (unsigned char)f.text[at + (size_t)k]);
                     bytes[bn] = '\0';
-                    csv_error(&c->err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, in->name, f.line, (size_t)col + 1,
+                    csv_error(&c->err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, in, f.line, (size_t)col + 1,
                               "invalid byte sequence for encoding \"UTF8\": %s", bytes);
+                    note_record(c, job, &cur, &f, true, rec_start);
                     goto out;
                 }
             }
             if (col >= ncols) {
-                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
+                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, f.line,
                           (size_t)col + 1, "extra data after last expected column");
+                note_record(c, job, &cur, &f, true, rec_start);
                 goto out;
             }
             const attu_column_def *def = &base->defs[col];
@@ -908,13 +1130,9 @@ static void parse_chunk(void *ctx, size_t ci) {
             else if (!o->text_format && !is_null && o->force_null && o->force_null[col] &&
                      f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0) is_null = true;
             if (is_null) {
-                if (def->not_null) {
-                    csv_error(&c->err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, in->name, f.line,
-                              (size_t)col + 1,
-                              "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-                              def->name, base->name);
-                    goto out;
-                }
+                /* refused once the record is read, as PostgreSQL checks the
+                 * constraint on the formed row: a bad value after it wins */
+                if (def->not_null && null_violation < 0) null_violation = col;
                 memset(slot, 0, w);
                 if (chunk_set_null(c, col, row)) { attu_error_oom(&c->err); goto out; }
             } else if (attu_type_is_array(def->type)) {
@@ -932,8 +1150,7 @@ static void parse_chunk(void *ctx, size_t ci) {
                 }
                 if (arc != 0) {
                     attu_abuf_free(&ab);
-                    csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1, "%s", verr.message);
-                    attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name, verr.detail[0] ? ": " : "", verr.detail);
+                    value_error(c, in, &f, col, def, &verr);
                     goto out;
                 }
                 int64_t id = text_set_id(&c->texts[col], &c->arena, ab.p ? ab.p : "", ab.len);
@@ -945,9 +1162,10 @@ static void parse_chunk(void *ctx, size_t ci) {
                 const attu_enum_def *ed = job->enums ? job->enums[col] : NULL;
                 int li = ed ? attu_enum_label_index(ed, f.text, f.len) : -1;
                 if (li < 0) {
-                    csv_error(&c->err, ATTU_SQLSTATE_INVALID_TEXT_REP, in->name, f.line, (size_t)col + 1,
+                    csv_error(&c->err, ATTU_SQLSTATE_INVALID_TEXT_REP, in, f.line, (size_t)col + 1,
                               "invalid input value for enum %s: \"%.*s\"", ed ? ed->name : "?", (int)(f.len > 200 ? 200 : f.len), f.text);
-                    attu_error_set_detail(&c->err, "column \"%s\"", def->name);
+                    if (in->copy_relation) note_value(c, in, def->name, f.text, f.len, NULL);
+                    else attu_error_set_detail(&c->err, "column \"%s\"", def->name);
                     goto out;
                 }
                 size_t il;
@@ -974,8 +1192,7 @@ static void parse_chunk(void *ctx, size_t ci) {
                     jrc = attu_type_is_jsonb(def->type) ? attu_jsonb_canonical(f.text, f.len, &canon, &clen, &verr)
                                                         : attu_json_validate(f.text, f.len, &verr);
                 if (jrc != 0) {
-                    csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1, "%s", verr.message);
-                    attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name, verr.detail[0] ? ": " : "", verr.detail);
+                    value_error(c, in, &f, col, def, &verr);
                     goto out;
                 }
                 int64_t id = text_set_id(&c->texts[col], &c->arena, canon ? canon : f.text, clen);
@@ -991,10 +1208,7 @@ static void parse_chunk(void *ctx, size_t ci) {
             } else {
                 verr.set = 0;   /* all attu_error_set looks at; a full clear costs more than the parse */
                 if (attu_value_parse(def->type, f.text, f.len, slot, &verr) != 0) {
-                    csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1,
-                              "%s", verr.message);
-                    attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name,
-                                          verr.detail[0] ? ": " : "", verr.detail);
+                    value_error(c, in, &f, col, def, &verr);
                     goto out;
                 }
             }
@@ -1002,9 +1216,19 @@ static void parse_chunk(void *ctx, size_t ci) {
             if (f.end != CSV_END_DELIM) break;
         }
         if (col < ncols) {
-            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in, f.line,
                       (size_t)col + 1, "missing data for column \"%s\"",
                       base->defs[col].name);
+            note_record(c, job, &cur, &f, true, rec_start);
+            goto out;
+        }
+        if (null_violation >= 0) {
+            csv_error(&c->err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, in, f.line, (size_t)null_violation + 1,
+                      "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+                      base->defs[null_violation].name, base->name);
+            attu_error_set_object(&c->err, base->name, base->defs[null_violation].name, NULL);
+            if (in->copy_relation) failing_record(c, job, rec_start);
+            note_record(c, job, &cur, &f, true, rec_start);
             goto out;
         }
         c->rows++;
@@ -1269,7 +1493,10 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
     attu_parallel_for(o.threads, job.nchunks, parse_chunk, &job);
     for (size_t i = 0; i < job.nchunks; i++) {
         if (job.chunks[i].err.set) {
-            if (err && !err->set) *err = job.chunks[i].err;
+            if (err && !err->set) {
+                *err = job.chunks[i].err;
+                copy_context(&job, i, err);
+            }
             goto done;
         }
     }

@@ -43,6 +43,11 @@ typedef struct attu_csv_options {
     /* HEADER MATCH: the header's fields must be the columns' names, in
      * order (22P04 otherwise); header must be set too */
     bool          header_match;
+    /* COPY's table name: errors are PostgreSQL's message alone with its
+     * CONTEXT line ("COPY t, line 2, column a: \"x\"", "COPY t, line 1:
+     * \"1,x\""), lines counted by record; NULL: a file's errors, led by
+     * "name:line:col: " (physical lines) */
+    const char   *copy_relation;
 } attu_csv_options;
 
 void attu_csv_options_default(attu_csv_options *o);

@@ -29,6 +29,7 @@ int attu_error_setv(attu_error *err, const char *sqlstate, int position,
     snprintf(err->sqlstate, sizeof err->sqlstate, "%s", sqlstate);
     clip_cut_utf8(err->message, sizeof err->message, vsnprintf(err->message, sizeof err->message, fmt, ap));
     err->detail[0] = '\0';
+    err->hint[0] = '\0';
     err->context[0] = '\0';
     err->schema_name[0] = err->table_name[0] = err->column_name[0] = err->constraint_name[0] = '\0';
     err->position = position;

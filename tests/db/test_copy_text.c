@@ -3,7 +3,9 @@
  * of COPY and of psql's \copy) through db/database.h: COPY FROM STDIN
  * decodes backslash escapes as PostgreSQL 15 does, "\." ends the data, and
  * what COPY TO STDOUT writes loads back to the same values (a round trip).
- * Expected values are PostgreSQL 15's.
+ * COPY's errors, in the text and CSV formats, carry PostgreSQL's message,
+ * DETAIL, HINT and CONTEXT line ("COPY t, line 2, column a: \"zz\"").
+ * Expected values are PostgreSQL 15's (15.18).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -187,4 +189,66 @@ Test(copy_text, errors) {
     /* a delimiter that escapes are made of is refused */
     cr_assert_eq(COPY_IN(&x, "COPY x FROM STDIN WITH (FORMAT text, DELIMITER 'a')", "1a2\n"), -1);
     cr_assert_str_eq(x.err.sqlstate, "22023", "%s", x.err.message);
+}
+
+/* Each error as PostgreSQL 15.18 reports it: the message alone (no
+ * "STDIN:line:col:"), its DETAIL and HINT, and the CONTEXT naming the
+ * table, the line (records in the text format; in CSV also the line ends
+ * inside quotes after the first record's), the column and its value or
+ * the record as sent (cut past 100 bytes). */
+Test(copy_text, error_context) {
+    tres r;
+    tdb_exec(s, "CREATE TABLE ct (a int NOT NULL, b text, c date)", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tres_free(&r);
+    char longv[200], longctx[200];
+    memset(longv, 'y', 150);
+    snprintf(longv + 150, sizeof longv - 150, "\n");
+    snprintf(longctx, sizeof longctx, "COPY ct, line 1, column c: \"%.100s...\"", longv);
+    char longrow[220];
+    snprintf(longrow, sizeof longrow, "1\tx\t%s", longv);
+    struct { const char *sql, *data, *state, *msg, *detail, *hint, *context; } cases[] = {
+        { "COPY ct FROM STDIN", "1\tx\t2020-01-01\nzz\ty\t2020-01-02\n", "22P02",
+          "invalid input syntax for type integer: \"zz\"", "", "", "COPY ct, line 2, column a: \"zz\"" },
+        { "COPY ct FROM STDIN (FORMAT csv)", "1,x,2020-01-01\n2,y,2020-13-02\n", "22008",
+          "date/time field value out of range: \"2020-13-02\"", "", "Perhaps you need a different \"datestyle\" setting.",
+          "COPY ct, line 2, column c: \"2020-13-02\"" },
+        { "COPY ct FROM STDIN (FORMAT csv)", "1,x\n", "22P04", "missing data for column \"c\"", "", "",
+          "COPY ct, line 1: \"1,x\"" },
+        { "COPY ct FROM STDIN", "1\tx\t2020-01-01\textra\n", "22P04", "extra data after last expected column", "", "",
+          "COPY ct, line 1: \"1\tx\t2020-01-01\textra\"" },
+        { "COPY ct FROM STDIN", "\\N\tx\t2020-01-01\n", "23502",
+          "null value in column \"a\" of relation \"ct\" violates not-null constraint",
+          "Failing row contains (null, x, 2020-01-01).", "", "COPY ct, line 1: \"\\N\tx\t2020-01-01\"" },
+        /* a bad value after the NULL wins: the constraint is checked on the row */
+        { "COPY ct FROM STDIN", "\\N\tx\tbad\n", "22007", "invalid input syntax for type date: \"bad\"", "", "",
+          "COPY ct, line 1, column c: \"bad\"" },
+        { "COPY ct FROM STDIN (FORMAT csv)", "1,\"multi\nline\",2020-01-01\nx,y,2020-01-01\n", "22P02",
+          "invalid input syntax for type integer: \"x\"", "", "", "COPY ct, line 2, column a: \"x\"" },
+        { "COPY ct FROM STDIN (FORMAT csv, HEADER)", "a,b,c\n1,\"m\nl\",2020-01-01\n2,x,2020-02-30\n", "22008",
+          "date/time field value out of range: \"2020-02-30\"", "", "", "COPY ct, line 4, column c: \"2020-02-30\"" },
+        { "COPY ct FROM STDIN (FORMAT csv)", "1,\"m\nl\",2020-01-01\n2,\"x\ny\",2020-02-30\n", "22008",
+          "date/time field value out of range: \"2020-02-30\"", "", "", "COPY ct, line 3, column c: \"2020-02-30\"" },
+        { "COPY ct FROM STDIN (FORMAT csv, HEADER)", "a,b,c\n1,x,2020-01-01\n99999999999,x,2020-01-01\n", "22003",
+          "value \"99999999999\" is out of range for type integer", "", "", "COPY ct, line 3, column a: \"99999999999\"" },
+        { "COPY ct FROM STDIN", "1\t\\xff\t2020-01-01\n", "22021", "invalid byte sequence for encoding \"UTF8\": 0xff",
+          "", "", "COPY ct, line 1: \"1\t\\xff\t2020-01-01\"" },
+        { "COPY ct FROM STDIN", "1\t\xff\t2020-01-01\n", "22021", "invalid byte sequence for encoding \"UTF8\": 0xff",
+          "", "", "COPY ct, line 1" },
+        { "COPY ct FROM STDIN", longrow, "22007", NULL, "", "", longctx },
+        { "COPY ct FROM STDIN (FORMAT csv, HEADER match)", "a,b,d\n", "22P04",
+          "column name mismatch in header line field 3: got \"d\", expected \"c\"", "", "", "COPY ct, line 1: \"a,b,d\"" },
+        { "COPY ct FROM STDIN", "1\tx\t2020-01-01\n1\tx\\\n2020-01-01\n", "22P04", "missing data for column \"c\"",
+          "", "", "COPY ct, line 2: \"1\tx\\\n2020-01-01\"" },
+    };
+    copyio x;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_assert_eq(run_copy(&x, cases[i].sql, cases[i].data, strlen(cases[i].data)), -1, "case %zu loaded", i);
+        cr_assert_str_eq(x.err.sqlstate, cases[i].state, "case %zu: %s", i, x.err.message);
+        if (cases[i].msg) cr_assert_str_eq(x.err.message, cases[i].msg, "case %zu", i);
+        cr_assert_str_eq(x.err.detail, cases[i].detail, "case %zu", i);
+        cr_assert_str_eq(x.err.hint, cases[i].hint, "case %zu", i);
+        cr_assert_str_eq(x.err.context, cases[i].context, "case %zu", i);
+    }
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM ct"), "0\n");
 }
