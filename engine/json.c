@@ -77,6 +77,7 @@ typedef struct jnode {
 enum { T_END, T_LBRACE, T_RBRACE, T_LBRACK, T_RBRACK, T_COMMA, T_COLON, T_STR, T_NUM, T_TRUE, T_FALSE, T_NULL, T_BAD };
 
 typedef struct jparser {
+    const char *start;           /* the input (for the context) */
     const char *s, *end;
     const char *tok, *tok_end;   /* the current token */
     int type;
@@ -98,9 +99,36 @@ static int hexval(char c) {
     return -1;
 }
 
-/* the 22P02 of json input with PostgreSQL's DETAIL */
+static size_t utf8_len(unsigned char c) {
+    return c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+}
+
+/* PostgreSQL's CONTEXT of a json syntax error (report_json_context): the
+ * error's line up to the end of the offending token, its last 50 bytes at
+ * most (whole characters; "..." before a cut unless it would hide three
+ * bytes or fewer), and "..." after where the line goes on. Tokens hold no
+ * raw line end (a string's is an error at it), so the lines before the
+ * token's end are the input's. */
+static void json_context(jparser *p) {
+    const char *end = p->tok_end && p->tok_end >= p->start && p->tok_end <= p->end ? p->tok_end : p->end;
+    const char *line_start = p->start;
+    int line = 1;
+    for (const char *q = p->start; q < end; q++)
+        if (*q == '\n') { line++; line_start = q + 1; }
+    const char *from = line_start;
+    while (end - from >= 50) from += (unsigned char)*from >= 0x80 ? utf8_len((unsigned char)*from) : 1;
+    if (from - line_start <= 3) from = line_start;
+    const char *suffix = p->type != T_END && end < p->end && *end != '\n' && *end != '\r' ? "..." : "";
+    char ctx[256];
+    snprintf(ctx, sizeof ctx, "JSON data, line %d: %s%.*s%s", line, from > line_start ? "..." : "", (int)(end - from), from,
+             suffix);
+    attu_error_set_context(p->err, ctx);
+}
+
+/* the 22P02 of json input with PostgreSQL's DETAIL and CONTEXT */
 static int syntax_error(jparser *p, const char *fmt, ...) {
     attu_error_set(p->err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "invalid input syntax for type json");
+    json_context(p);
     char d[512];
     va_list ap;
     va_start(ap, fmt);
@@ -118,9 +146,6 @@ static int token_error(jparser *p, const char *fmt) {
     return syntax_error(p, fmt, t);
 }
 
-static size_t utf8_len(unsigned char c) {
-    return c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-}
 
 /* Lexes a string at p->tok (its quote); decodes it into *out when wanted. */
 static int lex_string(jparser *p, const char **out, size_t *outlen) {
@@ -164,6 +189,8 @@ static int lex_string(jparser *p, const char **out, size_t *outlen) {
             if (hi_sur != -1) return syntax_error(p, "Unicode low surrogate must follow a high surrogate.");
             if (cp == 0 && p->jsonb) {
                 attu_error_set(p->err, "22P05", 0, "unsupported Unicode escape sequence");
+                p->tok_end = s + 1;
+                json_context(p);
                 attu_error_set_detail(p->err, "\\u0000 cannot be converted to text.");
                 return -1;
             }
@@ -395,7 +422,7 @@ static jnode *parse_value(jparser *p) {
 
 static jnode *parse(jarena *ar, const char *s, size_t len, bool jsonb, attu_error *err) {
     jparser p = { 0 };
-    p.s = s; p.end = s + len; p.jsonb = jsonb; p.ar = ar; p.err = err; p.line = 1;
+    p.start = p.s = s; p.end = s + len; p.jsonb = jsonb; p.ar = ar; p.err = err; p.line = 1;
     jnode *j = parse_value(&p);
     if (!j) return NULL;
     if (lex(&p)) return NULL;
@@ -1088,7 +1115,7 @@ static bool json_number_text(const char *s, size_t n) {
     jparser p = { 0 };
     attu_error e = { 0 };
     jarena ar = { 0 };
-    p.s = s; p.end = s + n; p.ar = &ar; p.err = &e;
+    p.start = p.s = s; p.end = s + n; p.ar = &ar; p.err = &e;
     bool ok = !lex(&p) && p.type == T_NUM && p.tok_end == p.end;
     ja_free(&ar);
     return ok;

@@ -1,7 +1,7 @@
 /*
  * test_json.c - engine/json.h: jsonb's canonical text (key order, the last
  * of duplicate keys, numbers as numeric prints them, escapes), json input
- * errors with PostgreSQL's DETAIL, and the key whose byte order is
+ * errors with PostgreSQL's DETAIL and CONTEXT line, and the key whose byte order is
  * PostgreSQL's jsonb order: a list of values in the order PostgreSQL 15's
  * ORDER BY gives them, values equal in value ('1' and '1.0', key order)
  * with equal keys, no key holding a NUL byte.
@@ -66,6 +66,39 @@ Test(json, input_errors) {
     size_t n;
     cr_expect_eq(attu_jsonb_canonical("\"\\u0000\"", 8, &out, &n, &err), -1);
     cr_expect_str_eq(err.sqlstate, "22P05");
+}
+
+/* The CONTEXT PostgreSQL 15.18 adds to a json input error: the error's
+ * line up to the bad token, its last 50 bytes at most, "..." where cut or
+ * where the line goes on. */
+Test(json, input_error_context) {
+    static const char *const cases[][2] = {
+        { "{\"a\":", "JSON data, line 1: {\"a\":" },
+        { "{\"a\": x}", "JSON data, line 1: {\"a\": x..." },
+        { "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, bad, 23]",
+          "JSON data, line 1: ..., 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, bad..." },
+        { "{\n \"a\": 1,\n \"b\": [1,\n 2,, 3]}", "JSON data, line 4:  2,,..." },
+        { "\"abc\\q\"", "JSON data, line 1: \"abc\\q..." },
+        { "\"ab\tc\"", "JSON data, line 1: \"ab..." },
+        { "\"\\u00zz\"", "JSON data, line 1: \"\\u00z..." },
+        { "[1,2", "JSON data, line 1: [1,2" },
+        { "{\"\u03b1\u03b2\u03b3\u03b4\u03b5\u03b6\u03b7\u03b8\u03b9\u03ba\u03bb\u03bc\u03bd\u03be\u03bf\u03c0\u03c1\u03c3\u03c4\u03c5\u03c6\u03c7\u03c8\u03c9\u03b1\u03b2\u03b3\u03b4\u03b5\u03b6\u03b7\u03b8\u03b9\u03ba\u03bb\u03bc\u03bd\u03be\u03bf\u03c0\u03c1\u03c3\u03c4\u03c5\u03c6\u03c7\u03c8\u03c9\": tru}",
+          "JSON data, line 1: ...\u03b4\u03b5\u03b6\u03b7\u03b8\u03b9\u03ba\u03bb\u03bc\u03bd\u03be\u03bf\u03c0\u03c1\u03c3\u03c4\u03c5\u03c6\u03c7\u03c8\u03c9\": tru..." },
+        { "  x", "JSON data, line 1:   x" },
+        { "1 2", "JSON data, line 1: 1 2" },
+        { "\"\\ud800\"", "JSON data, line 1: \"\\ud800\"" },
+        { "{\"a\":1}}", "JSON data, line 1: {\"a\":1}}" },
+        { "", "JSON data, line 1: " },
+        { "\"abc", "JSON data, line 1: \"abc" },
+        { "\"\\u0000\"", "JSON data, line 1: \"\\u0000..." },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        attu_error err = { 0 };
+        char *out = NULL;
+        size_t n;
+        cr_assert_eq(attu_jsonb_canonical(cases[i][0], strlen(cases[i][0]), &out, &n, &err), -1, "%s", cases[i][0]);
+        cr_expect_str_eq(err.context, cases[i][1], "%s", cases[i][0]);
+    }
 }
 
 static void key(const char *s, char **k, size_t *n) {
