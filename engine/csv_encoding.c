@@ -7,6 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* PostgreSQL's pg_utf_mblen: the length a lead byte announces, which its
+ * report of an invalid sequence quotes (whatever the bytes after it) */
+static int announced_len(unsigned c) {
+    return (c & 0x80) == 0 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+}
+
+static size_t bad_at(const unsigned char *s, size_t i, size_t n, int *bad_len) {
+    size_t l = (size_t)announced_len(s[i]);
+    *bad_len = (int)(l < n - i ? l : n - i);
+    return i;
+}
+
 size_t attu_utf8_validate(const char *data, size_t n, int *bad_len) {
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
@@ -23,7 +35,7 @@ size_t attu_utf8_validate(const char *data, size_t n, int *bad_len) {
         if (i >= n) break;
         unsigned c = s[i];
         if (c < 0x80) {
-            if (c == 0) { *bad_len = 1; return i; }
+            if (c == 0) return bad_at(s, i, n, bad_len);
             i++;
             continue;
         }
@@ -32,18 +44,12 @@ size_t attu_utf8_validate(const char *data, size_t n, int *bad_len) {
         if (c >= 0xc2 && c <= 0xdf) { len = 2; min = 0x80; cp = c & 0x1f; }
         else if (c >= 0xe0 && c <= 0xef) { len = 3; min = 0x800; cp = c & 0x0f; }
         else if (c >= 0xf0 && c <= 0xf4) { len = 4; min = 0x10000; cp = c & 0x07; }
-        else { *bad_len = 1; return i; }
+        else return bad_at(s, i, n, bad_len);
         for (int k = 1; k < len; k++) {
-            if (i + (size_t)k >= n || (s[i + k] & 0xc0) != 0x80) {
-                *bad_len = (int)(i + (size_t)k < n ? k + 1 : k);
-                return i;
-            }
+            if (i + (size_t)k >= n || (s[i + k] & 0xc0) != 0x80) return bad_at(s, i, n, bad_len);
             cp = (cp << 6) | (s[i + k] & 0x3f);
         }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-            *bad_len = len;
-            return i;
-        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return bad_at(s, i, n, bad_len);
         i += (size_t)len;
     }
     *bad_len = 0;

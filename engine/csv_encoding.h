@@ -15,7 +15,8 @@
 /* Offset of the first byte of [data, data+n) that does not start a valid
  * UTF-8 sequence (overlong forms, surrogates, > U+10FFFF and NUL are
  * invalid, as in PostgreSQL), or n when all is valid. *bad_len gets the
- * number of bytes worth quoting in the message (1..4). */
+ * number of bytes PostgreSQL quotes in its message: as many as the first
+ * byte announces (1..4), at most to the end. */
 size_t attu_utf8_validate(const char *data, size_t n, int *bad_len);
 
 /* Returns a malloc'ed UTF-8 copy of LATIN1 bytes (*out_n its length), or
