@@ -542,10 +542,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case AGG_REGR:
         /* the arguments are double precision (above); the result too,
          * regr_count's bigint */
-        if (window) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
-            goto fail;
-        }
         if (x->aux == 1) {
             /* DISTINCT: PostgreSQL sorts the pairs to find the duplicates
              * and so adds them in (Y, X) order, which the float sums'
@@ -562,10 +558,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* smallint, integer and bigint, each of its own type */
         attu_type_id t = args[0]->type.id;
         if (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64) goto bad;
-        if (window) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
-            goto fail;
-        }
         x->type = attu_type_make(t);
         break;
     }
