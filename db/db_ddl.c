@@ -87,7 +87,9 @@ static bool name_in(const char *name, const char *const *list) {
 static const char *const default_aggregates[] = {
     "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "nth_smallest", "nth_smallest_arg",
     "nth_largest", "nth_largest_arg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp",
-    "stddev_pop", "string_agg", "array_agg", NULL
+    "stddev_pop", "string_agg", "array_agg", "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy",
+    "regr_count", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy", "bit_and",
+    "bit_or", "bit_xor", NULL
 };
 /* Not constant: evaluated once per statement, the per-row ones would repeat
  * one value in every row (clock_timestamp among them). The transaction's

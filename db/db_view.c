@@ -470,7 +470,9 @@ static bool is_aggregate_name(const char *name) {
     static const char *const aggs[] = {
         "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "nth_smallest", "nth_smallest_arg",
         "nth_largest", "nth_largest_arg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp",
-        "stddev_pop", "string_agg", "array_agg", "percentile_cont", "percentile_disc", "mode", NULL
+        "stddev_pop", "string_agg", "array_agg", "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy",
+        "regr_count", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy", "bit_and",
+        "bit_or", "bit_xor", "percentile_cont", "percentile_disc", "mode", NULL
     };
     for (int i = 0; aggs[i]; i++) if (!strcmp(aggs[i], name)) return true;
     return false;

@@ -98,6 +98,14 @@ typedef enum attu_reduce_op {
                                    by PostgreSQL's Youngs-Cramer update, integer and
                                    decimal inputs (raw scaled values) exactly in
                                    128-bit integers; NULL when no input */
+    ATTU_REDUCE_REGR,           /* corr / covar_* / regr_* (engine/regr_accum.h, k the
+                                   attu_regr_kind): `in` is Y and `arg` X (both
+                                   float64), a row counts where both are non-NULL;
+                                   the final value itself, float64 (NULL by the
+                                   aggregate's rules), or int64 for regr_count */
+    ATTU_REDUCE_BIT_AND,        /* integers: bitwise AND / OR / XOR of the non-NULL */
+    ATTU_REDUCE_BIT_OR,         /* inputs, of the input's type; NULL when no input */
+    ATTU_REDUCE_BIT_XOR,
     ATTU_REDUCE_STRING_AGG      /* TEXT: the non-NULL inputs in segment order, each
                                    but the first preceded by its row's `arg`
                                    separator (a NULL separator adds nothing); NULL

@@ -3,6 +3,7 @@
 #include "engine/backend_cpu_reduce.h"
 #include "engine/interval.h"
 #include "engine/numeric.h"
+#include "engine/regr_accum.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -128,6 +129,8 @@ struct attu_reducer {
     num   acc;
     double sx, sxx;            /* VAR_M2, float input: PostgreSQL's float8_accum state */
     __int128 isx, isxx;        /* VAR_M2, integer input: exact sums of x and x*x */
+    attu_regr_kind regr;       /* REGR: which aggregate's final value (spec k) */
+    attu_regr_state rs;        /* REGR: PostgreSQL's float8_regr_accum state */
     char *sbuf; size_t slen, scap;   /* STRING_AGG: the text so far */
     /* NUMERIC mode (the input or the output is NUMERIC): exact sums with
      * per-value scales; in_scale is a DECIMAL input's scale */
@@ -154,6 +157,7 @@ attu_reducer *attu_reducer_new(const attu_reduce_spec *spec) {
     r->nm = (spec->in.type.id == ATTU_TYPE_NUMERIC || spec->out_type.id == ATTU_TYPE_NUMERIC) &&
             spec->op != ATTU_REDUCE_COUNT_STAR && spec->op != ATTU_REDUCE_COUNT;
     r->iv = spec->in.type.id == ATTU_TYPE_INTERVAL && spec->op != ATTU_REDUCE_COUNT_STAR && spec->op != ATTU_REDUCE_COUNT;
+    r->regr = spec->op == ATTU_REDUCE_REGR ? (attu_regr_kind)spec->k : (attu_regr_kind)0;
     if (spec->op >= ATTU_REDUCE_NTH_SMALLEST && spec->op <= ATTU_REDUCE_NTH_LARGEST_ARG) {
         r->k = spec->k < 1 ? 1 : spec->k;
         r->vals = calloc((size_t)r->k, sizeof *r->vals);
@@ -173,6 +177,7 @@ void attu_reducer_free(attu_reducer *r) {
 void attu_reducer_reset(attu_reducer *r) {
     r->cnt = 0; r->has = 0; r->acc.i = 0; r->n = 0;
     r->sx = r->sxx = 0; r->isx = r->isxx = 0;
+    memset(&r->rs, 0, sizeof r->rs);
     r->slen = 0;
     memset(&r->nacc, 0, sizeof r->nacc); r->nsx = r->nsxx = r->nacc;
     memset(&r->iacc, 0, sizeof r->iacc);
@@ -266,6 +271,18 @@ static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_
         return 0;
     case ATTU_REDUCE_ANY:
         if (!r->has) r->acc = v;
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_BIT_AND:
+        r->acc.i = r->has ? r->acc.i & v.i : v.i;
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_BIT_OR:
+        r->acc.i = r->has ? r->acc.i | v.i : v.i;
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_BIT_XOR:
+        r->acc.i = r->has ? r->acc.i ^ v.i : v.i;
         r->has = 1;
         return 0;
     case ATTU_REDUCE_VAR_M2:
@@ -401,8 +418,22 @@ static num load_num(const attu_vec *v, int64_t row, int *isnull, int want_float)
     return n;
 }
 
+/* One (y, x) pair into a REGR accumulator: counted only when neither is
+ * NULL, as PostgreSQL's strict float8_regr_accum. */
+static int add_regr(attu_reducer *r, double y, int ynull, double x, int xnull, attu_error *err) {
+    if (ynull || xnull) return 0;
+    if (attu_regr_accum(&r->rs, y, x, err)) return -1;
+    r->cnt++;
+    r->has = 1;
+    return 0;
+}
+
 int attu_reducer_add_row(attu_reducer *r, const attu_reduce_spec *spec, int64_t row, attu_error *err) {
     int isnull = 0, pn = 0;
+    if (r->op == ATTU_REDUCE_REGR) {
+        num y = load_num(&spec->in, row, &isnull, 1), x = load_num(&spec->arg, row, &pn, 1);
+        return add_regr(r, y.f, isnull, x.f, pn, err);
+    }
     if (r->op == ATTU_REDUCE_STRING_AGG) {
         attu_slot v, sep;
         load_one(&spec->in, row, &v);
@@ -438,6 +469,12 @@ int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const a
     int isnull = 0;
     if (r->op == ATTU_REDUCE_STRING_AGG)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "string_agg is not supported here");
+    if (r->op == ATTU_REDUCE_REGR) {
+        /* the payload is X's raw float64 bits */
+        double xv;
+        memcpy(&xv, &payload, sizeof xv);
+        return add_regr(r, in ? in->v.f : 0, !in || in->null, xv, payload_null, err);
+    }
     if (r->iv) {
         if (!in || in->null) return 0;
         return add_interval(r, in, err);
@@ -490,6 +527,10 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
         break;
     case ATTU_REDUCE_STRING_AGG:
         sl.null = !r->has;     /* the code comes from the dictionary built later */
+        break;
+    case ATTU_REDUCE_REGR:
+        if (r->regr == ATTU_REGR_COUNT) sl.v.i = r->cnt;    /* 0 over no pair, never NULL */
+        else sl.null = !attu_regr_final(&r->rs, r->regr, &sl.v.f);
         break;
     case ATTU_REDUCE_VAR_M2:
         if (!r->has) sl.null = 1;

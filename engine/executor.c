@@ -499,8 +499,9 @@ done:
 
 /* Whether an aggregate stage's value is the same whatever the order of
  * its input rows (up to a float sum's rounding, which no order of ours
- * promises anyway): counts, sums, averages, variances, MIN / MAX; not
- * string_agg, the _ARG and ANY forms or an ordered-set aggregate. */
+ * promises anyway): counts, sums, averages, variances, MIN / MAX, the
+ * bitwise aggregates; not string_agg, the _ARG and ANY forms, corr and
+ * the regr_* family (their `arg` is X) or an ordered-set aggregate. */
 static bool order_free_aggregate(const attu_stage *s) {
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
@@ -508,6 +509,7 @@ static bool order_free_aggregate(const attu_stage *s) {
         switch (g->op) {
         case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN:
         case ATTU_REDUCE_MAX: case ATTU_REDUCE_AVG_SUM: case ATTU_REDUCE_VAR_M2:
+        case ATTU_REDUCE_BIT_AND: case ATTU_REDUCE_BIT_OR: case ATTU_REDUCE_BIT_XOR:
             break;
         default:
             return false;

@@ -7,6 +7,7 @@
 #include "engine/executor_internal.h"
 #include "engine/interval.h"
 #include "engine/numeric.h"
+#include "engine/regr_accum.h"
 #include "engine/timezone.h"
 
 #include <math.h>
@@ -2292,6 +2293,7 @@ typedef struct win_acc {
     attu_interval iv;     /* sum, min, max of INTERVAL */
     int64_t nscale[ATTU_NUMERIC_MAX_DIGITS + 1];
     int64_t nspecial[3];  /* NaN, Infinity, -Infinity in a NUMERIC sum */
+    attu_regr_state rs;   /* corr / covar_* / regr_*: float8_regr_accum's state */
 } win_acc;
 
 /* NaN 0, Infinity 1, -Infinity 2; a number -1 */
@@ -2368,12 +2370,21 @@ static bool float_above(double a, double b) {
 }
 
 /* Adds the row `row` to acc for aggregate g over the argument column a
- * (data ad, validity av). Returns WIN_OK or the overflow met (with
- * WIN_ERROR_SET, err holds it). */
-static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row,
-                       attu_error *err) {
+ * (data ad, validity av; REGR's X, a float64 column, in bd / bv). Returns
+ * WIN_OK or the overflow met (with WIN_ERROR_SET, err holds it). */
+static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av,
+                       const void *bd, const uint8_t *bv, size_t row, attu_error *err) {
     if (g->op == ATTU_REDUCE_COUNT_STAR) { acc->cnt++; return WIN_OK; }
     if (av && !av[row]) return WIN_OK;
+    if (g->op == ATTU_REDUCE_REGR) {
+        /* a (Y, X) pair counts where X is non-NULL too */
+        if (bv && !bv[row]) return WIN_OK;
+        if (attu_regr_accum(&acc->rs, load_f(ad, a->type.id, row), load_f(bd, ATTU_TYPE_FLOAT64, row), err))
+            return WIN_ERROR_SET;
+        acc->cnt++;
+        acc->has = true;
+        return WIN_OK;
+    }
     acc->cnt++;
     if (g->op == ATTU_REDUCE_COUNT) return WIN_OK;
     if (a->type.id == ATTU_TYPE_INTERVAL) {
@@ -2430,6 +2441,10 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
             if (!acc->has || (mx ? float_above(v, acc->sf) : float_above(acc->sf, v))) acc->sf = v;
         }
         else { int64_t v = load_i(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->si : v < acc->si)) acc->si = v; }
+        acc->has = true;
+    } else if (g->op == ATTU_REDUCE_BIT_AND || g->op == ATTU_REDUCE_BIT_OR || g->op == ATTU_REDUCE_BIT_XOR) {
+        int64_t v = load_i(ad, a->type.id, row);
+        acc->si = !acc->has ? v : g->op == ATTU_REDUCE_BIT_AND ? acc->si & v : g->op == ATTU_REDUCE_BIT_OR ? acc->si | v : acc->si ^ v;
         acc->has = true;
     }
     return WIN_OK;
@@ -2826,6 +2841,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     void *dd = NULL;
     uint8_t *dv = NULL;
     void *nthd = NULL; uint8_t *nthv = NULL;   /* nth_value's n */
+    void *bd = NULL; uint8_t *bv = NULL;       /* corr / regr_*'s X */
     void *rkd = NULL; uint8_t *rkv = NULL;     /* RANGE offsets: the order key */
     win_rkey rk, *rkp = NULL;
     int64_t *gno = NULL, *ghead = NULL;        /* GROUPS frames: the peer groups */
@@ -2926,6 +2942,13 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         dv = dflt->valid ? download_all(x, dflt->valid, n) : NULL;
         if (!dd || (dflt->valid && !dv)) goto done;
     }
+    if (g->win == ATTU_WIN_AGG && g->op == ATTU_REDUCE_REGR) {
+        /* X, float64 as bound (Y is a) */
+        const xcol *xc = args[g->arg];
+        bd = download_all(x, xc->data, n * attu_type_width(xc->type.id));
+        bv = xc->valid ? download_all(x, xc->valid, n) : NULL;
+        if (!bd || (xc->valid && !bv)) goto done;
+    }
     if (g->win == ATTU_WIN_NTH_VALUE) {
         /* nth_value's n, an integer for each row */
         const xcol *nc = args[g->arg];
@@ -2987,7 +3010,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             rank = (int64_t)(pos - b) + 1;
             if (g->win == ATTU_WIN_AGG && g->frame < 3)
                 for (size_t q = pos; q < pe; q++)
-                    if ((wrc = win_acc_add(&run, g, a, ad, av, (size_t)pp[q], x->err))) { free(ph8); win_error(x, wrc); goto done; }
+                    if ((wrc = win_acc_add(&run, g, a, ad, av, bd, bv, (size_t)pp[q], x->err))) { free(ph8); win_error(x, wrc); goto done; }
             for (size_t q = pos; q < pe; q++) {
                 size_t row = (size_t)pp[q];
                 size_t fs = b, fe = e;     /* general frames (3, 4): this row's frame */
@@ -3003,7 +3026,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         /* EXCLUDE: the frame less the excluded rows, in order */
                         win_acc_reset(&tmp);
                         for (size_t f = fs; f < fe; f++)
-                            if (!win_excluded(g, pos, pe, q, f) && (wrc = win_acc_add(&tmp, g, a, ad, av, (size_t)pp[f], x->err))) {
+                            if (!win_excluded(g, pos, pe, q, f) && (wrc = win_acc_add(&tmp, g, a, ad, av, bd, bv, (size_t)pp[f], x->err))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
                         cur = &tmp;
@@ -3014,14 +3037,14 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                                 free(ph8); win_error(x, wrc); goto done;
                             }
                         for (; wfe < fe; wfe++)
-                            if ((wrc = win_acc_add(&wacc, g, a, ad, av, (size_t)pp[wfe], x->err))) {
+                            if ((wrc = win_acc_add(&wacc, g, a, ad, av, bd, bv, (size_t)pp[wfe], x->err))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
                         cur = &wacc;
                     } else {
                         win_acc_reset(&tmp);
                         for (size_t f = fs; f < fe; f++)
-                            if ((wrc = win_acc_add(&tmp, g, a, ad, av, (size_t)pp[f], x->err))) {
+                            if ((wrc = win_acc_add(&tmp, g, a, ad, av, bd, bv, (size_t)pp[f], x->err))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
                         cur = &tmp;
@@ -3099,6 +3122,12 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                 }
                 default:
                     if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cur->cnt; break; }
+                    if (g->op == ATTU_REDUCE_REGR) {
+                        /* the final function's value (k: attu_regr_kind) */
+                        if ((attu_regr_kind)g->k == ATTU_REGR_COUNT) vi[row] = cur->cnt;
+                        else if (!attu_regr_final(&cur->rs, (attu_regr_kind)g->k, &vf[row])) vv[row] = 0;
+                        break;
+                    }
                     if (!cur->has) { vv[row] = 0; break; }
                     if (ot.id == ATTU_TYPE_INTERVAL) { memcpy(nv + row * 16, &cur->iv, 16); break; }
                     if (g->avg && nv) {
@@ -3143,7 +3172,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     }
 
 done:
-    free(dd); free(dv); free(nthd); free(nthv); free(rkd); free(rkv); free(gno); free(ghead);
+    free(dd); free(dv); free(nthd); free(nthv); free(bd); free(bv); free(rkd); free(rkv); free(gno); free(ghead);
     free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv); free(nv);
     free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
     return o;

@@ -16,6 +16,7 @@
 #include "engine/numeric.h"
 #include "engine/interval.h"
 #include "engine/numeric_format.h"
+#include "engine/regr_accum.h"
 #include "engine/timezone.h"
 
 #include <math.h>
@@ -57,6 +58,13 @@ static const agg_name aggs[] = {
     { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
     { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
     { "string_agg", AGG_STRING_AGG, 2 },
+    /* the float8 statistics of (Y, X) pairs: one reduction, its final
+     * function picked by name (engine/regr_accum.h) */
+    { "corr", AGG_REGR, 2 }, { "covar_pop", AGG_REGR, 2 }, { "covar_samp", AGG_REGR, 2 },
+    { "regr_avgx", AGG_REGR, 2 }, { "regr_avgy", AGG_REGR, 2 }, { "regr_count", AGG_REGR, 2 },
+    { "regr_intercept", AGG_REGR, 2 }, { "regr_r2", AGG_REGR, 2 }, { "regr_slope", AGG_REGR, 2 },
+    { "regr_sxx", AGG_REGR, 2 }, { "regr_sxy", AGG_REGR, 2 }, { "regr_syy", AGG_REGR, 2 },
+    { "bit_and", AGG_BIT_AND, 1 }, { "bit_or", AGG_BIT_OR, 1 }, { "bit_xor", AGG_BIT_XOR, 1 },
     /* array_agg(x): string_agg of the one-element arrays of x with no
      * separator, whose concatenation is the array (engine/array.h) */
     { "array_agg", AGG_STRING_AGG, 1 },
@@ -333,12 +341,16 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                            "could not determine polymorphic type because input has type unknown");
             goto fail;
         }
+        /* an untyped literal stays untyped until both are read (42883
+         * names it unknown), then takes the only form's double precision */
+        if (an->kind == AGG_REGR && args[i]->type.id == ATTU_TYPE_UNKNOWN) continue;
         if (i == 0 && args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             /* an untyped literal (or NULL) as PostgreSQL resolves it: sum
              * and avg have numeric and interval forms (42725), the
              * variances numeric ones only (double precision, the preferred
              * type), bool_and / bool_or / every a boolean one */
-            if (an->kind == AGG_SUM || an->kind == AGG_AVG) {
+            if (an->kind == AGG_SUM || an->kind == AGG_AVG ||
+                an->kind == AGG_BIT_AND || an->kind == AGG_BIT_OR || an->kind == AGG_BIT_XOR) {
                 attu_error_set(c->err, "42725", e->position, "function %s(unknown) is not unique", an->name);
                 goto fail;
             }
@@ -354,6 +366,14 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
          * there undetermined (42P18 when nothing else types it) */
         if (!(args[i] = x->agg == AGG_COUNT ? resolve_unknown_untracked(c, args[i]) : resolve_unknown(c, args[i])))
             goto fail;
+    }
+    if (an->kind == AGG_REGR) {
+        /* (double precision, double precision): integers, numerics, reals
+         * and untyped literals cast implicitly */
+        for (int i = 0; i < 2; i++)
+            if (!is_numeric(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN) goto bad;
+        for (int i = 0; i < 2; i++)
+            if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_FLOAT64), false, e->position))) goto fail;
     }
     bool array_agg = !strcmp(an->name, "array_agg");
     attu_bexpr *array_agg_arg = args[0];
@@ -386,7 +406,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
         else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX ||
-                 (x->agg >= AGG_VAR_SAMP && x->agg <= AGG_STRING_AGG)) x->aux = 1;   /* DISTINCT */
+                 (x->agg >= AGG_VAR_SAMP && x->agg <= AGG_BIT_XOR)) x->aux = 1;   /* DISTINCT */
         else {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
             goto fail;
@@ -519,6 +539,28 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
          * numeric_stddev_internal (executor_ops.c, finish_var_numeric) */
         x->type = attu_type_make(attu_type_mclass(args[0]->type.id) == ATTU_MC_FLOAT ? ATTU_TYPE_FLOAT64 : ATTU_TYPE_NUMERIC);
         break;
+    case AGG_REGR:
+        /* the arguments are double precision (above); the result too,
+         * regr_count's bigint */
+        if (x->aux == 1) {
+            /* DISTINCT: PostgreSQL sorts the pairs to find the duplicates
+             * and so adds them in (Y, X) order, which the float sums'
+             * rounding shows: that order, made explicit */
+            if (!(x->order = attu_palloc(c->pa, 2 * sizeof *x->order))) { attu_error_oom(c->err); goto fail; }
+            for (int i = 0; i < 2; i++)
+                x->order[i] = (attu_sort_item){ .expr = args[i], .desc = false, .nulls_first = false, .implied = true };
+            x->norder = 2;
+        }
+        x->imm = attu_regr_kind_named(an->name);
+        x->type = attu_type_make(x->imm == ATTU_REGR_COUNT ? ATTU_TYPE_INT64 : ATTU_TYPE_FLOAT64);
+        break;
+    case AGG_BIT_AND: case AGG_BIT_OR: case AGG_BIT_XOR: {
+        /* smallint, integer and bigint, each of its own type */
+        attu_type_id t = args[0]->type.id;
+        if (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64) goto bad;
+        x->type = attu_type_make(t);
+        break;
+    }
     case AGG_STRING_AGG:
         if (array_agg) {
             if (e->u.func.order_by.n) {

@@ -71,6 +71,10 @@ typedef enum attu_agg_kind {
      * WITHIN GROUP item in norder (1) / order */
     AGG_PERCENTILE_CONT, AGG_PERCENTILE_DISC, AGG_MODE,
     AGG_STRING_AGG,     /* string_agg(value, separator [ORDER BY ...]): order in norder / order */
+    /* corr(Y, X), covar_pop / _samp and the regr_* aggregates: args[0] Y
+     * and args[1] X (float8), imm the attu_regr_kind (engine/regr_accum.h) */
+    AGG_REGR,
+    AGG_BIT_AND, AGG_BIT_OR, AGG_BIT_XOR,   /* of smallint / integer / bigint */
     /* GROUPING(args) (planner/grouping_sets.c): only while binding, the
      * arguments in part / npart; a constant of each grouping set after */
     AGG_GROUPING,

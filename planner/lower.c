@@ -460,6 +460,10 @@ static attu_reduce_op reduce_of(attu_agg_kind k) {
     case AGG_AVG: return ATTU_REDUCE_AVG_SUM;
     case AGG_VAR_SAMP: case AGG_VAR_POP: case AGG_STDDEV_SAMP: case AGG_STDDEV_POP: return ATTU_REDUCE_VAR_M2;
     case AGG_STRING_AGG: return ATTU_REDUCE_STRING_AGG;
+    case AGG_REGR: return ATTU_REDUCE_REGR;
+    case AGG_BIT_AND: return ATTU_REDUCE_BIT_AND;
+    case AGG_BIT_OR: return ATTU_REDUCE_BIT_OR;
+    case AGG_BIT_XOR: return ATTU_REDUCE_BIT_XOR;
     case AGG_MIN: return ATTU_REDUCE_MIN;
     case AGG_MAX: return ATTU_REDUCE_MAX;
     case AGG_NTH_SMALLEST: return ATTU_REDUCE_NTH_SMALLEST;
@@ -478,7 +482,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
     s->aggs = calloc((size_t)naggs + 1, sizeof *s->aggs);
     size_t nord = 0;
     for (int i = 0; i < naggs; i++)
-        if (aggs[i].agg == AGG_STRING_AGG || aggs[i].agg == AGG_COUNT_DISTINCT ||
+        if (aggs[i].agg == AGG_STRING_AGG || aggs[i].agg == AGG_REGR || aggs[i].agg == AGG_COUNT_DISTINCT ||
             (aggs[i].agg >= AGG_PERCENTILE_CONT && aggs[i].agg <= AGG_MODE))   /* osa_key */
             nord += (size_t)aggs[i].norder;
     attu_bexpr **args = calloc((size_t)naggs * 2 + 2 + nord, sizeof *args);
@@ -532,6 +536,35 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg)) k = j;
             if (k < 0) { args[na] = a->arg; k = na++; }
             g->arg = k;
+        }
+        if (a->agg == AGG_REGR) {
+            /* Y is `in`, X `arg`; agg(DISTINCT y, x) counts each (y, x)
+             * pair once: X is the rest of the distinct tuple */
+            int k = -1;
+            for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
+            if (k < 0) { args[na] = a->arg2; k = na++; }
+            g->arg = k;
+            if (a->distinct) {
+                g->ntuple = 1;
+                if (!(g->tuple = calloc(1, sizeof(int)))) { free(args); return attu_error_oom(err); }
+                g->tuple[0] = k;
+            }
+            if (a->norder && s->kind != ATTU_ST_WINDOW) {
+                /* DISTINCT's implied (Y, X) order (functions.c) */
+                g->norder = a->norder;
+                g->order_implied = true;
+                g->order = calloc((size_t)a->norder + 1, sizeof(int));
+                g->desc = calloc((size_t)a->norder + 1, 1);
+                g->nulls_first = calloc((size_t)a->norder + 1, 1);
+                if (!g->order || !g->desc || !g->nulls_first) { free(args); return attu_error_oom(err); }
+                for (int q = 0; q < a->norder; q++) {
+                    int o = -1;
+                    for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[q].expr)) o = j;
+                    if (o < 0) { args[na] = a->order[q].expr; o = na++; }
+                    g->order[q] = o;
+                    g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
+                }
+            }
         }
         if (a->agg == AGG_STRING_AGG) {
             /* the separator is `arg`; ORDER BY keys index the args too */

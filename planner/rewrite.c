@@ -614,7 +614,7 @@ static void fuse(attu_lplan *p) {
     if (attu_bx_reads_param(j->residual)) return;
     for (int i = 0; i < p->naggs; i++)
         if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct ||
-            (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_STRING_AGG)) return;
+            (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_BIT_XOR)) return;
     /* NUMERIC sums (of bigint, of numeric) stay on the grouped path, whose
      * reductions of 16-byte values the backends route to the host */
     for (int i = 0; i < p->naggs; i++)

@@ -1281,7 +1281,8 @@ static void total_order(sql_buf *b, const char *alias) {
 }
 
 /* More aggregates: ordered string_agg, FILTER, DISTINCT, bool_and / bool_or,
- * the variances (numeric of exact arguments), min / max of every type, and
+ * the variances (numeric of exact arguments), regr_count, bit_and / bit_or /
+ * bit_xor, min / max of every type, and
  * arithmetic over aggregates. All are independent of the order of the
  * rows (string_agg's ORDER BY ties only on equal strings). */
 static void aggregate_ext(rng *r, sql_buf *b, const char *alias) {
@@ -1324,10 +1325,14 @@ static void aggregate_ext(rng *r, sql_buf *b, const char *alias) {
         else pred(r, b, alias, 0);
         sql_buf_printf(b, ")");
         break;
-    case 7: case 8: {   /* variances: numeric of integers and numerics */
-        static const char *const f[] = { "stddev", "variance", "stddev_pop", "var_pop", "stddev_samp", "var_samp" };
+    case 7: case 8: {   /* variances (numeric of integers and numerics), regr_count of a pair, bitwise aggregates */
+        static const char *const f[] = { "stddev", "variance", "stddev_pop", "var_pop", "stddev_samp", "var_samp",
+                                         "regr_count", "bit_and", "bit_or", "bit_xor" };
         static const char *const c[] = { "i", "d", "k", "b", "x" };
-        sql_buf_printf(b, "%s(%s%s%s)", f[rng_range(r, 0, 5)], a, dot, c[rng_range(r, 0, 4)]);
+        static const char *const ic[] = { "i", "k", "b", "i", "k" };   /* the bitwise ones: integers */
+        int fi = (int)rng_range(r, 0, 9), ci = (int)rng_range(r, 0, 4);
+        if (fi == 6) sql_buf_printf(b, "regr_count(%s%s%s, %s%sx)", a, dot, c[ci], a, dot);
+        else sql_buf_printf(b, "%s(%s%s%s)", f[fi], a, dot, fi > 6 ? ic[ci] : c[ci]);
         break;
     }
     case 9:

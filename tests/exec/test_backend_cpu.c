@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/backend.h"
+#include "engine/regr_accum.h"
 #include "engine/expr_program.h"
 
 static attu_backend *be;
@@ -140,6 +141,47 @@ Test(backend_cpu, sum_overflow_is_an_error) {
     cr_assert_neq(be->reduce(be, 2, 1, &sp, &out, &err), 0);
     cr_assert_str_eq(err.sqlstate, "22003");
     be->free(be, vb); be->free(be, o);
+}
+
+/* corr / regr_* (REGR: `in` Y, `arg` X, k the final function) count a
+ * pair only where both are non-NULL; regr_count is never NULL; BIT_XOR
+ * skips NULLs and keeps the input's type. */
+Test(backend_cpu, regr_and_bitwise_reductions) {
+    double y[5] = { 1, 3, 100, 5, 7 }, x[5] = { 1, 2, 9, 3, 50 };
+    uint8_t yv[5] = { 1, 1, 0, 1, 1 }, xv[5] = { 1, 1, 1, 1, 0 };
+    int32_t b[5] = { 6, 3, 99, 5, 12 };
+    attu_buf *yb = up(y, sizeof y), *xb = up(x, sizeof x), *yvb = up(yv, sizeof yv), *xvb = up(xv, sizeof xv);
+    attu_buf *bb = up(b, sizeof b);
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64), i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_reduce_spec sp[4];
+    memset(sp, 0, sizeof sp);
+    for (int k = 0; k < 3; k++) {
+        sp[k].op = ATTU_REDUCE_REGR;
+        sp[k].in = (attu_vec){ f8, yb, yvb, NULL };
+        sp[k].arg = (attu_vec){ f8, xb, xvb, NULL };
+        sp[k].out_type = f8;
+    }
+    sp[0].k = ATTU_REGR_SLOPE;
+    sp[1].k = ATTU_REGR_COUNT; sp[1].out_type = i8;
+    sp[2].k = ATTU_REGR_CORR;
+    sp[3].op = ATTU_REDUCE_BIT_XOR; sp[3].in = (attu_vec){ i4, bb, yvb, NULL }; sp[3].out_type = i4;
+    attu_buf *o[4], *ov[4];
+    attu_out outs[4];
+    for (int k = 0; k < 4; k++) {
+        o[k] = be->alloc(be, 8, &err);
+        ov[k] = be->alloc(be, 1, &err);
+        outs[k] = (attu_out){ sp[k].out_type, o[k], ov[k], NULL };
+    }
+    cr_assert_eq(be->reduce(be, 5, 4, sp, outs, &err), 0);
+    cr_assert(*(uint8_t *)ov[0]->ptr && *(double *)o[0]->ptr == 2.0);       /* (1,1) (3,2) (5,3) */
+    cr_assert(*(uint8_t *)ov[1]->ptr && *(int64_t *)o[1]->ptr == 3);
+    cr_assert(*(uint8_t *)ov[2]->ptr && *(double *)o[2]->ptr == 1.0);
+    cr_assert(*(uint8_t *)ov[3]->ptr && *(int32_t *)o[3]->ptr == (6 ^ 3 ^ 5 ^ 12));
+    cr_assert_eq(be->reduce(be, 0, 4, sp, outs, &err), 0);                   /* no rows */
+    cr_assert(!*(uint8_t *)ov[0]->ptr && !*(uint8_t *)ov[2]->ptr && !*(uint8_t *)ov[3]->ptr);
+    cr_assert(*(uint8_t *)ov[1]->ptr && *(int64_t *)o[1]->ptr == 0);
+    for (int k = 0; k < 4; k++) { be->free(be, o[k]); be->free(be, ov[k]); }
+    be->free(be, yb); be->free(be, xb); be->free(be, yvb); be->free(be, xvb); be->free(be, bb);
 }
 
 /* lbs_segreduce: 3 left rows; partners by (seg_base, count); value = l + r;
