@@ -984,6 +984,21 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         return 0;
     case ATTU_ALTER_RENAME_TABLE: case ATTU_ALTER_RENAME_CONSTRAINT: case ATTU_ALTER_VALIDATE_CONSTRAINT:
     case ATTU_ALTER_ALTER_CONSTRAINT: case ATTU_ALTER_SET_OPTIONS: case ATTU_ALTER_RESET_OPTIONS:
+    case ATTU_ALTER_DROP_EXPRESSION:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if (!d->cols[c].def.generated) {
+            if (!cmd->if_exists)
+                return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" is not a stored generated column",
+                                      d->cols[c].def.name, d->base->name);
+            notice(d, "00000", "column \"%s\" of relation \"%s\" is not a stored generated column, skipping",
+                   d->cols[c].def.name, d->base->name);
+            return 0;
+        }
+        /* a plain column keeping the values it holds */
+        d->cols[c].def.generated = 0;
+        free(d->cols[c].dflt);
+        d->cols[c].dflt = NULL;
+        return 0;
     case ATTU_ALTER_OWNER: case ATTU_ALTER_SET_SCHEMA:
         break;   /* (db_exec_alter's, before any draft) */
     }
