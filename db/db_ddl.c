@@ -25,6 +25,7 @@
 #include "engine/numeric.h"
 #include "engine/storage.h"
 #include "engine/strbuf.h"
+#include "planner/lexer.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
@@ -150,7 +151,12 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, gen_ctx *g, attu_err
         }
         break;
     case ATTU_EXPR_COLUMN:
-        if (g && !e->u.column.qualifier) { attu_strbuf_quote_ident(b, e->u.column.name); return 0; }
+        if (g && !e->u.column.qualifier) {
+            /* (quoted only where quote_ident would, as pg_get_expr) */
+            if (attu_ident_needs_quotes(e->u.column.name)) attu_strbuf_quote_ident(b, e->u.column.name);
+            else dputs(b, e->u.column.name);
+            return 0;
+        }
         if (g) break;
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "cannot use column reference in DEFAULT expression");
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
@@ -1320,6 +1326,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
      * replaces what is given by the DEFAULT (dropped below) */
     for (int c = 0; c < base->ncols; c++) {
         if (map[c] < 0 || map[c] >= ntarget) continue;
+        /* a generated column takes only DEFAULT (OVERRIDING or not) */
+        if (base->defs[c].generated && (!src_q || !all_default(src_q, map[c]))) {
+            db_generated_refuse(base, c, false, err);
+            goto out;
+        }
         char id = db_sequence_identity(s, base->name, base->defs[c].name);
         if (!id || !src_q || st->u.insert.overriding == 's' || st->u.insert.overriding == 'u') continue;
         if (id == 'a' && !all_default(src_q, map[c])) {
@@ -1365,6 +1376,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
+    /* the generated columns over the new rows (db_generated.c) */
+    if (db_generated_fill(s, &t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
     attu_result *ret = NULL;
     if (st->u.insert.on_conflict) {
         /* ON CONFLICT decides which rows go in and which update

@@ -36,6 +36,7 @@
  * PostgreSQL).
  */
 #include "db/db_internal.h"
+#include "db/db_generated.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
 #include "db/db_keyed_dml.h"
@@ -375,6 +376,9 @@ static int check_sets(modify_ctx *m, attu_error *err) {
             if (!(items[j] = chain_array_assign(m, items[j], it->value, err))) return -1;
             continue;
         }
+        /* a generated column takes only DEFAULT (428C9, db_generated.c) */
+        if (it->value->kind != ATTU_EXPR_DEFAULT && m->base->defs[c].generated)
+            return db_generated_refuse(m->base, c, true, err);
         /* a GENERATED ALWAYS identity column takes only DEFAULT (428C9) */
         if (it->value->kind != ATTU_EXPR_DEFAULT && db_sequence_identity(m->s, m->base->name, m->base->defs[c].name) == 'a') {
             attu_error_set(err, "428C9", 0, "column \"%s\" can only be updated to DEFAULT", m->base->defs[c].name);
@@ -805,7 +809,9 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
              * row order (db_unique_check_update) */
             changed = hit;   /* (now changed's to free) */
             hit = NULL;
-            if (db_check_rows(s, t, 0, changed, err) || db_unique_check_update(s, t, changed, err) ||
+            /* (every UPDATE recomputes its rows' generated columns) */
+            if (db_generated_fill(s, &t, 0, changed, err) ||
+                db_check_rows(s, t, 0, changed, err) || db_unique_check_update(s, t, changed, err) ||
                 db_view_check_rows(s, st->u.modify.view_checks,
                                    st->u.modify.alias ? st->u.modify.alias : st->u.modify.table, t, 0, changed, err)) {
                 free(changed);
