@@ -578,7 +578,10 @@ static attu_column *convert(draft *d, int c, const attu_ast_alter_cmd *cmd, attu
         /* a serial column's nextval DEFAULT stays as it is (its sequence
          * keeps its type, as PostgreSQL's does): binding it would draw */
         char *seq = db_default_sequence(d->cols[c].dflt);
-        if (seq) *dflt = strdup(d->cols[c].dflt);
+        /* (a generated column's expression stays too: its values, the
+         * expression's assigned to the old type, are cast as PostgreSQL's
+         * recomputation would store them) */
+        if (seq || d->cols[c].def.generated) *dflt = strdup(d->cols[c].dflt);
         else *dflt = convert_default(d, c, to, err);
         free(seq);
         if (!*dflt) { if (!err->set) attu_error_oom(err); goto done; }

@@ -578,12 +578,29 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         else if (!to_file || !db_copy_out_check_path(s, st->u.copy.filename, err)) {
             char q[4096];
             size_t used = (size_t)snprintf(q, sizeof q, "SELECT ");
-            if (st->u.copy.columns.n)
+            bool refused = false;
+            for (int i = 0; i < st->u.copy.columns.n && !refused; i++) {
+                int c = attu_table_find_column(t, st->u.copy.columns.items[i]);
+                if (c >= 0 && t->defs[c].generated) {   /* (PostgreSQL's CopyGetAttnums) */
+                    attu_error_set(err, "42P10", 0, "column \"%s\" is a generated column", t->defs[c].name);
+                    attu_error_set_detail(err, "Generated columns cannot be used in COPY.");
+                    refused = true;
+                }
+            }
+            if (refused) used = sizeof q;
+            else if (st->u.copy.columns.n)
                 for (int i = 0; i < st->u.copy.columns.n && used < sizeof q; i++)
                     used += (size_t)snprintf(q + used, sizeof q - used, "%s\"%s\"", i ? ", " : "", st->u.copy.columns.items[i]);
-            else used += (size_t)snprintf(q + used, sizeof q - used, "*");
+            else if (db_generated_any(t)) {
+                /* (no list: the columns that are not generated, as
+                 * PostgreSQL's COPY TO writes them) */
+                int k = 0;
+                for (int c = 0; c < t->ncols && used < sizeof q; c++)
+                    if (!t->defs[c].generated)
+                        used += (size_t)snprintf(q + used, sizeof q - used, "%s\"%s\"", k++ ? ", " : "", t->defs[c].name);
+            } else used += (size_t)snprintf(q + used, sizeof q - used, "*");
             if (used < sizeof q) snprintf(q + used, sizeof q - used, " FROM \"%s\"", t->name);
-            attu_parse_result *pr = attu_parse(q, err);
+            attu_parse_result *pr = refused ? NULL : attu_parse(q, err);
             if (pr && pr->n == 1) res = db_run_query(s, q, pr->stmts[0].stmt->u.select.query, &db_own_query_params, err);
             attu_parse_free(pr);
         }

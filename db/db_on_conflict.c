@@ -109,6 +109,9 @@ static int set_column_of(const attu_table *base, const attu_ast_on_conflict *oc,
             if (set_cols[j] == c)
                 return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, it->position, "multiple assignments to same column \"%s\"",
                                       it->column);
+        /* a generated column takes only DEFAULT (428C9: db_generated.c) */
+        if (base->defs[c].generated && it->value->kind != ATTU_EXPR_DEFAULT)
+            return db_generated_refuse(base, c, true, err);
         if (it->value->kind == ATTU_EXPR_DEFAULT)
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, it->value->position,
                                   "DEFAULT in ON CONFLICT DO UPDATE is not supported");
