@@ -35,11 +35,13 @@
  * PostgreSQL's).
  */
 #include "db/db_internal.h"
+#include "db/db_domain_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/domain_type.h"
 #include "engine/sequence.h"
 #include "engine/strbuf.h"
 
@@ -178,6 +180,13 @@ static int copy_source(attu_session *s, const attu_ast_table_like *l, const like
         d->resolved = src->t ? src->t->defs[k].type : src->v->col_types[k];
         d->type.name = (char *)"";
         d->type.precision = d->type.scale = -1;
+        /* a column of a domain stays one: its type by the domain's name,
+         * which CREATE TABLE resolves and records as it does a written one */
+        const char *dom = attu_domain_of_column(db_domain_columns(s, rel), rel, name);
+        if (dom) {
+            d->has_type = false;
+            d->type.name = (char *)dup(a, dom, &oom);
+        }
         if (src->v) {
             if (inc & ATTU_LIKE_DEFAULTS) d->default_sql = dup(a, src->v->col_defaults[k], &oom);
         } else {
