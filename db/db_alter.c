@@ -66,6 +66,8 @@
  * its result's columns changed.
  */
 #include "db/db_internal.h"
+#include "planner/lexer.h"
+#include "db/db_generated.h"
 #include "db/db_domain_check.h"
 #include "engine/comments.h"
 #include "db/db_check.h"
@@ -361,6 +363,26 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
     if (serial) c.def.type = attu_type_make(serial);
     else if (db_column_type(&cd->type, &c.def.type, err)) return -1;
     char owned = serial ? 's' : cd->identity;
+    if (cd->generated) {
+        /* GENERATED ALWAYS AS (expr) STORED: checked over the table as it
+         * stands (db_generated.c), every existing row computed; ALTER's
+         * errors have no position, as PostgreSQL's */
+        if (serial || cd->default_ || cd->identity)
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "both %s and generation expression specified for column \"%s\" of table \"%s\"",
+                                  cd->identity ? "identity" : "default", cd->name, table);
+        c.def.not_null = cd->not_null;
+        c.def.primary_key = cd->primary_key;
+        attu_result *gv = NULL;
+        attu_table *dt = draft_table(d, err);
+        int grc = dt ? db_generated_define(d->s, dt, cd->name, c.def.type, cd, &c.dflt, &gv, err) : -1;
+        detach_table(dt);
+        if (grc) { err->position = 0; return -1; }
+        c.def.generated = 's';
+        c.col = build_column(&c.def, table, gv->cols[0], d->base->nrows, err);
+        attu_result_free(gv);
+        if (!c.col) { free(c.dflt); return -1; }
+        goto add;
+    }
     if (owned) {
         if (serial && cd->default_)
             return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0,
@@ -437,6 +459,7 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
     }
     attu_result_free(v);
     if (!c.col) { free(c.dflt); return -1; }
+add:
     if (d->n == d->cap) {
         int nc = d->cap ? d->cap * 2 : 8;
         draft_col *p = realloc(d->cols, (size_t)nc * sizeof *p);
@@ -555,7 +578,10 @@ static attu_column *convert(draft *d, int c, const attu_ast_alter_cmd *cmd, attu
         /* a serial column's nextval DEFAULT stays as it is (its sequence
          * keeps its type, as PostgreSQL's does): binding it would draw */
         char *seq = db_default_sequence(d->cols[c].dflt);
-        if (seq) *dflt = strdup(d->cols[c].dflt);
+        /* (a generated column's expression stays too: its values, the
+         * expression's assigned to the old type, are cast as PostgreSQL's
+         * recomputation would store them) */
+        if (seq || d->cols[c].def.generated) *dflt = strdup(d->cols[c].dflt);
         else *dflt = convert_default(d, c, to, err);
         free(seq);
         if (!*dflt) { if (!err->set) attu_error_oom(err); goto done; }
@@ -904,6 +930,40 @@ static int add_identity(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_err
     return 0;
 }
 
+/* DROP COLUMN of a column a generated column reads: PostgreSQL's 2BP01
+ * naming the first one, or, with CASCADE, those columns dropped too
+ * (the notice lists them). */
+static int drop_generated_dependents(draft *d, int c, bool cascade, attu_error *err) {
+    const char *name = d->cols[c].def.name, *table = d->base->name;
+    int ndep = 0, first = -1;
+    for (int j = 0; j < d->n; j++)
+        if (j != c && d->cols[j].def.generated && d->cols[j].dflt && attu_sql_column_position(d->cols[j].dflt, name)) {
+            if (first < 0) first = j;
+            ndep++;
+        }
+    if (!ndep) return 0;
+    if (!cascade) {
+        attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it", name, table);
+        attu_error_set_detail(err, "column %s of table %s depends on column %s of table %s", d->cols[first].def.name, table,
+                              name, table);
+        attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        return -1;
+    }
+    /* (PostgreSQL's DETAIL lists each column; the notice here names the
+     * count) */
+    if (ndep == 1) notice(d, "00000", "drop cascades to column %s of table %s", d->cols[first].def.name, table);
+    else notice(d, "00000", "drop cascades to %d other objects", ndep);
+    for (int j = d->n - 1; j >= 0; j--) {
+        if (j == c || !d->cols[j].def.generated || !d->cols[j].dflt || !attu_sql_column_position(d->cols[j].dflt, name))
+            continue;
+        col_release(&d->cols[j]);
+        memmove(d->cols + j, d->cols + j + 1, (size_t)(d->n - j - 1) * sizeof *d->cols);
+        d->n--;
+        if (j < c) c--;
+    }
+    return 0;
+}
+
 static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     int c;
     switch (cmd->kind) {
@@ -918,6 +978,8 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
             return need_column(d, cmd->column, err);
         }
         if (d->cols[c].orig >= 0 && drop_sequence_dependents(d, c, cmd->cascade, err)) return -1;
+        if (drop_generated_dependents(d, c, cmd->cascade, err)) return -1;
+        if ((c = find(d, cmd->column)) < 0) return 0;   /* (moved by a cascade) */
         if (cmd->cascade) d->cascade = true;   /* (foreign keys over it go too) */
         /* (PostgreSQL allows dropping the last column: a table of none) */
         col_release(&d->cols[c]);
@@ -930,13 +992,31 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         if (find(d, cmd->new_name) >= 0)
             return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" of relation \"%s\" already exists",
                                   cmd->new_name, d->base->name);
+        /* the generation expressions that read it follow the new name */
+        for (int j = 0; j < d->n; j++) {
+            if (!d->cols[j].def.generated || !d->cols[j].dflt) continue;
+            int count = 0;
+            char *r = attu_sql_rename_column(d->cols[j].dflt, d->cols[c].def.name, cmd->new_name, &count, err);
+            if (!r) return -1;
+            free(d->cols[j].dflt);
+            d->cols[j].dflt = r;
+        }
         snprintf(d->cols[c].def.name, sizeof d->cols[c].def.name, "%s", cmd->new_name);
         return 0;
     case ATTU_ALTER_SET_DEFAULT:
         if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, false, err)) return -1;
+        if (d->cols[c].def.generated)
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "column \"%s\" of relation \"%s\" is a generated column",
+                                  d->cols[c].def.name, d->base->name);
         return set_default(d, c, cmd, err);
     case ATTU_ALTER_DROP_DEFAULT:
         if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, true, err)) return -1;
+        if (d->cols[c].def.generated) {
+            attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "column \"%s\" of relation \"%s\" is a generated column",
+                           d->cols[c].def.name, d->base->name);
+            attu_error_set_hint(err, "Use ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION instead.");
+            return -1;
+        }
         free(d->cols[c].dflt);
         d->cols[c].dflt = NULL;
         return 0;
@@ -952,6 +1032,15 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         return 0;
     case ATTU_ALTER_TYPE:
         if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        for (int j = 0; j < d->n; j++)
+            if (j != c && d->cols[j].def.generated && d->cols[j].dflt &&
+                attu_sql_column_position(d->cols[j].dflt, d->cols[c].def.name)) {
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot alter type of a column used by a generated column");
+                attu_error_set_detail(err, "Column \"%s\" is used by generated column \"%s\".", d->cols[c].def.name,
+                                      d->cols[j].def.name);
+                return -1;
+            }
         return alter_type(d, c, cmd, err);
     case ATTU_ALTER_ADD_CONSTRAINT:
         return add_constraint(d, cmd->key, err);
@@ -984,6 +1073,21 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         return 0;
     case ATTU_ALTER_RENAME_TABLE: case ATTU_ALTER_RENAME_CONSTRAINT: case ATTU_ALTER_VALIDATE_CONSTRAINT:
     case ATTU_ALTER_ALTER_CONSTRAINT: case ATTU_ALTER_SET_OPTIONS: case ATTU_ALTER_RESET_OPTIONS:
+    case ATTU_ALTER_DROP_EXPRESSION:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if (!d->cols[c].def.generated) {
+            if (!cmd->if_exists)
+                return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" is not a stored generated column",
+                                      d->cols[c].def.name, d->base->name);
+            notice(d, "00000", "column \"%s\" of relation \"%s\" is not a stored generated column, skipping",
+                   d->cols[c].def.name, d->base->name);
+            return 0;
+        }
+        /* a plain column keeping the values it holds */
+        d->cols[c].def.generated = 0;
+        free(d->cols[c].dflt);
+        d->cols[c].dflt = NULL;
+        return 0;
     case ATTU_ALTER_OWNER: case ATTU_ALTER_SET_SCHEMA:
         break;   /* (db_exec_alter's, before any draft) */
     }

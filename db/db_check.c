@@ -85,6 +85,11 @@ int db_check_rename(attu_check *c, const char *from, const char *to, attu_error 
 /* Runs sql with t standing for the table of its name (added for the
  * query when the catalog has none: a table being made). */
 attu_result *db_check_run_over(attu_session *s, attu_table *t, const char *sql, attu_error *err) {
+    return db_check_run_over_assigned(s, t, sql, 0, NULL, NULL, err);
+}
+
+attu_result *db_check_run_over_assigned(attu_session *s, attu_table *t, const char *sql, int ncols,
+                                        const attu_type *types, const char *const *names, attu_error *err) {
     attu_parse_result *pr = attu_parse(sql, err);
     if (!pr) return NULL;
     attu_result *res = NULL;
@@ -100,7 +105,8 @@ attu_result *db_check_run_over(attu_session *s, attu_table *t, const char *sql, 
             attu_parse_free(pr);
             return NULL;
         } else added = true;
-        res = db_run_query(s, sql, st->u.select.query, &db_own_query_params, err);
+        res = types ? db_run_coerced(s, sql, st->u.select.query, ncols, types, names, err)
+                    : db_run_query(s, sql, st->u.select.query, &db_own_query_params, err);
         if (added) attu_catalog_remove(db_cat(s), t->name, true, NULL);
         else if (old != t) attu_catalog_replace(db_cat(s), old);
     }

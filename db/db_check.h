@@ -61,6 +61,10 @@ void db_check_free(attu_check *c, int n);
  * for the query when the catalog has none). The caller holds the write
  * lock. */
 attu_result *db_check_run_over(struct attu_session *s, attu_table *t, const char *sql, attu_error *err);
+/* The same with the query's ncols columns assigned to types (as INSERT
+ * ... SELECT assigns: db_generated.c). */
+attu_result *db_check_run_over_assigned(struct attu_session *s, attu_table *t, const char *sql, int ncols,
+                                        const attu_type *types, const char *const *names, attu_error *err);
 
 /* "Failing row contains (1, x, null)." for row r of t, PostgreSQL's
  * DETAIL of a row that fails a check (malloc'd; NULL: out of memory). */

@@ -4,6 +4,7 @@
  * db_copy_out.c); the binary format's own part is db_copy_binary.c.
  */
 #include "db/db_internal.h"
+#include "db/db_generated.h"
 #include "db/db_check.h"
 #include "db/db_copy_binary.h"
 #include "db/db_copy_out.h"
@@ -346,14 +347,29 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
      * its rows with the other columns set to their DEFAULT, or NULL */
     attu_table *scratch = NULL;
     int *map = NULL;
-    if (st->u.copy.columns.n) {
+    /* (no column list over a table with generated columns: the others,
+     * as PostgreSQL's COPY reads them; db_generated.c computes those) */
+    bool gen_list = !st->u.copy.columns.n && db_generated_any(base);
+    if (st->u.copy.columns.n || gen_list) {
         int nc = st->u.copy.columns.n;
+        if (gen_list)
+            for (int c = 0; c < base->ncols; c++) nc += !base->defs[c].generated;
         attu_column_def *defs = calloc((size_t)nc + 1, sizeof *defs);
         map = malloc(sizeof(int) * ((size_t)base->ncols + 1));
         if (!defs || !map) { free(defs); free(map); pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
         for (int c = 0; c < base->ncols; c++) map[c] = -1;
-        for (int i = 0; i < nc; i++) {
-            int c = attu_table_find_column(base, st->u.copy.columns.items[i]);
+        for (int i = 0, next = 0; i < nc; i++) {
+            int c;
+            if (gen_list) {
+                while (base->defs[next].generated) next++;
+                c = next++;
+            } else c = attu_table_find_column(base, st->u.copy.columns.items[i]);
+            if (c >= 0 && map[c] < 0 && base->defs[c].generated) {
+                attu_error_set(err, "42P10", 0, "column \"%s\" is a generated column", base->defs[c].name);
+                attu_error_set_detail(err, "Generated columns cannot be used in COPY.");
+                free(defs); free(map); pthread_rwlock_unlock(&s->db->lock);
+                return -1;
+            }
             if (c < 0 || map[c] >= 0) {
                 if (c < 0) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, st->u.copy.columns.positions ? st->u.copy.columns.positions[i] : st->position,
                                           "column \"%s\" of relation \"%s\" does not exist", st->u.copy.columns.items[i], base->name);
@@ -452,6 +468,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     free(map);
     int rc = -1;
     if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
+    if (t && db_generated_fill(s, &t, base->nrows, NULL, err)) { attu_table_free(t); t = NULL; }
     if (t && db_check_appended(s, t, base->nrows, err)) { attu_table_free(t); t = NULL; }
     /* the loaded rows against the table's FOREIGN KEYs (db_fkey.c) */
     db_fkey_txn *fx = NULL;
@@ -563,12 +580,29 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         else if (!to_file || !db_copy_out_check_path(s, st->u.copy.filename, err)) {
             char q[4096];
             size_t used = (size_t)snprintf(q, sizeof q, "SELECT ");
-            if (st->u.copy.columns.n)
+            bool refused = false;
+            for (int i = 0; i < st->u.copy.columns.n && !refused; i++) {
+                int c = attu_table_find_column(t, st->u.copy.columns.items[i]);
+                if (c >= 0 && t->defs[c].generated) {   /* (PostgreSQL's CopyGetAttnums) */
+                    attu_error_set(err, "42P10", 0, "column \"%s\" is a generated column", t->defs[c].name);
+                    attu_error_set_detail(err, "Generated columns cannot be used in COPY.");
+                    refused = true;
+                }
+            }
+            if (refused) used = sizeof q;
+            else if (st->u.copy.columns.n)
                 for (int i = 0; i < st->u.copy.columns.n && used < sizeof q; i++)
                     used += (size_t)snprintf(q + used, sizeof q - used, "%s\"%s\"", i ? ", " : "", st->u.copy.columns.items[i]);
-            else used += (size_t)snprintf(q + used, sizeof q - used, "*");
+            else if (db_generated_any(t)) {
+                /* (no list: the columns that are not generated, as
+                 * PostgreSQL's COPY TO writes them) */
+                int k = 0;
+                for (int c = 0; c < t->ncols && used < sizeof q; c++)
+                    if (!t->defs[c].generated)
+                        used += (size_t)snprintf(q + used, sizeof q - used, "%s\"%s\"", k++ ? ", " : "", t->defs[c].name);
+            } else used += (size_t)snprintf(q + used, sizeof q - used, "*");
             if (used < sizeof q) snprintf(q + used, sizeof q - used, " FROM \"%s\"", t->name);
-            attu_parse_result *pr = attu_parse(q, err);
+            attu_parse_result *pr = refused ? NULL : attu_parse(q, err);
             if (pr && pr->n == 1) res = db_run_query(s, q, pr->stmts[0].stmt->u.select.query, &db_own_query_params, err);
             attu_parse_free(pr);
         }

@@ -14,6 +14,7 @@
 #include "db/db_domain_check.h"
 #include "engine/comments.h"
 #include "db/db_fkey.h"
+#include "db/db_generated.h"
 #include "db/db_keyed_select.h"
 #include "db/db_unique.h"
 
@@ -24,6 +25,7 @@
 #include "engine/numeric.h"
 #include "engine/storage.h"
 #include "engine/strbuf.h"
+#include "planner/lexer.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
@@ -104,12 +106,24 @@ static const char *const default_keyword_functions[] = {
     "current_date", "current_timestamp", "localtimestamp", "current_time", "localtime", NULL
 };
 
-static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err);
+/* A generation expression's deparse (db_deparse_generated): column
+ * references allowed, PostgreSQL's words for what it may not hold, and
+ * whether it calls a function that is not immutable. NULL: a DEFAULT's. */
+typedef struct gen_ctx { bool mutable_; } gen_ctx;
+/* Functions PostgreSQL does not mark immutable (volatile or stable) that
+ * a generation expression may not call. */
+static const char *const generated_not_immutable[] = {
+    "random", "clock_timestamp", "timeofday", "gen_random_uuid", "nextval", "currval", "lastval", "setval",
+    "setseed", "random_normal", "now", "statement_timestamp", "transaction_timestamp", "current_date",
+    "current_timestamp", "localtimestamp", "current_time", "localtime", "current_setting", "pg_backend_pid",
+    "txid_current", "pg_sleep", "to_char", "age", "current_user", "session_user", "current_schema", NULL
+};
+static int deparse_default(const attu_ast_expr *e, dbuf *b, gen_ctx *g, attu_error *err);
 
-static int deparse_list(const attu_ast_expr_list *l, dbuf *b, attu_error *err) {
+static int deparse_list(const attu_ast_expr_list *l, dbuf *b, gen_ctx *g, attu_error *err) {
     for (int i = 0; i < l->n; i++) {
         if (i) dputs(b, ", ");
-        if (deparse_default(l->items[i], b, err)) return -1;
+        if (deparse_default(l->items[i], b, g, err)) return -1;
     }
     return 0;
 }
@@ -117,7 +131,7 @@ static int deparse_list(const attu_ast_expr_list *l, dbuf *b, attu_error *err) {
 /* Writes e as SQL text that parses back to the same tree (every operator
  * parenthesised), or fails with the error PostgreSQL gives for what a
  * DEFAULT may not contain. */
-static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
+static int deparse_default(const attu_ast_expr *e, dbuf *b, gen_ctx *g, attu_error *err) {
     switch (e->kind) {
     case ATTU_EXPR_LITERAL:
         switch (e->u.literal.kind) {
@@ -139,78 +153,88 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
         }
         break;
     case ATTU_EXPR_COLUMN:
+        if (g && !e->u.column.qualifier) {
+            /* (quoted only where quote_ident would, as pg_get_expr) */
+            if (attu_ident_needs_quotes(e->u.column.name)) attu_strbuf_quote_ident(b, e->u.column.name);
+            else dputs(b, e->u.column.name);
+            return 0;
+        }
+        if (g) break;
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "cannot use column reference in DEFAULT expression");
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
+        if (g)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                  "cannot use subquery in column generation expression");
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "cannot use subquery in DEFAULT expression");
     case ATTU_EXPR_PARAM:
         return attu_error_set(err, "42P02", e->position, "there is no parameter $%d", e->u.param.number);
     case ATTU_EXPR_UNARY:
         if (e->u.unary.op == ATTU_UNOP_OTHER) break;
         dputs(b, e->u.unary.op == ATTU_UNOP_NOT ? "(NOT " : e->u.unary.op == ATTU_UNOP_NEG ? "(- " : "(+ ");
-        if (deparse_default(e->u.unary.arg, b, err)) return -1;
+        if (deparse_default(e->u.unary.arg, b, g, err)) return -1;
         dputs(b, ")");
         return 0;
     case ATTU_EXPR_BINARY:
         if (e->u.binary.op == ATTU_BINOP_OTHER) break;
         dputs(b, "(");
-        if (deparse_default(e->u.binary.left, b, err)) return -1;
+        if (deparse_default(e->u.binary.left, b, g, err)) return -1;
         dputs(b, " "); dputs(b, attu_ast_binary_op_name(e->u.binary.op)); dputs(b, " ");
-        if (deparse_default(e->u.binary.right, b, err)) return -1;
+        if (deparse_default(e->u.binary.right, b, g, err)) return -1;
         dputs(b, ")");
         return 0;
     case ATTU_EXPR_IS: {
         static const char *what[] = { "", "NULL", "TRUE", "FALSE", "UNKNOWN" };
         if (e->u.is.what < ATTU_IS_NULL || e->u.is.what > ATTU_IS_UNKNOWN) break;
         dputs(b, "(");
-        if (deparse_default(e->u.is.arg, b, err)) return -1;
+        if (deparse_default(e->u.is.arg, b, g, err)) return -1;
         dputs(b, e->u.is.negated ? " IS NOT " : " IS "); dputs(b, what[e->u.is.what]); dputs(b, ")");
         return 0;
     }
     case ATTU_EXPR_BETWEEN:
         dputs(b, "(");
-        if (deparse_default(e->u.between.arg, b, err)) return -1;
+        if (deparse_default(e->u.between.arg, b, g, err)) return -1;
         dputs(b, e->u.between.negated ? " NOT BETWEEN " : " BETWEEN ");
         if (e->u.between.symmetric) dputs(b, "SYMMETRIC ");
-        if (deparse_default(e->u.between.low, b, err)) return -1;
+        if (deparse_default(e->u.between.low, b, g, err)) return -1;
         dputs(b, " AND ");
-        if (deparse_default(e->u.between.high, b, err)) return -1;
+        if (deparse_default(e->u.between.high, b, g, err)) return -1;
         dputs(b, ")");
         return 0;
     case ATTU_EXPR_IN_LIST:
         dputs(b, "(");
-        if (deparse_default(e->u.in_list.arg, b, err)) return -1;
+        if (deparse_default(e->u.in_list.arg, b, g, err)) return -1;
         dputs(b, e->u.in_list.negated ? " NOT IN (" : " IN (");
-        if (deparse_list(&e->u.in_list.list, b, err)) return -1;
+        if (deparse_list(&e->u.in_list.list, b, g, err)) return -1;
         dputs(b, "))");
         return 0;
     case ATTU_EXPR_LIKE:
         dputs(b, "(");
-        if (deparse_default(e->u.like.arg, b, err)) return -1;
+        if (deparse_default(e->u.like.arg, b, g, err)) return -1;
         dputs(b, e->u.like.negated ? " NOT" : "");
         dputs(b, e->u.like.case_insensitive ? " ILIKE " : " LIKE ");
-        if (deparse_default(e->u.like.pattern, b, err)) return -1;
+        if (deparse_default(e->u.like.pattern, b, g, err)) return -1;
         if (e->u.like.escape) {
             dputs(b, " ESCAPE ");
-            if (deparse_default(e->u.like.escape, b, err)) return -1;
+            if (deparse_default(e->u.like.escape, b, g, err)) return -1;
         }
         dputs(b, ")");
         return 0;
     case ATTU_EXPR_CASE:
         dputs(b, "(CASE");
-        if (e->u.case_.operand) { dputs(b, " "); if (deparse_default(e->u.case_.operand, b, err)) return -1; }
+        if (e->u.case_.operand) { dputs(b, " "); if (deparse_default(e->u.case_.operand, b, g, err)) return -1; }
         for (int i = 0; i < e->u.case_.nwhens; i++) {
             dputs(b, " WHEN ");
-            if (deparse_default(e->u.case_.whens[i].when, b, err)) return -1;
+            if (deparse_default(e->u.case_.whens[i].when, b, g, err)) return -1;
             dputs(b, " THEN ");
-            if (deparse_default(e->u.case_.whens[i].then, b, err)) return -1;
+            if (deparse_default(e->u.case_.whens[i].then, b, g, err)) return -1;
         }
-        if (e->u.case_.else_) { dputs(b, " ELSE "); if (deparse_default(e->u.case_.else_, b, err)) return -1; }
+        if (e->u.case_.else_) { dputs(b, " ELSE "); if (deparse_default(e->u.case_.else_, b, g, err)) return -1; }
         dputs(b, " END)");
         return 0;
     case ATTU_EXPR_CAST: {
         const attu_ast_typename *t = &e->u.cast.type;
         dputs(b, "CAST(");
-        if (deparse_default(e->u.cast.arg, b, err)) return -1;
+        if (deparse_default(e->u.cast.arg, b, g, err)) return -1;
         dputs(b, " AS "); dputs(b, t->name);
         if (t->precision >= 0) {
             char num[48];
@@ -223,38 +247,44 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
     }
     case ATTU_EXPR_EXTRACT:
         dputs(b, "EXTRACT("); dputs(b, e->u.extract.field); dputs(b, " FROM ");
-        if (deparse_default(e->u.extract.arg, b, err)) return -1;
+        if (deparse_default(e->u.extract.arg, b, g, err)) return -1;
         dputs(b, ")");
         return 0;
     case ATTU_EXPR_FUNC: {
         const char *name = e->u.func.name;
+        if (g && e->u.func.over)
+            return attu_error_set(err, "42P20", e->position, "window functions are not allowed in column generation expressions");
+        if (g && (e->u.func.star || e->u.func.distinct || e->u.func.filter || e->u.func.order_by.n || name_in(name, default_aggregates)))
+            return attu_error_set(err, ATTU_SQLSTATE_GROUPING, e->position,
+                                  "aggregate functions are not allowed in column generation expressions");
+        if (g) g->mutable_ |= name_in(name, generated_not_immutable);
         if (e->u.func.over)
             return attu_error_set(err, "42P20", e->position, "window functions are not allowed in DEFAULT expressions");
         if (e->u.func.star || e->u.func.distinct || e->u.func.filter || e->u.func.order_by.n || name_in(name, default_aggregates))
             return attu_error_set(err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in DEFAULT expressions");
-        if (!strcmp(name, "nextval"))   /* (the whole DEFAULT nextval('s') never comes here: db_sequence.c) */
+        if (!g && !strcmp(name, "nextval"))   /* (the whole DEFAULT nextval('s') never comes here: db_sequence.c) */
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT nextval() is supported only as the whole DEFAULT, nextval('sequence')");
-        if (!strcmp(name, "gen_random_uuid"))   /* (the whole DEFAULT gen_random_uuid() never comes here) */
+        if (!g && !strcmp(name, "gen_random_uuid"))   /* (the whole DEFAULT gen_random_uuid() never comes here) */
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT gen_random_uuid() is supported only as the whole DEFAULT, gen_random_uuid()");
-        if (name_in(name, default_not_constant))
+        if (!g && name_in(name, default_not_constant))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
         if (!strcmp(name, "row")) break;
         if (!e->u.func.schema && !strcmp(name, " array")) {
             /* ARRAY[...] (its sub-arrays ARRAY[...] too) */
             dputs(b, "ARRAY[");
-            if (deparse_list(&e->u.func.args, b, err)) return -1;
+            if (deparse_list(&e->u.func.args, b, g, err)) return -1;
             dputs(b, "]");
             return 0;
         }
         if (!e->u.func.schema && !strcmp(name, "position") && e->u.func.args.n == 2) {
             /* POSITION(a IN b) arrives as position(b, a) */
             dputs(b, "POSITION(");
-            if (deparse_default(e->u.func.args.items[1], b, err)) return -1;
+            if (deparse_default(e->u.func.args.items[1], b, g, err)) return -1;
             dputs(b, " IN ");
-            if (deparse_default(e->u.func.args.items[0], b, err)) return -1;
+            if (deparse_default(e->u.func.args.items[0], b, g, err)) return -1;
             dputs(b, ")");
             return 0;
         }
@@ -264,13 +294,14 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
         }
         if (e->u.func.schema) { dputs(b, e->u.func.schema); dputs(b, "."); }
         dputs(b, name); dputs(b, "(");
-        if (deparse_list(&e->u.func.args, b, err)) return -1;
+        if (deparse_list(&e->u.func.args, b, g, err)) return -1;
         dputs(b, ")");
         return 0;
     }
     default:
         break;
     }
+    if (g) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "this generation expression is not supported");
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "this DEFAULT expression is not supported");
 }
 
@@ -304,9 +335,23 @@ static void default_mismatch_message(attu_error *err) {
 
 char *db_deparse_default(const attu_ast_expr *e, attu_error *err) {
     dbuf b = { 0 };
-    if (deparse_default(e, &b, err)) { free(b.p); return NULL; }
+    if (deparse_default(e, &b, NULL, err)) { free(b.p); return NULL; }
     if (b.oom || !b.p) { free(b.p); attu_error_oom(err); return NULL; }
     return b.p;
+}
+
+char *db_deparse_generated(const attu_ast_expr *e, bool *mutable_, attu_error *err) {
+    dbuf b = { 0 };
+    gen_ctx g = { false };
+    if (deparse_default(e, &b, &g, err)) { free(b.p); return NULL; }
+    if (b.oom || !b.p) { free(b.p); attu_error_oom(err); return NULL; }
+    *mutable_ = g.mutable_;
+    return b.p;
+}
+
+attu_result *db_run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, int ncols,
+                            const attu_type *types, const char *const *names, attu_error *err) {
+    return run_coerced(s, sql, q, NULL, ncols, false, types, names, err);
 }
 
 char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
@@ -321,7 +366,7 @@ char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_d
         /* the whole DEFAULT gen_random_uuid(): one value per row
          * (db_eval_defaults), as PostgreSQL's volatile default */
         dputs(&b, DB_DEFAULT_RANDOM_UUID);
-    else if (deparse_default(cd->default_, &b, err)) { free(b.p); return NULL; }
+    else if (deparse_default(cd->default_, &b, NULL, err)) { free(b.p); return NULL; }
     dputs(&b, ")");
     if (b.oom) { free(b.p); attu_error_oom(err); return NULL; }
     const char *names[1] = { def->name };
@@ -577,20 +622,45 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         pthread_rwlock_unlock(&s->db->lock);
         if (exists) return create_exists_notice(st, cb, err);
     }
+    /* LIKE elements: the sources' columns in their place (db_create_like.c) */
+    db_create_like like;
+    const attu_ast_stmt *written = st;
+    if (db_create_like_expand(s, st, &like, err)) return -1;
+    st = like.st;
     int n = st->u.create_table.ncolumns;
     attu_column_def *defs = calloc((size_t)n + 1, sizeof *defs);
     char **dflt = calloc((size_t)n + 1, sizeof *dflt);
     /* per column: its own sequence to make, 's' serial, 'a' / 'd' identity */
     char *owned = calloc((size_t)n + 1, 1);
-    if (!defs || !dflt || !owned) { free(defs); free(dflt); free(owned); return attu_error_oom(err); }
+    if (!defs || !dflt || !owned) { free(defs); free(dflt); free(owned); db_create_like_free(&like); return attu_error_oom(err); }
     int rc = -1;
     bool made_sequences = false;
     for (int i = 0; i < n; i++) {
         const attu_ast_column_def *cd = &st->u.create_table.columns[i];
         snprintf(defs[i].name, sizeof defs[i].name, "%s", cd->name);
-        attu_type_id serial = db_serial_type(cd->type.name, cd->type.precision);
-        if (serial) defs[i].type = attu_type_make(serial);
+        attu_type_id serial = cd->has_type ? 0 : db_serial_type(cd->type.name, cd->type.precision);
+        if (cd->has_type) defs[i].type = cd->resolved;   /* (a LIKE's copy) */
+        else if (serial) defs[i].type = attu_type_make(serial);
         else if (db_column_type(&cd->type, &defs[i].type, err)) goto fail;
+        if (cd->generated || cd->generated_sql) {
+            /* PostgreSQL's transformColumnDefinition: at the later clause */
+            int at = cd->generated_keyword_position;
+            if (serial || cd->default_) {
+                int dp = serial ? 0 : cd->default_keyword_position;
+                attu_error_set(err, ATTU_SQLSTATE_SYNTAX, serial ? 0 : dp > at ? dp : at,
+                               "both default and generation expression specified for column \"%s\" of table \"%s\"",
+                               cd->name, st->u.create_table.table);
+                goto fail;
+            }
+            if (cd->identity) {
+                int ip = cd->identity_position;
+                attu_error_set(err, ATTU_SQLSTATE_SYNTAX, ip > at ? ip : at,
+                               "both identity and generation expression specified for column \"%s\" of table \"%s\"",
+                               cd->name, st->u.create_table.table);
+                goto fail;
+            }
+            defs[i].generated = 's';
+        }
         if (serial || cd->identity) {
             /* PostgreSQL's checks of transformColumnDefinition */
             if (serial && cd->default_) {
@@ -622,6 +692,9 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         int sq = cd->default_ && !null_default ? db_sequence_default_text(s, cd->default_, &defs[i], &dflt[i], err) : 0;
         if (sq < 0) goto fail;
         if (!sq && cd->default_ && !null_default && !(dflt[i] = db_check_default(s, sql, cd, &defs[i], err))) goto fail;
+        /* a LIKE's copies: the source's stored texts, as they are */
+        const char *kept = cd->default_sql ? cd->default_sql : cd->generated_sql;
+        if (kept && !(dflt[i] = strdup(kept))) { attu_error_oom(err); goto fail; }
         /* (a column of a domain without a DEFAULT of its own keeps none: an
          * INSERT takes the domain's current one, db_column_default) */
     }
@@ -633,7 +706,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         pthread_rwlock_unlock(&s->db->lock);
         for (int i = 0; i < n; i++) free(dflt[i]);
         free(dflt); free(defs); free(owned);
-        return st->u.create_table.if_not_exists ? create_exists_notice(st, cb, err) : -1;
+        db_create_like_free(&like);
+        return written->u.create_table.if_not_exists ? create_exists_notice(written, cb, err) : -1;
     }
     /* an index is a relation in PostgreSQL: a constraint's name is taken */
     if (attu_catalog_constraint_owner(db_cat(s), st->u.create_table.table, NULL)) {
@@ -671,6 +745,13 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             goto unlock_fail;
     }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
+    /* the generation expressions written, checked over the new (empty)
+     * table (db_generated.c) */
+    for (int i = 0; t && i < n; i++) {
+        const attu_ast_column_def *cd = &st->u.create_table.columns[i];
+        if (!cd->generated) continue;
+        if (db_generated_define(s, t, defs[i].name, defs[i].type, cd, &dflt[i], NULL, err)) { attu_table_free(t); t = NULL; }
+    }
     /* the CHECK constraints, validated over the new (empty) table */
     if (t) {
         const attu_ast_unique_def **cds = calloc((size_t)st->u.create_table.nuniques + 1, sizeof *cds);
@@ -718,7 +799,24 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             domains |= dd != NULL;
             free(dd);
         }
-        if (!rc && domains && s->db->data_dir && db_txn_touch_comments(s, err)) rc = -1;
+        /* a LIKE's INCLUDING COMMENTS: the columns' comments */
+        bool comments = false;
+        for (int i = 0; i < n && !rc; i++) {
+            const char *c = st->u.create_table.columns[i].comment;
+            if (!c) continue;
+            if (attu_comments_set(attu_catalog_comments(db_cat(s)), 'c', t->name, defs[i].name, c)) rc = attu_error_oom(err);
+            comments = true;
+        }
+        if (!rc && (domains || comments) && s->db->data_dir && db_txn_touch_comments(s, err)) rc = -1;
+        /* a LIKE's INCLUDING INDEXES: the sources' CREATE INDEX indexes */
+        for (int i = 0; i < like.nindex && !rc; i++) {
+            attu_parse_result *pr = attu_parse(like.index_sql[i], err);
+            if (!pr) { rc = -1; break; }
+            if (pr->n != 1 || pr->stmts[0].stmt->kind != ATTU_STMT_CREATE_INDEX)
+                rc = attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "a copied index does not parse");
+            else if (db_index_create_locked(s, pr->stmts[0].stmt, err)) rc = -1;
+            attu_parse_free(pr);
+        }
         if (rc) {   /* out of memory: undo */
             attu_table_free(attu_catalog_remove(db_cat(s), t->name, true, NULL));
             if (s->db->data_dir) db_txn_touch(s, st->u.create_table.table, NULL);
@@ -737,6 +835,7 @@ unlock_fail:
 fail:
     for (int i = 0; i < n; i++) free(dflt[i]);
     free(dflt); free(defs); free(owned);
+    db_create_like_free(&like);
     if (rc) return rc;
     return db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0;
 }
@@ -978,7 +1077,9 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
         for (size_t r = 0; r < n; r++) {
             bool isnull = !sc || attu_column_is_null(sc, sc->length == 1 ? 0 : r);
             if (isnull) {
-                if (base->defs[c].not_null) {
+                /* (a generated column is computed after: db_generated_fill
+                 * checks its NOT NULL then, as PostgreSQL does) */
+                if (base->defs[c].not_null && !base->defs[c].generated) {
                     attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
                                    "null value in column \"%s\" of relation \"%s\" violates not-null constraint", base->defs[c].name, base->name);
                     attu_error_set_object(err, base->name, base->defs[c].name, NULL);
@@ -1227,6 +1328,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
      * replaces what is given by the DEFAULT (dropped below) */
     for (int c = 0; c < base->ncols; c++) {
         if (map[c] < 0 || map[c] >= ntarget) continue;
+        /* a generated column takes only DEFAULT (OVERRIDING or not) */
+        if (base->defs[c].generated && (!src_q || !all_default(src_q, map[c]))) {
+            db_generated_refuse(base, c, false, err);
+            goto out;
+        }
         char id = db_sequence_identity(s, base->name, base->defs[c].name);
         if (!id || !src_q || st->u.insert.overriding == 's' || st->u.insert.overriding == 'u') continue;
         if (id == 'a' && !all_default(src_q, map[c])) {
@@ -1272,6 +1378,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
+    /* the generated columns over the new rows (db_generated.c) */
+    if (db_generated_fill(s, &t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
     attu_result *ret = NULL;
     if (st->u.insert.on_conflict) {
         /* ON CONFLICT decides which rows go in and which update

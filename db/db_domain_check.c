@@ -302,6 +302,10 @@ char *db_domain_default_of(attu_session *s, const attu_ast_typename *tn, attu_er
 }
 
 char *db_column_default(attu_session *s, const attu_table *t, int col, attu_error *err) {
+    /* a generated column's text is its expression, which no statement
+     * takes as a value: such a column starts NULL, and
+     * db_generated_fill computes it over the row (db_generated.c) */
+    if (t->defs[col].generated) return NULL;
     const char *own = attu_catalog_default(db_cat(s), t->name, col);
     if (own) {
         char *r = strdup(own);

@@ -60,6 +60,7 @@
  * the statement as always.
  */
 #include "db/db_internal.h"
+#include "db/db_generated.h"
 #include "db/db_check.h"
 #include "db/db_domain_check.h"
 #include "db/db_fkey.h"
@@ -1048,7 +1049,8 @@ static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *
         next = attu_table_update_rows(c, src, nset, setcols, res->cols + 1, err);
         /* the change is a statement's change of c: its CHECK and UNIQUE
          * constraints (c is still the catalog's) */
-        if (next && (db_check_rows(s, next, 0, mask, err) || db_unique_check(s, next, 0, mask, err))) {
+        if (next && (db_generated_fill(s, &next, 0, mask, err) || db_check_rows(s, next, 0, mask, err) ||
+                     db_unique_check(s, next, 0, mask, err))) {
             attu_table_free(next);
             next = NULL;
         }

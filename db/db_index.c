@@ -813,6 +813,11 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
     return rc;
 }
 
+int db_index_create_locked(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    bool skipped = false;
+    return create_index(s, st, NULL, &skipped, err);
+}
+
 int db_exec_create_index(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     db_write_lock(s);
     bool skipped = false;

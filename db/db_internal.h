@@ -560,6 +560,32 @@ char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_d
 /* e as the SQL text a DEFAULT keeps (malloc'd; NULL with err for what a
  * DEFAULT may not hold: a column, a subquery, a parameter) */
 char *db_deparse_default(const attu_ast_expr *e, attu_error *err);
+/* A generation expression's text (column references allowed, "(a * 2)"
+ * as PostgreSQL's pg_get_expr shows the simple ones), or NULL with
+ * PostgreSQL's error for a subquery (0A000), an aggregate (42803) or a
+ * window function (42P20) in it; *mutable: it calls a function that is
+ * not immutable (PostgreSQL's 42P17, the caller's to raise after the
+ * expression's other errors). */
+char *db_deparse_generated(const attu_ast_expr *e, bool *mutable_, attu_error *err);
+/* Runs query q (of text sql) with its ncols columns assigned to types
+ * (INSERT ... SELECT's coercions: 42804, 22003, ...). */
+attu_result *db_run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, int ncols,
+                            const attu_type *types, const char *const *names, attu_error *err);
+/* CREATE TABLE's LIKE elements (db_create_like.c): st with the sources'
+ * columns in place of each (st itself, arena NULL, when it has none),
+ * and the sources' CREATE INDEX indexes as statements over the new
+ * table, to run once it exists. */
+typedef struct db_create_like {
+    attu_ast_arena *arena;
+    attu_ast_stmt  *st;
+    char          **index_sql;
+    int             nindex;
+} db_create_like;
+int db_create_like_expand(attu_session *s, const attu_ast_stmt *st, db_create_like *out, attu_error *err);
+void db_create_like_free(db_create_like *l);
+/* CREATE INDEX of a parsed statement, the write lock held
+ * (db_index.c). */
+int db_index_create_locked(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* The column type a type name written in CREATE / ALTER TABLE means
  * (interval qualifiers kept): 42704 and the like at tn's position. */
 int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err);

@@ -41,6 +41,7 @@
  * binding their expressions over the source alone before the query runs.
  */
 #include "db/db_internal.h"
+#include "db/db_generated.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
 #include "db/db_unique.h"
@@ -237,6 +238,8 @@ static int prepare_update(merge_ctx *m, int k, attu_ast_expr **vals, attu_error 
             if (c->cols[j] == col)
                 return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "multiple assignments to same column \"%s\"",
                                       it->column);
+        if (it->value->kind != ATTU_EXPR_DEFAULT && m->base->defs[col].generated)
+            return db_generated_refuse(m->base, col, true, err);
         if (it->value->kind != ATTU_EXPR_DEFAULT &&
             db_sequence_identity(m->s, m->base->name, m->base->defs[col].name) == 'a')
             return identity_always_error(m, col, true, err);
@@ -322,6 +325,7 @@ static int prepare_insert(merge_ctx *m, int k, attu_ast_expr **vals, attu_error 
         int col = tcol[i];
         char id = db_sequence_identity(m->s, b->name, b->defs[col].name);
         if (v->kind == ATTU_EXPR_DEFAULT) continue;
+        if (b->defs[col].generated) return db_generated_refuse(b, col, false, err);
         if (id && w->overriding == 'u') continue;   /* OVERRIDING USER VALUE: the DEFAULT instead */
         if (id == 'a' && w->overriding != 's') return identity_always_error(m, col, false, err);
         c->cols[n] = col;
@@ -862,7 +866,9 @@ int db_exec_merge(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     }
     if (rest) {
         if (!(tu = apply_rest(&m, cur, newrow, cols, &changed, err))) goto out;
-        if (db_check_rows(s, tu, 0, changed, err) || db_unique_check(s, tu, 0, changed, err)) goto out;
+        if (db_generated_fill(s, &tu, 0, changed, err) || db_check_rows(s, tu, 0, changed, err) ||
+            db_unique_check(s, tu, 0, changed, err))
+            goto out;
         bool rep = false;
         if (db_fkey_statement(s, &tu, cur->nrows, changed, NULL, &rep, &fxu, err)) goto out;
         if (db_save_table(s, tu, err)) goto out;

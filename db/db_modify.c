@@ -36,6 +36,7 @@
  * PostgreSQL).
  */
 #include "db/db_internal.h"
+#include "db/db_generated.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
 #include "db/db_keyed_dml.h"
@@ -67,6 +68,11 @@ typedef struct modify_ctx {
     bool                *seq_set;
     int                  nseq_set;
     attu_ast_query       q;
+    /* the generation expressions RETURNING reads (parsed from the
+     * catalog's texts: db_generated.c), freed with the statement */
+    attu_parse_result  **gen_parsed;
+    int                  ngen_parsed;
+    bool                 in_generated;   /* new_row_expr inside a generation expression */
     bool                 running;    /* to change the table, not to describe or EXPLAIN it */
 } modify_ctx;
 
@@ -144,6 +150,13 @@ static attu_ast_expr *new_value(modify_ctx *m, int c, int pos, attu_error *err) 
     return new_value_of(m, m->values[set_of(m, c)], c, pos, err);
 }
 
+static void free_generated(modify_ctx *m) {
+    for (int i = 0; i < m->ngen_parsed; i++) attu_parse_free(m->gen_parsed[i]);
+    free(m->gen_parsed);
+    m->gen_parsed = NULL;
+    m->ngen_parsed = 0;
+}
+
 /* The target column a reference names (-1: another table's, or none). */
 static int target_column(const modify_ctx *m, const attu_ast_expr *e) {
     if (e->u.column.qualifier && strcmp(e->u.column.qualifier, m->qual)) return -1;
@@ -151,6 +164,44 @@ static int target_column(const modify_ctx *m, const attu_ast_expr *e) {
 }
 
 static attu_ast_expr *new_row_expr(modify_ctx *m, const attu_ast_expr *e, attu_error *err);
+
+/* Generated column c as RETURNING reads it after the UPDATE: its
+ * expression over the new row (each reference to a column the UPDATE
+ * assigns its new value, the others qualified by the target's name, so
+ * that a FROM item's column of the same name is not read), cast to the
+ * column's type. */
+static attu_ast_expr *generated_new_value(modify_ctx *m, int c, int pos, attu_error *err) {
+    const char *text = attu_catalog_default(db_cat(m->s), m->base->name, c);
+    char *sql = malloc(strlen(text ? text : "NULL") + 16);
+    if (!sql) { attu_error_oom(err); return NULL; }
+    sprintf(sql, "SELECT %s", text ? text : "NULL");
+    attu_parse_result *pr = attu_parse(sql, err);
+    free(sql);
+    if (!pr) return NULL;
+    attu_parse_result **grown = realloc(m->gen_parsed, sizeof *grown * (size_t)(m->ngen_parsed + 1));
+    if (!grown) { attu_parse_free(pr); attu_error_oom(err); return NULL; }
+    m->gen_parsed = grown;
+    m->gen_parsed[m->ngen_parsed++] = pr;
+    const attu_ast_stmt *st = pr->n == 1 ? pr->stmts[0].stmt : NULL;
+    if (!st || st->kind != ATTU_STMT_SELECT || st->u.select.query->kind != ATTU_QUERY_SELECT ||
+        st->u.select.query->u.select.nitems != 1) {
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "the generation expression of \"%s\" does not parse",
+                       m->base->defs[c].name);
+        return NULL;
+    }
+    bool was = m->in_generated;
+    m->in_generated = true;
+    attu_ast_expr *v = new_row_expr(m, st->u.select.query->u.select.items[0].expr, err);
+    m->in_generated = was;
+    return v ? new_value_of(m, v, c, pos, err) : NULL;
+}
+
+/* Column c as RETURNING reads it after the UPDATE. */
+static attu_ast_expr *column_after(modify_ctx *m, int c, int pos, attu_error *err) {
+    if (m->base->defs[c].generated) return generated_new_value(m, c, pos, err);
+    if (set_of(m, c) >= 0) return new_value(m, c, pos, err);
+    return column_ref(m, m->qual, m->base->defs[c].name, pos, err);
+}
 
 static int new_row_list(modify_ctx *m, attu_ast_expr_list *l, attu_error *err) {
     if (!l->n) return 0;
@@ -176,7 +227,7 @@ static attu_ast_expr *new_whole_row(modify_ctx *m, int pos, attu_error *err) {
     if (!e) return NULL;
     int depth = 1;
     for (int c = 0; c < n; c++) {
-        items[c] = set_of(m, c) >= 0 ? new_value(m, c, pos, err) : column_ref(m, m->qual, m->base->defs[c].name, pos, err);
+        items[c] = column_after(m, c, pos, err);
         if (!items[c]) return NULL;
         if (items[c]->depth > depth) depth = items[c]->depth;
     }
@@ -198,6 +249,14 @@ static attu_ast_expr *new_row_expr(modify_ctx *m, const attu_ast_expr *e, attu_e
             attu_table_find_column(m->base, e->u.column.name) < 0)
             return new_whole_row(m, e->position, err);
         int c = target_column(m, e);
+        if (m->in_generated) {
+            /* (a generation expression's reference: the target's column) */
+            c = attu_table_find_column(m->base, e->u.column.name);
+            if (c < 0) return (attu_ast_expr *)e;
+            return set_of(m, c) >= 0 ? new_value(m, c, e->position, err)
+                                     : column_ref(m, m->qual, m->base->defs[c].name, e->position, err);
+        }
+        if (c >= 0 && m->base->defs[c].generated) return generated_new_value(m, c, e->position, err);
         return c >= 0 && set_of(m, c) >= 0 ? new_value(m, c, e->position, err) : (attu_ast_expr *)e;
     }
     attu_ast_expr *x = alloc(m, sizeof *x, err);
@@ -286,8 +345,7 @@ static int update_returning(modify_ctx *m, attu_ast_select_item **out, int *nout
         if (star && e->u.star.qualifier && strcmp(e->u.star.qualifier, m->qual)) { items[n++] = *it; continue; }
         if (star) {
             for (int c = 0; c < m->base->ncols; c++) {
-                attu_ast_expr *v = set_of(m, c) >= 0 ? new_value(m, c, e->position, err)
-                                                     : column_ref(m, m->qual, m->base->defs[c].name, e->position, err);
+                attu_ast_expr *v = column_after(m, c, e->position, err);
                 if (!v) return -1;
                 items[n++] = (attu_ast_select_item){ v, m->base->defs[c].name, 0 };
             }
@@ -375,6 +433,9 @@ static int check_sets(modify_ctx *m, attu_error *err) {
             if (!(items[j] = chain_array_assign(m, items[j], it->value, err))) return -1;
             continue;
         }
+        /* a generated column takes only DEFAULT (428C9, db_generated.c) */
+        if (it->value->kind != ATTU_EXPR_DEFAULT && m->base->defs[c].generated)
+            return db_generated_refuse(m->base, c, true, err);
         /* a GENERATED ALWAYS identity column takes only DEFAULT (428C9) */
         if (it->value->kind != ATTU_EXPR_DEFAULT && db_sequence_identity(m->s, m->base->name, m->base->defs[c].name) == 'a') {
             attu_error_set(err, "428C9", 0, "column \"%s\" can only be updated to DEFAULT", m->base->defs[c].name);
@@ -805,7 +866,9 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
              * row order (db_unique_check_update) */
             changed = hit;   /* (now changed's to free) */
             hit = NULL;
-            if (db_check_rows(s, t, 0, changed, err) || db_unique_check_update(s, t, changed, err) ||
+            /* (every UPDATE recomputes its rows' generated columns) */
+            if (db_generated_fill(s, &t, 0, changed, err) ||
+                db_check_rows(s, t, 0, changed, err) || db_unique_check_update(s, t, changed, err) ||
                 db_view_check_rows(s, st->u.modify.view_checks,
                                    st->u.modify.alias ? st->u.modify.alias : st->u.modify.table, t, 0, changed, err)) {
                 free(changed);
@@ -858,6 +921,7 @@ out:
     free(ret_rows);
     db_keyed_rows_free(keyed);
     db_values_copy_free(&m.vcopy);
+    free_generated(&m);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);
     if (rc) { attu_result_free(ret); return rc; }
@@ -896,6 +960,7 @@ int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st
 out:
     pthread_rwlock_unlock(&s->db->lock);
     db_values_copy_free(&m.vcopy);
+    free_generated(&m);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);
     return rc;
@@ -930,6 +995,7 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
 out:
     pthread_rwlock_unlock(&s->db->lock);
     db_values_copy_free(&m.vcopy);
+    free_generated(&m);
     attu_ast_arena_free(m.arena);
     attu_plan_arena_free(pa);
     return db_explain_write_finish(cb, &w, rc, err);

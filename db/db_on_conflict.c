@@ -33,6 +33,7 @@
  * and updated rows in the order proposed. SET DEFAULT is not supported.
  */
 #include "db/db_internal.h"
+#include "db/db_generated.h"
 #include "db/db_check.h"
 #include "db/db_unique.h"
 
@@ -108,6 +109,9 @@ static int set_column_of(const attu_table *base, const attu_ast_on_conflict *oc,
             if (set_cols[j] == c)
                 return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, it->position, "multiple assignments to same column \"%s\"",
                                       it->column);
+        /* a generated column takes only DEFAULT (428C9: db_generated.c) */
+        if (base->defs[c].generated && it->value->kind != ATTU_EXPR_DEFAULT)
+            return db_generated_refuse(base, c, true, err);
         if (it->value->kind == ATTU_EXPR_DEFAULT)
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, it->value->position,
                                   "DEFAULT in ON CONFLICT DO UPDATE is not supported");
@@ -510,7 +514,9 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     if (!(changed = calloc(fin->nrows + 1, 1))) { attu_error_oom(err); goto out; }
     for (size_t r = n0; r < fin->nrows; r++) changed[r] = 1;
     if (src_row) for (size_t r = 0; r < n0; r++) changed[r] = src_row[r] >= 0;
-    if (db_check_rows(s, fin, 0, changed, err) || db_unique_check(s, fin, 0, changed, err)) goto out;
+    if (db_generated_fill(s, &fin, 0, changed, err) || db_check_rows(s, fin, 0, changed, err) ||
+        db_unique_check(s, fin, 0, changed, err))
+        goto out;
     /* RETURNING's rows, in the order proposed */
     size_t *rows = malloc(sizeof *rows * (n + 1)), nr = 0, ins = n0;
     if (!rows) { attu_error_oom(err); goto out; }

@@ -449,11 +449,15 @@ static char *schema_text(const attu_table *t, const gen_layout *lay, const schem
         escape_text(d->name, name, sizeof name);
         /* (the validity and dictionary flags say which files the base
          * holds: an append generation's are its base's) */
-        n += (size_t)snprintf(buf + n, cap - n, "column %s %d %d %d %d %d %d\n", name,
+        n += (size_t)snprintf(buf + n, cap - n, "column %s %d %d %d %d %d %d", name,
                               (int)d->type.id, d->type.precision, d->type.scale,
                               d->not_null ? 1 : 0,
                               base_cols ? base_cols[i].has_validity : t->cols[i]->validity ? 1 : 0,
                               base_cols ? base_cols[i].has_dict : t->cols[i]->dict ? 1 : 0);
+        /* an eighth field for a generated column ('s': its DEFAULT line
+         * is its expression); files written before have seven */
+        if (d->generated) n += (size_t)snprintf(buf + n, cap - n, " %d", (int)d->generated);
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
     }
     for (int i = 0; defaults && i < t->ncols; i++) {
         if (!defaults[i]) continue;
@@ -599,9 +603,9 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             s->cols = calloc((size_t)s->ncols + 1, sizeof *s->cols);
             if (!s->cols) return -1;
         } else if (strncmp(line, "column ", 7) == 0) {
-            int id, p, sc, nn, v, d;
+            int id, p, sc, nn, v, d, gen = 0;
             if (!s->cols || col >= s->ncols ||
-                sscanf(line, "column %255s %d %d %d %d %d %d", buf, &id, &p, &sc, &nn, &v, &d) != 7 ||
+                sscanf(line, "column %255s %d %d %d %d %d %d %d", buf, &id, &p, &sc, &nn, &v, &d, &gen) < 7 ||
                 id <= ATTU_TYPE_UNKNOWN || id >= ATTU_TYPE_COUNT_)
                 return -1;
             schema_col *c = &s->cols[col++];
@@ -610,6 +614,7 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             c->def.type.precision = (int16_t)p;
             c->def.type.scale = (int16_t)sc;
             c->def.not_null = nn != 0;
+            c->def.generated = gen == 's' ? 's' : 0;
             c->has_validity = v;
             c->has_dict = d;
         } else if (strncmp(line, "default ", 8) == 0) {

@@ -30,6 +30,10 @@ typedef struct attu_column_def {
     /* declared PRIMARY KEY at CREATE TABLE (its NOT NULL cannot be
      * dropped: ALTER TABLE, 42P16); not kept in the data directory */
     bool      primary_key;
+    /* 's': GENERATED ALWAYS AS (expr) STORED, whose expression the
+     * catalog keeps as the column's DEFAULT text (db/db_generated.c);
+     * 0: a plain column */
+    char      generated;
 } attu_column_def;
 
 typedef struct attu_table {

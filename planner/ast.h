@@ -713,6 +713,26 @@ typedef enum attu_ast_discard_kind {
     ATTU_DISCARD_ALL = 1, ATTU_DISCARD_PLANS, ATTU_DISCARD_SEQUENCES, ATTU_DISCARD_TEMP
 } attu_ast_discard_kind;
 
+/* LIKE source [INCLUDING | EXCLUDING option] ... among CREATE TABLE's
+ * elements (db/db_create_like.c copies the source's columns in its place).
+ * The option bits, as PostgreSQL's TableLikeOption. */
+#define ATTU_LIKE_COMMENTS     (1u << 0)
+#define ATTU_LIKE_COMPRESSION  (1u << 1)
+#define ATTU_LIKE_CONSTRAINTS  (1u << 2)
+#define ATTU_LIKE_DEFAULTS     (1u << 3)
+#define ATTU_LIKE_GENERATED    (1u << 4)
+#define ATTU_LIKE_IDENTITY     (1u << 5)
+#define ATTU_LIKE_INDEXES      (1u << 6)
+#define ATTU_LIKE_STATISTICS   (1u << 7)
+#define ATTU_LIKE_STORAGE      (1u << 8)
+#define ATTU_LIKE_ALL          0x1ffu
+typedef struct attu_ast_table_like {
+    char     *table;
+    char      schema;     /* ATTU_REL_*: public.t, pg_temp.t */
+    int       position;   /* the source's name */
+    unsigned  including;  /* ATTU_LIKE_* bits, INCLUDING / EXCLUDING applied in order */
+} attu_ast_table_like;
+
 typedef struct attu_ast_column_def {
     char             *name;
     int               position;
@@ -728,6 +748,27 @@ typedef struct attu_ast_column_def {
     int               identity_position;
     attu_sequence_options identity_options;
     attu_ast_typename identity_as;  /* AS type among the options (name NULL: none) */
+    /* GENERATED ALWAYS AS (expr) STORED (db/db_generated.c): the
+     * expression, its text as written and that text's first character's
+     * position; NULL: not a generated column */
+    attu_ast_expr    *generated;
+    char             *generated_text;
+    int               generated_position;
+    /* where GENERATED and DEFAULT stand (PostgreSQL's position for a
+     * column with both) */
+    int               generated_keyword_position, default_keyword_position;
+    /* A LIKE element (the other fields unused) until db/db_create_like.c
+     * puts the source's columns in its place; those columns come with
+     * their type resolved (has_type: resolved, not type) and, where the
+     * options copy them, their stored DEFAULT / generation text
+     * (default_sql / generated_sql, kept as they are) */
+    attu_ast_table_like *like;
+    bool              has_type;
+    attu_type         resolved;
+    const char       *default_sql;
+    const char       *generated_sql;
+    /* INCLUDING COMMENTS: the source column's comment, or NULL */
+    const char       *comment;
 } attu_ast_column_def;
 
 /* FOREIGN KEY (cols) REFERENCES t [(cols)] [MATCH ...] [ON DELETE / ON
@@ -819,7 +860,10 @@ typedef enum attu_ast_alter_kind {
      * SESSION_USER) and SET SCHEMA new_name, each alone in its statement
      * (db/db_alter_owner.c) */
     ATTU_ALTER_OWNER,
-    ATTU_ALTER_SET_SCHEMA
+    ATTU_ALTER_SET_SCHEMA,
+    /* ALTER COLUMN ... DROP EXPRESSION [IF EXISTS]: a generated column
+     * becomes a plain one keeping its values (db/db_generated.c) */
+    ATTU_ALTER_DROP_EXPRESSION
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {

@@ -476,6 +476,21 @@ static bool m_obj_description(bctx *c, sbuf *b, int n) {
     return syscat_description_body(c, b, n, false);
 }
 
+/* pg_get_expr(text, relation [, pretty]): the text attu keeps; pretty
+ * drops the parentheses around the whole of an expression that has them
+ * (a generated column's "(a * 2)", which psql's \d shows as
+ * "generated always as (a * 2) stored"), as PostgreSQL's pretty form
+ * leaves the top level bare; a negative constant's "(-5)" stays. */
+static bool m_get_expr(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n == 2) { syscat_sb_puts(b, "CAST($1 AS text)"); return true; }
+    if (n != 3) return false;
+    syscat_sb_puts(b, "CASE WHEN $3 IS TRUE AND left(CAST($1 AS text), 1) = '(' AND right(CAST($1 AS text), 1) = ')'"
+                      " AND substr(CAST($1 AS text), 2, 1) <> '-'"
+                      " THEN substr(CAST($1 AS text), 2, length(CAST($1 AS text)) - 2) ELSE CAST($1 AS text) END");
+    return true;
+}
+
 static bool m_col_description(bctx *c, sbuf *b, int n) {
     if (n != 2) return false;
     return syscat_description_body(c, b, n, true);
@@ -563,7 +578,7 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_userbyid", BODY(m_userbyid) },
     { "pg_table_is_visible", VISIBLE },
     { "pg_type_is_visible", VISIBLE },
-    { "pg_get_expr", NULL, 2, 3, "CAST($1 AS text)" },
+    { "pg_get_expr", BODY(m_get_expr) },
     { "pg_encoding_to_char", NULL, 1, 1, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END" },
     { "obj_description", BODY(m_obj_description) },
     { "col_description", BODY(m_col_description) },

@@ -2878,7 +2878,11 @@ create_stmt(A) ::= create_head(H) LP opt_table_elements(L) RP opt_on_commit(O).
          * as in PostgreSQL. */
         char **pk = L->pk.names.items;
         int *pkpos = L->pk.positions.items;
-        for (int i = 0; i < L->pk.names.n; i++) {
+        /* (with a LIKE the columns are known later: db/db_create_like.c
+         * marks them, db_unique_define finds an unknown one) */
+        bool like = false;
+        for (int j = 0; j < A->u.create_table.ncolumns; j++) like |= A->u.create_table.columns[j].like != NULL;
+        for (int i = 0; i < L->pk.names.n && !like; i++) {
             int found = 0;
             for (int j = 0; j < A->u.create_table.ncolumns; j++) {
                 attu_ast_column_def *d = &A->u.create_table.columns[j];
@@ -2918,6 +2922,50 @@ table_elements(A) ::= table_constraint(P).
 }
 table_elements(A) ::= table_elements(L) COMMA column_def(D).
     { A = L; ab_vec_push(ctx, &A->cols, &D, sizeof D); ab_column_uniques(ctx, A, &D); }
+/* LIKE source [{INCLUDING | EXCLUDING} option] ...: a column entry that
+ * stands for the source's columns (db/db_create_like.c) */
+table_elements(A) ::= table_like(D).
+    { A = ab_alloc(ctx, sizeof *A); ab_vec_push(ctx, &A->cols, &D, sizeof D); }
+table_elements(A) ::= table_elements(L) COMMA table_like(D).
+    { A = L; ab_vec_push(ctx, &A->cols, &D, sizeof D); }
+%type table_like {attu_ast_column_def}
+table_like(A) ::= LIKE qualified_name(N) like_options(O).
+{
+    memset(&A, 0, sizeof A);
+    A.like = ab_alloc(ctx, sizeof *A.like);
+    A.like->table = (char *)N.name;
+    A.like->schema = rel_schema(ctx, N.schema);
+    A.like->position = N.pos;
+    A.like->including = O;
+    A.name = (char *)"";
+    A.position = N.pos;
+}
+/* The option words are identifiers (GENERATED and ALL keywords), checked
+ * by name as PostgreSQL's TableLikeOption lists them. */
+%include {
+static unsigned ab_like_option(attu_parse_ctx *ctx, const attu_token *w) {
+    static const struct { const char *word; unsigned bit; } opts[] = {
+        { "comments", ATTU_LIKE_COMMENTS }, { "compression", ATTU_LIKE_COMPRESSION },
+        { "constraints", ATTU_LIKE_CONSTRAINTS }, { "defaults", ATTU_LIKE_DEFAULTS },
+        { "identity", ATTU_LIKE_IDENTITY }, { "indexes", ATTU_LIKE_INDEXES },
+        { "statistics", ATTU_LIKE_STATISTICS }, { "storage", ATTU_LIKE_STORAGE },
+    };
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (ab_word_is(ctx, w, opts[i].word)) return opts[i].bit;
+    ab_word_expect(ctx, w, "\001");
+    return 0;
+}
+static unsigned ab_like_include(attu_parse_ctx *ctx, unsigned have, const attu_token *how, unsigned bits) {
+    if (ab_word_is(ctx, how, "including")) return have | bits;
+    ab_word_expect(ctx, how, "excluding");
+    return have & ~bits;
+}
+}
+%type like_options {unsigned}
+like_options(A) ::= .                                   { A = 0; }
+like_options(A) ::= like_options(L) ID(H) ID(W).        { A = ab_like_include(ctx, L, &H, ab_like_option(ctx, &W)); }
+like_options(A) ::= like_options(L) ID(H) GENERATED.    { A = ab_like_include(ctx, L, &H, ATTU_LIKE_GENERATED); }
+like_options(A) ::= like_options(L) ID(H) ALL.          { A = ab_like_include(ctx, L, &H, ATTU_LIKE_ALL); }
 table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
 {
     A = L;
@@ -3095,6 +3143,11 @@ column_def(A) ::= column_name(N) typename(T) col_constraints(C).
     A.identity_position = C.identity_position;
     A.identity_options = C.identity_options;
     A.identity_as = C.identity_as;
+    A.generated = C.generated;
+    A.generated_text = C.generated_text;
+    A.generated_position = C.generated_position;
+    A.generated_keyword_position = C.generated_keyword_position;
+    A.default_keyword_position = C.default_keyword_position;
 }
 /* Remembers the column being defined, for constraint messages. */
 column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
@@ -3110,6 +3163,9 @@ typedef struct ab_colcons {
     int identity_position;
     attu_sequence_options identity_options;
     attu_ast_typename identity_as;
+    attu_ast_expr *generated;   /* GENERATED ALWAYS AS (expr) STORED */
+    char *generated_text;
+    int generated_position, generated_keyword_position, default_keyword_position;
     /* the last clause was NOT NULL, NULL, DEFAULT or GENERATED, which
      * take no DEFERRABLE / INITIALLY after them (PostgreSQL's
      * "misplaced" even when a key came before) */
@@ -3230,8 +3286,8 @@ col_constraints(A) ::= col_constraints(L) PRIMARY(K) key_word.
 col_constraints(A) ::= col_constraints(L) UNIQUE(K).    { A = L; ab_col_unique(ctx, &A, false, K.pos); }
 col_constraints(A) ::= col_constraints(L) CHECK(K) LP(P) a_expr(E) RP(R).
     { A = L; ab_col_check(ctx, &A, &K, &P, E, &R); }
-col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).
-    { A = L; A.default_ = E; A.cname = NULL; A.no_attrs = true; }
+col_constraints(A) ::= col_constraints(L) DEFAULT(K) b_expr(E).
+    { A = L; A.default_ = E; A.default_keyword_position = K.pos; A.cname = NULL; A.no_attrs = true; }
 /* REFERENCES t [(col)] ...: a FOREIGN KEY of the table over the column */
 col_constraints(A) ::= col_constraints(L) fk_references(R).
 {
@@ -3278,6 +3334,42 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_i
     ab_identity(ctx, &A, 'd', G.pos, &O);
     A.cname = NULL;
     A.no_attrs = true;
+}
+/* GENERATED ALWAYS AS (expr) STORED (ALWAYS and STORED identifiers,
+ * checked by name; BY DEFAULT is PostgreSQL's 42601 at GENERATED). The
+ * checks between DEFAULT, identity and generation are PostgreSQL's
+ * transformColumnDefinition's (db/db_generated.c). */
+%include {
+static void ab_generated(attu_parse_ctx *ctx, ab_colcons *c, const attu_token *g, const attu_token *lp,
+                         attu_ast_expr *e, const attu_token *rp) {
+    if (c->generated)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, g->pos, "multiple generation clauses specified for column \"%s\" of table \"%s\"",
+                       ctx->cur_column, ctx->cur_table);
+    size_t from = lp->off + lp->len, n = rp->off - from;
+    char *text = ab_alloc(ctx, n + 1);
+    memcpy(text, ctx->sql + from, n);
+    text[n] = 0;
+    c->generated = e;
+    c->generated_text = text;
+    c->generated_position = lp->pos + 1;
+    c->generated_keyword_position = g->pos;
+    c->cname = NULL;
+    c->no_attrs = true;
+}
+}
+col_constraints(A) ::= col_constraints(L) GENERATED(G) ID(W) AS LP(P) a_expr(E) RP(R) ID(S).
+{
+    A = L;
+    ab_word_expect(ctx, &W, "always");
+    ab_word_expect(ctx, &S, "stored");
+    ab_generated(ctx, &A, &G, &P, E, &R);
+}
+col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS LP(P) a_expr(E) RP(R) ID(S).
+{
+    A = L;
+    ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, G.pos, "for a generated column, GENERATED ALWAYS must be specified");
+    ab_word_expect(ctx, &S, "stored");
+    ab_generated(ctx, &A, &G, &P, E, &R);
 }
 %type opt_identity_options {ab_seqopts}
 opt_identity_options(A) ::= LP seq_opt_list(L) RP.
@@ -4045,10 +4137,18 @@ alter_column_action(A) ::= ADD GENERATED BY DEFAULT AS ID(I) opt_identity_option
     A.kind = ATTU_ALTER_ADD_IDENTITY;
     A.def.identity = 'd'; A.def.identity_options = O.o; A.def.identity_as = O.as;
 }
+/* DROP IDENTITY / DROP EXPRESSION [IF EXISTS] (a generated column's) */
+%include {
+static attu_ast_alter_kind ab_drop_identity_or_expression(attu_parse_ctx *ctx, const attu_token *w) {
+    if (ab_word_is(ctx, w, "expression")) return ATTU_ALTER_DROP_EXPRESSION;
+    ab_word_expect(ctx, w, "identity");
+    return ATTU_ALTER_DROP_IDENTITY;
+}
+}
 alter_column_action(A) ::= DROP ID(I).
-    { memset(&A, 0, sizeof A); ab_word_expect(ctx, &I, "identity"); A.kind = ATTU_ALTER_DROP_IDENTITY; }
+    { memset(&A, 0, sizeof A); A.kind = ab_drop_identity_or_expression(ctx, &I); }
 alter_column_action(A) ::= DROP ID(I) IF EXISTS.
-    { memset(&A, 0, sizeof A); ab_word_expect(ctx, &I, "identity"); A.kind = ATTU_ALTER_DROP_IDENTITY; A.if_exists = true; }
+    { memset(&A, 0, sizeof A); A.kind = ab_drop_identity_or_expression(ctx, &I); A.if_exists = true; }
 alter_column_action(A) ::= identity_alters(L).
 {
     memset(&A, 0, sizeof A);

@@ -136,3 +136,25 @@ char *attu_sql_rename_column(const char *sql, const char *from, const char *to, 
     bool doubtful = false;
     return rename_ident(sql, from, to, true, count, &doubtful, err);
 }
+
+int attu_sql_column_position(const char *sql, const char *name) {
+    attu_ast_arena *arena = attu_ast_arena_new();
+    if (!arena) return 0;
+    attu_error err;
+    attu_error_clear(&err);
+    attu_lexer lx;
+    attu_lexer_init(&lx, sql, strlen(sql), arena);
+    attu_token tok, prev, held;
+    memset(&prev, 0, sizeof prev);
+    bool holding = false;   /* held names the column unless "(" follows */
+    int pos = 0;
+    while (!pos && !attu_lexer_next(&lx, &tok, &err)) {
+        if (holding && tok.type != TK_LP) pos = held.pos;
+        holding = false;
+        if (pos || !tok.type) break;
+        if (names(&tok, name) && prev.type != TK_TYPECAST) { held = tok; holding = true; }
+        prev = tok;
+    }
+    attu_ast_arena_free(arena);
+    return pos;
+}

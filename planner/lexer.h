@@ -91,6 +91,12 @@ char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, i
  * "::" (a type) is no column and stays, uncounted. */
 char *attu_sql_rename_column(const char *sql, const char *from, const char *to, int *count, attu_error *err);
 
+/* The 1-based character position of the first token of sql that is the
+ * column `name` (attu_sql_rename_column's rule: not a function's name,
+ * not a type's), 0 when there is none (a generated column's reference to
+ * another one: db/db_generated.c). */
+int attu_sql_column_position(const char *sql, const char *name);
+
 /* The 1-based character position of the first subquery in sql (by its
  * tokens: SELECT, VALUES, TABLE or WITH), PostgreSQL's position for it;
  * 0 when there is none (or the text does not lex). subquery_scan.c */

@@ -534,8 +534,9 @@ static unsigned column_domain_oid(const syscat_env *env, const rel_info *ri, con
 
 /* One pg_attribute row; domain: the column's domain's OID (0: none),
  * its atttypid, with atttypmod -1 (PostgreSQL's for a domain column). */
+/* (generated: attgenerated, 's' for a stored generated column, 0 none) */
 static void attribute_row_of(rel_text *r, int64_t relid, const char *name, attu_type ty, int attnum, bool notnull,
-                             bool hasdef, char identity, unsigned domain) {
+                             bool hasdef, char identity, char generated, unsigned domain) {
     const pg_type_row *pt = column_pg_type(ty);
     int len; bool byval; char align, storage;
     column_layout(ty, pt, &len, &byval, &align, &storage);
@@ -543,14 +544,15 @@ static void attribute_row_of(rel_text *r, int64_t relid, const char *name, attu_
     v_int(r, -1); v_int(r, len); v_int(r, attnum); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
     v_int(r, domain ? -1 : syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
     v_bool(r, notnull); v_bool(r, hasdef);
-    v_bool(r, false); v_text(r, identity ? (char[]){ identity, 0 } : ""); v_text(r, ""); v_bool(r, false); v_bool(r, true);
+    v_bool(r, false); v_text(r, identity ? (char[]){ identity, 0 } : "");
+    v_text(r, generated ? (char[]){ generated, 0 } : ""); v_bool(r, false); v_bool(r, true);
     v_int(r, 0); v_int(r, column_collation(ty));
     v_nulls(r, 4);
 }
 
 static void attribute_row(rel_text *r, int64_t relid, const char *name, attu_type ty, int attnum, bool notnull,
                           bool hasdef, char identity) {
-    attribute_row_of(r, relid, name, ty, attnum, notnull, hasdef, identity, 0);
+    attribute_row_of(r, relid, name, ty, attnum, notnull, hasdef, identity, 0, 0);
 }
 
 /* Columns of every relation: a table's (an identity column has no
@@ -566,7 +568,7 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
             for (int k = 0; k < t->ncols; k++) {
                 char id = column_identity(env, t, k);
                 attribute_row_of(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
-                                 !id && attu_catalog_default(env->cat, t->name, k) != NULL, id,
+                                 !id && attu_catalog_default(env->cat, t->name, k) != NULL, id, t->defs[k].generated,
                                  column_domain_oid(env, ri, t->defs[k].name));
             }
             break;
@@ -577,7 +579,7 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
         case 'v':
             for (int k = 0; k < ri->v->ncols; k++) {
                 attribute_row_of(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
-                                 ri->v->col_defaults[k] != NULL, 0, column_domain_oid(env, ri, ri->v->col_names[k]));
+                                 ri->v->col_defaults[k] != NULL, 0, 0, column_domain_oid(env, ri, ri->v->col_names[k]));
             }
             break;
         case 'i':
@@ -670,7 +672,10 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
             /* an OID of its own, apart from the tables' hashes' usual range */
             v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rs.r[i].oid * 1601 + k) % 8000));
             char buf[1024];
-            v_int(r, env->rs.r[i].oid); v_int(r, k + 1); v_text(r, default_text(t->defs[k].type, d, buf, sizeof buf));
+            /* (a generated column's expression as kept: PostgreSQL's
+             * deparse of the simple ones) */
+            v_int(r, env->rs.r[i].oid); v_int(r, k + 1);
+            v_text(r, t->defs[k].generated ? d : default_text(t->defs[k].type, d, buf, sizeof buf));
         }
     }
 }
@@ -1746,7 +1751,7 @@ static void is_numeric_facts(rel_text *r, attu_type ty) {
  * sequence of an identity column (NULL: none), updatable a view's. */
 static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, const char *name, attu_type ty, int k,
                           bool not_null, const char *d, const attu_sequence *idseq, bool updatable,
-                          const char *domain) {
+                          const char *domain, const char *generation) {
     char buf[96];
     v_text(r, env->database); v_text(r, "public"); v_text(r, rel); v_text(r, name);
     char dbuf[1024];
@@ -1801,7 +1806,7 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     } else {
         v_text(r, "NO"); v_nulls(r, 5); v_text(r, "NO");
     }
-    v_text(r, "NEVER"); v_null(r); v_text(r, updatable ? "YES" : "NO");
+    v_text(r, generation ? "ALWAYS" : "NEVER"); v_text(r, generation); v_text(r, updatable ? "YES" : "NO");
 }
 
 static void rows_is_columns(rel_text *r, const syscat_env *env) {
@@ -1812,9 +1817,12 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             for (int k = 0; k < t->ncols; k++) {
                 const attu_sequence *s = syscat_owned_sequence(&env->rs, t->name, t->defs[k].name);
                 if (s && !s->identity) s = NULL;
+                const char *d = attu_catalog_default(env->cat, t->name, k);
+                bool gen = t->defs[k].generated;
                 is_column_row(r, env, t->name, t->defs[k].name, t->defs[k].type, k, t->defs[k].not_null,
-                              s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true,
-                              attu_domain_of_column(rel_domain_columns(env, ri), t->name, t->defs[k].name));
+                              s || gen ? NULL : d, s, true,
+                              attu_domain_of_column(rel_domain_columns(env, ri), t->name, t->defs[k].name),
+                              gen ? d : NULL);
             }
         } else if (ri->kind == 'v') {
             bool *upd = calloc((size_t)ri->v->ncols + 1, sizeof *upd);
@@ -1823,7 +1831,7 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             for (int k = 0; k < ri->v->ncols; k++)
                 is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
                               ri->v->col_defaults[k], NULL, upd[k],
-                              attu_domain_of_column(rel_domain_columns(env, ri), ri->name, ri->v->col_names[k]));
+                              attu_domain_of_column(rel_domain_columns(env, ri), ri->name, ri->v->col_names[k]), NULL);
             free(upd);
         }
     }
