@@ -269,6 +269,7 @@ static void sync_timeout(attu_session *s) {
     attu_tz_set_session(s->timezone);
     /* DateStyle likewise, in the form the formatters read */
     s->datestyle = attu_datestyle_from_setting(get_setting(s, "datestyle"));
+    s->datestyle.interval = attu_intervalstyle_from_setting(get_setting(s, "intervalstyle"));
     attu_datestyle_set_session(s->datestyle);
 }
 

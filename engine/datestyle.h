@@ -16,19 +16,34 @@
 typedef enum { ATTU_DATESTYLE_ISO, ATTU_DATESTYLE_SQL, ATTU_DATESTYLE_POSTGRES, ATTU_DATESTYLE_GERMAN } attu_datestyle_style;
 typedef enum { ATTU_DATEORDER_MDY, ATTU_DATEORDER_DMY, ATTU_DATEORDER_YMD } attu_datestyle_order;
 
+/* IntervalStyle travels with DateStyle (the same per-thread route): how
+ * an interval prints (postgres "1 year 2 mons 03:00:00", postgres_verbose
+ * "@ 1 year 2 mons 3 hours", sql_standard "1-2" / "+1-2 +3 +4:05:06",
+ * iso_8601 "P1Y2M3DT4H") and, under sql_standard, how a leading minus
+ * reads. postgres where none was set. */
+typedef enum {
+    ATTU_INTERVALSTYLE_POSTGRES = 0, ATTU_INTERVALSTYLE_POSTGRES_VERBOSE, ATTU_INTERVALSTYLE_SQL_STANDARD,
+    ATTU_INTERVALSTYLE_ISO_8601
+} attu_intervalstyle;
+
 typedef struct attu_datestyle {
     attu_datestyle_style style;
     attu_datestyle_order order;
+    attu_intervalstyle interval;
 } attu_datestyle;
 
 /* The setting's canonical text ("SQL, DMY", as db_settings.c writes it
  * back) to its two parts; NULL or text it does not know is ISO, MDY. */
 attu_datestyle attu_datestyle_from_setting(const char *value);
+/* The IntervalStyle setting's value (any case); postgres for NULL or text
+ * it does not know. */
+attu_intervalstyle attu_intervalstyle_from_setting(const char *value);
 
 void attu_datestyle_set_session(attu_datestyle ds);
 attu_datestyle attu_datestyle_session(void);
 
-/* Sets ISO, MDY on the calling thread and returns what was there (give it
+/* Sets ISO, MDY (and IntervalStyle postgres) on the calling thread and
+ * returns what was there (give it
  * back to attu_datestyle_set_session after). For a value attu prints only
  * to read it back (a binary parameter, EXECUTE's arguments): ISO text
  * reads the same under every order, where '01/02/2023' under YMD or

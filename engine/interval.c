@@ -5,6 +5,7 @@
  * timestamp_pl_interval.
  */
 #include "engine/interval.h"
+#include "engine/interval_style.h"
 #include "engine/timezone.h"
 
 #include <ctype.h>
@@ -592,9 +593,31 @@ static int read_iso(const char *s, span_acc *a) {
     return R_OK;
 }
 
+/* IntervalStyle sql_standard reads '-1 2:00:00' as minus (1 day 2 hours):
+ * a minus leading the first field applies to every field when no later
+ * field carries a sign of its own, as PostgreSQL's DecodeInterval (the
+ * postgres output signs every field after a negative one, so its text
+ * reads back the same). */
+static void sql_standard_signs(const char *s, size_t len, span_acc *a) {
+    size_t i = 0;
+    while (i < len && isspace((unsigned char)s[i])) i++;
+    if (i == len || s[i] != '-') return;
+    while (i < len && !isspace((unsigned char)s[i])) i++;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)s[i])) i++;
+        if (i < len && (s[i] == '-' || s[i] == '+')) return;
+        while (i < len && !isspace((unsigned char)s[i])) i++;
+    }
+    if (a->usec > 0) a->usec = -a->usec;
+    if (a->days > 0) a->days = -a->days;
+    if (a->months > 0) a->months = -a->months;
+    if (a->years > 0) a->years = -a->years;
+}
+
 int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_error *err) {
     span_acc a;
     int rc = read_postgres(s, len, &a);
+    if (rc == 0 && attu_datestyle_session().interval == ATTU_INTERVALSTYLE_SQL_STANDARD) sql_standard_signs(s, len, &a);
     if (rc == R_SYNTAX && len >= 2 && s[0] == 'P') {
         /* then ISO 8601, as PostgreSQL tries it after the postgres form */
         if (memchr(s, 0, len)) return bad_interval(err, s, len);
@@ -703,9 +726,14 @@ static size_t put_part(char *o, size_t n, int64_t v, const char *unit, bool *zer
 }
 
 size_t attu_interval_format(attu_interval iv, char *buf, size_t cap) {
-    char o[128];
+    char o[ATTU_INTERVAL_STYLE_MAX];
     size_t n = 0;
     bool zero = true, before = false;
+    attu_intervalstyle style = attu_datestyle_session().interval;
+    if (style != ATTU_INTERVALSTYLE_POSTGRES) {
+        n = attu_interval_format_styled(iv, style, o);
+        goto out;
+    }
     n = put_part(o, n, iv.months / 12, "year", &zero, &before);
     n = put_part(o, n, iv.months % 12, "mon", &zero, &before);
     n = put_part(o, n, iv.days, "day", &zero, &before);
@@ -729,6 +757,7 @@ size_t attu_interval_format(attu_interval iv, char *buf, size_t cap) {
             n += (size_t)sprintf(o + n, ".%.*s", k, f);
         }
     }
+out:
     o[n] = 0;
     if (cap) {
         size_t w = n < cap - 1 ? n : cap - 1;
