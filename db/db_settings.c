@@ -270,6 +270,9 @@ static void sync_timeout(attu_session *s) {
     /* DateStyle likewise, in the form the formatters read */
     s->datestyle = attu_datestyle_from_setting(get_setting(s, "datestyle"));
     s->datestyle.interval = attu_intervalstyle_from_setting(get_setting(s, "intervalstyle"));
+    int64_t efd = setting_number(s, "extra_float_digits");
+    s->datestyle.float_fixed = efd <= 0;
+    s->datestyle.extra_float_digits = (int8_t)(efd <= 0 && efd >= -15 ? efd : 0);
     attu_datestyle_set_session(s->datestyle);
 }
 

@@ -9,7 +9,7 @@
 static _Thread_local attu_datestyle session_style;   /* zero: ISO, MDY */
 
 attu_datestyle attu_datestyle_from_setting(const char *value) {
-    attu_datestyle ds = { ATTU_DATESTYLE_ISO, ATTU_DATEORDER_MDY, ATTU_INTERVALSTYLE_POSTGRES };
+    attu_datestyle ds = { ATTU_DATESTYLE_ISO, ATTU_DATEORDER_MDY, ATTU_INTERVALSTYLE_POSTGRES, false, 0 };
     if (!value) return ds;
     if (!strncasecmp(value, "SQL", 3)) ds.style = ATTU_DATESTYLE_SQL;
     else if (!strncasecmp(value, "Postgres", 8)) ds.style = ATTU_DATESTYLE_POSTGRES;
@@ -37,6 +37,6 @@ attu_datestyle attu_datestyle_session(void) { return session_style; }
 
 attu_datestyle attu_datestyle_use_iso(void) {
     attu_datestyle was = session_style;
-    session_style = (attu_datestyle){ ATTU_DATESTYLE_ISO, ATTU_DATEORDER_MDY, ATTU_INTERVALSTYLE_POSTGRES };
+    session_style = (attu_datestyle){ ATTU_DATESTYLE_ISO, ATTU_DATEORDER_MDY, ATTU_INTERVALSTYLE_POSTGRES, false, 0 };
     return was;
 }

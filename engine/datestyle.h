@@ -1,6 +1,9 @@
 #ifndef ATTU_DATESTYLE_H
 #define ATTU_DATESTYLE_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /*
  * DateStyle on the calling thread: how date, timestamp and timestamptz
  * print (ISO, SQL, Postgres, German) and how an ambiguous numeric date
@@ -26,10 +29,16 @@ typedef enum {
     ATTU_INTERVALSTYLE_ISO_8601
 } attu_intervalstyle;
 
+/* extra_float_digits travels the same way: above 0 (the default 1) a
+ * float prints in its shortest exact form; at 0 or below, as PostgreSQL,
+ * rounded to 15 (real: 6) plus extra_float_digits significant digits
+ * (float_fixed set, at least 1). */
 typedef struct attu_datestyle {
     attu_datestyle_style style;
     attu_datestyle_order order;
     attu_intervalstyle interval;
+    bool float_fixed;
+    int8_t extra_float_digits;     /* -15 .. 0 when float_fixed */
 } attu_datestyle;
 
 /* The setting's canonical text ("SQL, DMY", as db_settings.c writes it
@@ -42,7 +51,7 @@ attu_intervalstyle attu_intervalstyle_from_setting(const char *value);
 void attu_datestyle_set_session(attu_datestyle ds);
 attu_datestyle attu_datestyle_session(void);
 
-/* Sets ISO, MDY (and IntervalStyle postgres) on the calling thread and
+/* Sets ISO, MDY (IntervalStyle postgres, floats shortest) on the calling thread and
  * returns what was there (give it
  * back to attu_datestyle_set_session after). For a value attu prints only
  * to read it back (a binary parameter, EXECUTE's arguments): ISO text

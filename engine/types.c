@@ -941,6 +941,14 @@ static size_t format_float(double v, int is32, char *buf, size_t cap) {
     if (isinf(v)) return v > 0 ? put(buf, cap, "Infinity", 8) : put(buf, cap, "-Infinity", 9);
     if (signbit(v)) out[n++] = '-';
     if (v == 0) { out[n++] = '0'; return put(buf, cap, out, n); }
+    attu_datestyle ds = attu_datestyle_session();
+    if (ds.float_fixed) {
+        /* extra_float_digits <= 0: PostgreSQL's %g at 15 (6) + that many
+         * significant digits */
+        int prec = (is32 ? 6 : 15) + ds.extra_float_digits;
+        if (prec < 1) prec = 1;
+        return put(buf, cap, out, n + (size_t)snprintf(out + n, sizeof out - n, "%.*g", prec, fabs(v)));
+    }
     char dig[32];
     int exp10;
     int nd = shortest_digits(fabs(v), is32, dig, &exp10);
