@@ -329,6 +329,7 @@ static int check_rows(attu_session *s, attu_table *t, const attu_check *cs, int 
         put_row(&d, g, (size_t)best);
         attu_error_set(err, "23514", 0, "new row for relation \"%s\" violates check constraint \"%s\"", t->name,
                        order[which].c->name);
+        attu_error_set_row(err, rows ? rows[best] : (size_t)best);   /* (COPY's CONTEXT) */
         attu_error_set_object(err, t->name, NULL, order[which].c->name);
         if (!d.oom) attu_error_set_detail(err, "%s", d.p);
         free(d.p);

@@ -387,6 +387,8 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     }
     size_t rows = 0;
     attu_table *t = NULL;
+    attu_csv_kept *kept = NULL;       /* the data read, for a later error's CONTEXT */
+    bool kept_text = true;
     /* FORCE_NOT_NULL / FORCE_NULL: flags over the loaded columns */
     attu_csv_options copts = o->csv;
     copts.copy_relation = base->name;     /* PostgreSQL's messages and CONTEXT lines */
@@ -440,11 +442,12 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         } else if (!db_copy_binary_to_text(loaded, base->name, cb, raw.p ? raw.p : "", raw.n, &text, err)) {
             text_ctx tc = { text.p ? text.p : "", text.n, 0 };
             attu_csv_source tsrc = { .read = read_text, .ctx = &tc, .display_name = src.display_name };
-            t = attu_csv_load(scratch ? scratch : base, &topts, &tsrc, &rows, err);
+            t = attu_csv_load_kept(scratch ? scratch : base, &topts, &tsrc, &rows, err, &kept);
+            kept_text = false;   /* (a binary tuple has no text to show) */
         }
         attu_strbuf_free(&raw);
         attu_strbuf_free(&text);
-    } else t = attu_csv_load(scratch ? scratch : base, &copts, &src, &rows, err);
+    } else t = attu_csv_load_kept(scratch ? scratch : base, &copts, &src, &rows, err, &kept);
     free(fnn);
     free(fn);
     if (t && scratch) {
@@ -470,6 +473,16 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
     if (t && db_generated_fill(s, &t, base->nrows, NULL, err)) { attu_table_free(t); t = NULL; }
     if (t && db_check_appended(s, t, base->nrows, err)) { attu_table_free(t); t = NULL; }
+    /* a refusal of a loaded row names its input line, as PostgreSQL's
+     * CONTEXT: a key's the line alone, a CHECK's or NOT NULL's the
+     * record too */
+    if (!t && err->set && err->row1 > base->nrows && !err->context[0] && kept) {
+        char ctx[sizeof err->context];
+        attu_csv_record_context(kept, err->row1 - 1 - base->nrows, kept_text && strcmp(err->sqlstate, "23505"),
+                                ctx, sizeof ctx);
+        attu_error_set_context(err, ctx);
+    }
+    attu_csv_kept_free(kept);
     /* the loaded rows against the table's FOREIGN KEYs (db_fkey.c) */
     db_fkey_txn *fx = NULL;
     bool fk_replaced = false;

@@ -1083,6 +1083,7 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
                     attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
                                    "null value in column \"%s\" of relation \"%s\" violates not-null constraint", base->defs[c].name, base->name);
                     attu_error_set_object(err, base->name, base->defs[c].name, NULL);
+                    attu_error_set_row(err, old + r);   /* (COPY's CONTEXT) */
                     appended_row_detail(base, src, map, r, err);
                     goto fail;
                 }

@@ -450,6 +450,7 @@ int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, a
     attu_strbuf_puts(&b, " already exists.");
     attu_error_set(err, "23505", 0, "duplicate key value violates unique constraint \"%s\"", u->name);
     attu_error_set_object(err, t->name, NULL, u->name);
+    attu_error_set_row(err, row);   /* (COPY's CONTEXT) */
     if (!b.oom) attu_error_set_detail(err, "%s", b.p);
     free(b.p);
     return -1;

@@ -1426,9 +1426,71 @@ static int text_split_input(const attu_csv_input *in, const attu_csv_options *o,
     return 0;
 }
 
+/* A COPY's data kept after its load (attu_csv_load_kept): the input as
+ * the load read it, and the options it read it with. */
+struct attu_csv_kept {
+    attu_csv_input in;
+    attu_csv_options opts;     /* escape resolved */
+    bool crlf;
+};
+
+static attu_table *load(const attu_table *base, const attu_csv_options *opts, const attu_csv_source *src,
+                        size_t *rows_loaded, attu_error *err, attu_csv_kept **kept);
+
 attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
                           const attu_csv_source *src, size_t *rows_loaded,
                           attu_error *err) {
+    return load(base, opts, src, rows_loaded, err, NULL);
+}
+
+attu_table *attu_csv_load_kept(const attu_table *base, const attu_csv_options *opts, const attu_csv_source *src,
+                               size_t *rows_loaded, attu_error *err, attu_csv_kept **kept) {
+    *kept = NULL;
+    return load(base, opts, src, rows_loaded, err, kept);
+}
+
+void attu_csv_kept_free(attu_csv_kept *k) {
+    if (!k) return;
+    attu_csv_input_close(&k->in);
+    free(k);
+}
+
+void attu_csv_record_context(const attu_csv_kept *k, size_t record, bool with_text, char *buf, size_t cap) {
+    const attu_csv_options *o = &k->opts;
+    const char *rel = k->in.copy_relation ? k->in.copy_relation : k->in.name;
+    csv_cursor cur;
+    csv_field f;
+    bool utf8;
+    csv_cursor_init(&cur, k->in.data, k->in.size, o->delimiter, o->quote, o->escape);
+    cur.line = 1;
+    size_t index = 0, first_inner = 0;
+    bool first = true, header = o->header;
+    snprintf(buf, cap, "COPY %s, line %zu", rel, record + 1 + (header ? 1 : 0));
+    while (cur.pos < k->in.size) {
+        size_t start = cur.pos, start_line = cur.line;
+        int rc;
+        do rc = next_field(o, k->crlf, &cur, &f, &utf8);
+        while (!rc && f.end == CSV_END_DELIM);
+        if (rc) break;
+        size_t end_line = f.end == CSV_END_RECORD ? cur.line - 1 : cur.line;
+        if (first) first_inner = end_line - start_line;   /* (PostgreSQL counts none of these) */
+        first = false;
+        if (header) { header = false; continue; }
+        if (index++ < record) continue;
+        size_t line = o->text_format ? record + 1 + (o->header ? 1 : 0) : end_line - first_inner;
+        size_t end = f.raw_end;
+        if (end > start && k->in.data[end - 1] == '\r') end--;
+        char val[160];
+        put_limited(val, sizeof val, k->in.data + start, end - start);
+        if (with_text) snprintf(buf, cap, "COPY %s, line %zu: \"%s\"", rel, line, val);
+        else snprintf(buf, cap, "COPY %s, line %zu", rel, line);
+        break;
+    }
+    csv_cursor_free(&cur);
+}
+
+static attu_table *load(const attu_table *base, const attu_csv_options *opts, const attu_csv_source *src,
+                        size_t *rows_loaded, attu_error *err, attu_csv_kept **kept) {
     if (rows_loaded) *rows_loaded = 0;
     if (base->unavailable)
         return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
@@ -1518,6 +1580,12 @@ done:
     }
     free(job.text_codes);
     free(job.text_offset);
+    if (result && kept && (*kept = malloc(sizeof **kept))) {
+        (*kept)->in = in;
+        (*kept)->opts = o;
+        (*kept)->crlf = job.crlf;
+        return result;
+    }
     attu_csv_input_close(&in);
     return result;
 }

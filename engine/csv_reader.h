@@ -68,6 +68,19 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
                           const attu_csv_source *src, size_t *rows_loaded,
                           attu_error *err);
 
+/* attu_csv_load keeping its input (*kept; NULL when the load failed or
+ * out of memory), for the CONTEXT of an error a COPY finds in the loaded
+ * rows afterwards (a key, a CHECK, a NOT NULL column the column list left
+ * to its default). Free with attu_csv_kept_free. */
+typedef struct attu_csv_kept attu_csv_kept;
+attu_table *attu_csv_load_kept(const attu_table *base, const attu_csv_options *opts, const attu_csv_source *src,
+                               size_t *rows_loaded, attu_error *err, attu_csv_kept **kept);
+void attu_csv_kept_free(attu_csv_kept *k);
+/* PostgreSQL's CONTEXT for an error about the record-th (0-based) data
+ * record: "COPY t, line N" and, with_text, ": \"the record as sent\""
+ * (cut past 100 bytes), its line numbered as csv_reader.c's errors. */
+void attu_csv_record_context(const attu_csv_kept *k, size_t record, bool with_text, char *buf, size_t cap);
+
 /* Infers column names (from the header, or column1..N) and types from the
  * first sample_rows records: BOOLEAN, BIGINT, DOUBLE PRECISION, DATE,
  * TIMESTAMP, else TEXT. Returns the number of columns, defs malloc'ed. */

@@ -33,6 +33,7 @@ int attu_error_setv(attu_error *err, const char *sqlstate, int position,
     err->context[0] = '\0';
     err->schema_name[0] = err->table_name[0] = err->column_name[0] = err->constraint_name[0] = '\0';
     err->position = position;
+    err->row1 = 0;
     return -1;
 }
 

@@ -68,6 +68,10 @@ typedef struct attu_error {
      * ErrorResponse names it (fields s, t, c, n; psycopg's diag.table_name
      * ...): empty when none. */
     char schema_name[64], table_name[64], column_name[64], constraint_name[64];
+    /* The row of the table being written that the error is about, plus 1
+     * (0: none): a key, CHECK or NOT NULL refusal of loaded rows, whose
+     * input line COPY's CONTEXT names (db_copy.c). */
+    size_t row1;
 } attu_error;
 
 void attu_error_clear(attu_error *err);
@@ -104,6 +108,12 @@ static inline void attu_error_set_context(attu_error *err, const char *text) {
     size_t i = 0;
     for (; text[i] && i + 1 < sizeof err->context; i++) err->context[i] = text[i];
     err->context[i] = 0;
+}
+
+/* Names the (0-based) row of the table being written the recorded error
+ * is about (attu_error.row1). */
+static inline void attu_error_set_row(attu_error *err, size_t row) {
+    if (err) err->row1 = row + 1;
 }
 
 /* Out-of-memory shorthand: SQLSTATE 53200. */

@@ -252,3 +252,37 @@ Test(copy_text, error_context) {
     }
     cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM ct"), "0\n");
 }
+
+/* A refusal found after the load (a key, a CHECK, a NOT NULL column the
+ * column list leaves to its default) names the input line of the row, as
+ * PostgreSQL 15.18's CONTEXT: a key's the line alone, the others' the
+ * record as sent too. */
+Test(copy_text, constraint_context) {
+    tres r;
+    tdb_exec(s, "CREATE TABLE cu (id int PRIMARY KEY, v int CHECK (v > 0), w text NOT NULL DEFAULT 'd')", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tres_free(&r);
+    tdb_exec(s, "INSERT INTO cu VALUES (7, 1)", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tres_free(&r);
+    struct { const char *sql, *data, *state, *detail, *context; } cases[] = {
+        { "COPY cu (id, v) FROM STDIN", "1\t5\n2\t6\n1\t7\n", "23505", "Key (id)=(1) already exists.", "COPY cu, line 3" },
+        { "COPY cu (id, v) FROM STDIN (FORMAT csv, HEADER)", "id,v\n1,5\n\"2\n\",6\n7,8\n", "23505",
+          "Key (id)=(7) already exists.", "COPY cu, line 5" },
+        { "COPY cu (id, v) FROM STDIN (FORMAT csv)", "1,5\n2,-6\n", "23514", "Failing row contains (2, -6, d).",
+          "COPY cu, line 2: \"2,-6\"" },
+        { "COPY cu FROM STDIN", "1\t2\tx\n2\t-2\t\\\\N\n", "23514", "Failing row contains (2, -2, \\N).",
+          "COPY cu, line 2: \"2\t-2\t\\\\N\"" },
+        { "COPY cu (id, w) FROM STDIN (FORMAT csv)", "3,x\n4,\n", "23502", "Failing row contains (4, null, null).",
+          "COPY cu, line 2: \"4,\"" },
+        { "COPY cu (v) FROM STDIN", "5\n", "23502", "Failing row contains (null, 5, d).", "COPY cu, line 1: \"5\"" },
+    };
+    copyio x;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_assert_eq(run_copy(&x, cases[i].sql, cases[i].data, strlen(cases[i].data)), -1, "case %zu loaded", i);
+        cr_assert_str_eq(x.err.sqlstate, cases[i].state, "case %zu: %s", i, x.err.message);
+        cr_assert_str_eq(x.err.detail, cases[i].detail, "case %zu", i);
+        cr_assert_str_eq(x.err.context, cases[i].context, "case %zu", i);
+    }
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM cu"), "1\n");
+}
