@@ -660,7 +660,7 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
  * before it runs: db_txn_lock_stmt). */
 static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
     switch (st->kind) {
-    case ATTU_STMT_COMMENT: case ATTU_STMT_TYPE: return true;
+    case ATTU_STMT_COMMENT: case ATTU_STMT_TYPE: case ATTU_STMT_ROLE: return true;
     case ATTU_STMT_UPDATE: return !db_updates_pg_settings(s, st);   /* (pg_settings: SET) */
     case ATTU_STMT_EXPLAIN: return st->u.explain.analyze && stmt_writes(s, st->u.explain.stmt);
     case ATTU_STMT_CREATE_TABLE_AS: return !st->u.create_table_as.execute;   /* (EXECUTE's run comes back here) */
@@ -824,6 +824,7 @@ static int exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, 
     case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
     case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
     case ATTU_STMT_SET_CONSTRAINTS: return db_exec_set_constraints(s, st, cb, err);
+    case ATTU_STMT_ROLE: return db_exec_role(s, sql, st, cb, err);
     case ATTU_STMT_TYPE:
         /* (the upper-case actions are domains': planner/ast.h) */
         if (st->u.type_stmt.fn) return db_exec_function(s, sql, st, cb, err);   /* (actions 'F', 'G', 'H') */

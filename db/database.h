@@ -130,6 +130,18 @@ void attu_session_free(attu_session *s);
  * what pg_get_userbyid, current_database() and the system catalogs show.
  * Without it (the shell, tests), both are "attu". */
 void attu_session_set_identity(attu_session *s, const char *user, const char *database);
+
+/* What authentication needs to know of a created role (CREATE ROLE,
+ * db/db_role.c), from the committed catalog: 1 when user is one (out
+ * filled; free out->verifier), 0 when it is not (the bootstrap superuser:
+ * the --users file and loopback trust decide, as before roles). */
+typedef struct attu_role_login {
+    bool    can_login;      /* LOGIN */
+    char   *verifier;       /* its SCRAM-SHA-256 verifier; NULL: no password */
+    bool    has_valid_until;
+    int64_t valid_until;    /* UTC microseconds */
+} attu_role_login;
+int attu_db_role_login(attu_db *db, const char *user, attu_role_login *out);
 /* A setting the client's startup packet gave (application_name, ...):
  * the session's value that RESET goes back to, pg_settings' source
  * "client". -1 (nothing changes) for a name attu does not take this way

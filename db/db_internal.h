@@ -348,6 +348,9 @@ int db_txn_touch_comments(attu_session *s, attu_error *err);
  * (engine/enum_type.h attu_enum_use; database.c). */
 struct attu_enum_source db_enum_source(attu_session *s);
 /* CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db_type.c). */
+/* CREATE / ALTER / DROP ROLE, GRANT / REVOKE role (db_role.c) */
+int db_exec_role(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                 attu_error *err);
 int db_exec_type(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN (db_domain.c). */
 /* CREATE / DROP / ALTER FUNCTION (db_function.c) */

@@ -9,7 +9,7 @@
  *
  * (kind e: an enum type's definition, engine/enum_type.h; d: a domain's,
  * D: the domain of a column, engine/domain_type.h; f: a SQL function's,
- * engine/sql_function.h)
+ * engine/sql_function.h; R: a role, M: a role membership, engine/role.h)
  *
  * with every byte at or below ' ', '%' and DEL written as %XX (as the
  * views file writes its names), so each field is one word; a missing
@@ -66,7 +66,7 @@ int attu_storage_load_comments(const char *data_dir, attu_comments *cs, attu_err
         char *w = NULL, *fields[5];
         int nf = 0;
         for (char *p = strtok_r(line, " ", &w); p && nf < 5; p = strtok_r(NULL, " ", &w)) fields[nf++] = p;
-        if (nf != 5 || strcmp(fields[0], "comment") || strlen(fields[1]) != 1 || !strchr("rckedDf", fields[1][0])) {
+        if (nf != 5 || strcmp(fields[0], "comment") || strlen(fields[1]) != 1 || !strchr("rckedDfRM", fields[1][0])) {
             rc = -1;
             break;
         }

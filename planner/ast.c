@@ -129,6 +129,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_TRUNCATE: return "TRUNCATE TABLE";
     case ATTU_STMT_LOCK: return "LOCK TABLE";
     case ATTU_STMT_MAINTENANCE: return "VACUUM";
+    case ATTU_STMT_ROLE: return "ROLE";
     case ATTU_STMT_CREATE_VIEW: return "CREATE VIEW";
     case ATTU_STMT_DROP_VIEW: return "DROP VIEW";
     case ATTU_STMT_REFRESH_MATVIEW: return "REFRESH MATERIALIZED VIEW";

@@ -653,8 +653,24 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_MERGE,           /* u.modify: MERGE INTO t USING src ON cond WHEN ... (db/db_merge.c) */
     ATTU_STMT_TYPE,            /* u.type_stmt: CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (db/db_type.c) */
     ATTU_STMT_LOCK,            /* u.lock: LOCK [TABLE] [ONLY] t, ... [IN mode MODE] [NOWAIT] (db/db_lock_table.c) */
-    ATTU_STMT_MAINTENANCE      /* u.maintenance: VACUUM / ANALYZE [options] [t, ...], CHECKPOINT (db/db_maintenance.c) */
+    ATTU_STMT_MAINTENANCE,     /* u.maintenance: VACUUM / ANALYZE [options] [t, ...], CHECKPOINT (db/db_maintenance.c) */
+    ATTU_STMT_ROLE             /* u.role: CREATE / ALTER / DROP ROLE, GRANT / REVOKE role (db/db_role.c, db/db_role_grant.c) */
 } attu_ast_stmt_kind;
+
+/* One option of CREATE / ALTER ROLE as written (db/db_role.c): kind
+ * 'f' a word (SUPERUSER, NOLOGIN, INHERIT, ...: word, folded), 'p'
+ * PASSWORD str (NULL: PASSWORD NULL), 'c' CONNECTION LIMIT num, 'v' VALID
+ * UNTIL str, 'i' IN ROLE / IN GROUP names, 'r' ROLE / USER names, 'a'
+ * ADMIN names; pos where it starts (PostgreSQL's DefElem location). */
+typedef struct attu_ast_role_option {
+    char               kind;
+    const char        *word;
+    const char        *str;
+    int64_t            num;
+    struct attu_ast_name_list *names;
+    int                pos;
+    int                pos2;   /* 'i': where its ROLE / GROUP is */
+} attu_ast_role_option;
 
 /* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
  * FORWARD 1, PRIOR BACKWARD 1, FIRST ABSOLUTE 1, LAST ABSOLUTE -1, a bare
@@ -1187,6 +1203,28 @@ struct attu_ast_stmt {
              * nbr, 's' SET SCHEMA nbr, 'a' the options fn carries */
             struct attu_ast_function *fn;
         } type_stmt;
+        struct {
+            /* 'c' CREATE ROLE / USER / GROUP name options, 'a' ALTER ROLE
+             * name options, 'r' ALTER ROLE name RENAME TO new_name, 'd'
+             * DROP ROLE [IF EXISTS] names, 'g' GRANT roles TO members
+             * [WITH ADMIN OPTION], 'v' REVOKE [ADMIN OPTION FOR] roles
+             * FROM members. word: 'r' ROLE, 'u' USER, 'g' GROUP. Names
+             * written CURRENT_USER / CURRENT_ROLE / SESSION_USER are kept
+             * as "\001current_user" and so on (db_role.c resolves them). */
+            char                  action;
+            char                  word;
+            char                 *name;
+            int                   name_position;
+            char                 *new_name;
+            int                   new_name_position;
+            attu_ast_name_list    names;     /* 'd' the roles; 'g' / 'v' the granted roles */
+            attu_ast_name_list    members;   /* 'g' / 'v' */
+            attu_ast_role_option *options;
+            int                   noptions;
+            bool                  if_exists;
+            bool                  admin_option;   /* 'g' WITH ADMIN OPTION; 'v' ADMIN OPTION FOR */
+            bool                  cascade;
+        } role;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
              * rel.sub, 'k' CONSTRAINT sub ON rel, 'f' FUNCTION fn */

@@ -744,6 +744,11 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (s->u.truncate.restart_identity) puts_(o, " restart-identity");
         puts_(o, ")");
         break;
+    case ATTU_STMT_ROLE:
+        puts_(o, "(role ");
+        puts_(o, s->u.role.name ? s->u.role.name : "");
+        puts_(o, ")");
+        break;
     case ATTU_STMT_MAINTENANCE:
         puts_(o, s->u.maintenance.vacuum ? "(vacuum " : "(analyze ");
         pr_names(o, s->u.maintenance.tables);

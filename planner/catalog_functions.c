@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "planner/system_catalog_internal.h"
+#include "engine/role.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
 
@@ -53,10 +54,17 @@ static void domain_arm(void *ctx, const attu_domain_def *d) {
  * of arguments. */
 typedef bool (*macro_fn)(bctx *c, sbuf *b, int nargs);
 
+/* (each created role's arm: engine/role.h) */
+static void userbyid_arm(void *ctx, const attu_role *r) {
+    sbuf *b = ctx;
+    syscat_sb_printf(b, " WHEN $1 = %u THEN ", r->oid);
+    syscat_sb_quote(b, r->name);
+}
 static bool m_userbyid(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_sb_printf(b, "CASE WHEN $1 = %d THEN ", OID_USER);
-    syscat_sb_quote(b, syscat_user(c));
+    syscat_sb_quote(b, syscat_bootstrap_user(c));
+    if (c->cat) attu_role_each(attu_catalog_comments(c->cat), userbyid_arm, b);
     syscat_sb_printf(b, " WHEN $1 = %d THEN 'pg_database_owner' ELSE 'unknown (OID=' || $1 || ')' END", OID_DB_OWNER);
     return true;
 }

@@ -523,6 +523,12 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 /* VARIADIC: f(..., VARIADIC array), a reserved word PostgreSQL also takes
  * as a bare label */
 %token VARIADIC.
+/* The role statements' words (db/db_role.c): GRANT (a reserved keyword
+ * attu lexes as one it takes nowhere) and REVOKE where a statement
+ * starts; ROLE, ADMIN, PASSWORD, VALID, CONNECTION, ENCRYPTED and
+ * UNENCRYPTED inside CREATE / ALTER / DROP ROLE / USER / GROUP only
+ * (parser.c), so every other statement parses as before */
+%token GRANT REVOKE ROLE ADMIN PASSWORD VALID CONNECTION ENCRYPTED UNENCRYPTED.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -5732,4 +5738,218 @@ type_stmt(A) ::= ALTER(K) FUNCTION func_sig(S) RENAME TO colid(T).
 {
     A = ab_function_stmt(ctx, K.pos, 'H', S);
     if (A) A->u.type_stmt.nbr = (char *)ab_tokstr(&T);
+}
+
+/* ======================================================================== */
+/* Roles: CREATE / ALTER / DROP ROLE (USER, GROUP), GRANT / REVOKE role    */
+/* (db/db_role.c, db/db_role_grant.c), as PostgreSQL 15's gram.y takes    */
+/* them; the options are checked for conflicts in db_role.c.               */
+
+%type role_stmt {attu_ast_stmt *}
+%type role_word {char}
+%type alter_role_word {char}
+%type rspec {attu_token}
+%type role_id {attu_token}
+%type role_names {attu_names *}
+%type role_opts {attu_vec *}
+%type role_opt {attu_ast_role_option}
+%type role_limit {int64_t}
+%type grant_admin {bool}
+%include {
+static attu_ast_stmt *ab_role_stmt(attu_parse_ctx *ctx, int pos, char action, char word) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_ROLE, pos);
+    if (st) { st->u.role.action = action; st->u.role.word = word; }
+    return st;
+}
+/* A RoleSpec's name: CURRENT_USER / CURRENT_ROLE / SESSION_USER as
+ * "\001" + the word (the db layer names them when the statement runs). */
+static const char *ab_role_spec_name(attu_parse_ctx *ctx, const attu_token *t) {
+    (void)ctx;
+    return ab_tokstr(t);
+}
+/* A RoleId (a role a statement creates or renames to): public, none
+ * and the CURRENT_USER kin (rspec marks them with a leading \001) are
+ * refused where the grammar reads it. */
+static void ab_role_id_check(attu_parse_ctx *ctx, const attu_token *t) {
+    if (ctx->failed) return;
+    const char *w = ab_tokstr(t);
+    if (w[0] == '\001') {
+        char up[32];
+        size_t i = 0;
+        for (; w[i + 1] && i + 1 < sizeof up; i++) up[i] = (char)(w[i + 1] >= 'a' && w[i + 1] <= 'z' ? w[i + 1] - 32 : w[i + 1]);
+        up[i] = 0;
+        ab_error(ctx, "42939", t->pos, "%s cannot be used as a role name here", up);
+        ctx->failed = true;
+    } else if (!strcmp(w, "public") || !strcmp(w, "none")) {
+        ab_error(ctx, "42939", t->pos, "role name \"%s\" is reserved", w);
+        ctx->failed = true;
+    }
+}
+static void ab_role_opt_push(attu_parse_ctx *ctx, attu_vec **v, const attu_ast_role_option *o) {
+    if (!*v) *v = ab_alloc(ctx, sizeof(attu_vec));
+    if (*v) ab_vec_push(ctx, *v, o, sizeof *o);
+}
+static attu_ast_name_list *ab_role_list(attu_parse_ctx *ctx, attu_names *l) {
+    attu_ast_name_list *n = ab_alloc(ctx, sizeof *n);
+    if (n) *n = ab_names(l);
+    return n;
+}
+static void ab_role_set_opts(attu_ast_stmt *st, attu_vec *v) {
+    if (!st || !v) return;
+    st->u.role.options = v->items;
+    st->u.role.noptions = (int)v->n;
+}
+}
+stmt(A) ::= role_stmt(S).                      { A = S; }
+
+role_word(A) ::= ROLE.    { A = 'r'; }
+role_word(A) ::= USER.    { A = 'u'; }
+role_word(A) ::= GROUP.   { A = 'g'; }
+alter_role_word(A) ::= ROLE.    { A = 'r'; }
+alter_role_word(A) ::= USER.    { A = 'u'; }
+
+rspec(A) ::= colid(T).           { A = T; }
+rspec(A) ::= ROLE(T).            { A = T; }
+rspec(A) ::= ADMIN(T).           { A = T; }
+rspec(A) ::= PASSWORD(T).        { A = T; }
+rspec(A) ::= VALID(T).           { A = T; }
+rspec(A) ::= CONNECTION(T).      { A = T; }
+rspec(A) ::= ENCRYPTED(T).       { A = T; }
+rspec(A) ::= UNENCRYPTED(T).     { A = T; }
+rspec(A) ::= RESERVED_BARE(T).
+{
+    A = T;
+    /* (marked: the db layer names them when the statement runs) */
+    char *m = ab_alloc(ctx, strlen(ab_tokstr(&T)) + 2);
+    if (m) { m[0] = '\001'; strcpy(m + 1, ab_tokstr(&T)); A.str = m; }
+    if (strcmp(T.str, "current_user") && strcmp(T.str, "session_user") && strcmp(T.str, "current_role") && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+        ctx->failed = true;
+    }
+}
+role_id(A) ::= rspec(T).         { A = T; ab_role_id_check(ctx, &T); }
+
+role_names(A) ::= rspec(T).                       { A = ab_names_push(ctx, NULL, ab_role_spec_name(ctx, &T), T.pos); }
+role_names(A) ::= role_names(L) COMMA rspec(T).   { A = ab_names_push(ctx, L, ab_role_spec_name(ctx, &T), T.pos); }
+
+opt_role_with ::= WITH.
+opt_role_with ::= .
+
+role_opts(A) ::= .                          { A = NULL; }
+role_opts(A) ::= role_opts(L) role_opt(O).  { A = L; ab_role_opt_push(ctx, &A, &O); }
+
+role_opt(A) ::= ID(W).
+{
+    memset(&A, 0, sizeof A); A.kind = 'f'; A.word = ab_tokstr(&W); A.pos = W.pos;
+    static const char *const words[] = { "superuser", "nosuperuser", "createrole", "nocreaterole", "replication",
+        "noreplication", "createdb", "nocreatedb", "login", "nologin", "bypassrls", "nobypassrls", "inherit",
+        "noinherit", NULL };
+    bool known = false;
+    for (int i = 0; words[i]; i++) if (ab_word_is(ctx, &W, words[i])) known = true;
+    if (!known && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, W.pos, "unrecognized role option \"%s\"", ab_tokstr(&W));
+        ctx->failed = true;
+    }
+}
+role_opt(A) ::= PASSWORD(P) SCONST(S).             { memset(&A, 0, sizeof A); A.kind = 'p'; A.str = ab_tokstr(&S); A.pos = P.pos; }
+role_opt(A) ::= PASSWORD(P) NULL.                  { memset(&A, 0, sizeof A); A.kind = 'p'; A.pos = P.pos; }
+role_opt(A) ::= ENCRYPTED(P) PASSWORD SCONST(S).   { memset(&A, 0, sizeof A); A.kind = 'p'; A.str = ab_tokstr(&S); A.pos = P.pos; }
+role_opt(A) ::= UNENCRYPTED(P) PASSWORD SCONST.
+{
+    memset(&A, 0, sizeof A);
+    if (!ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, P.pos, "UNENCRYPTED PASSWORD is no longer supported");
+        ctx->failed = true;
+    }
+}
+role_opt(A) ::= CONNECTION(C) LIMIT role_limit(N). { memset(&A, 0, sizeof A); A.kind = 'c'; A.num = N; A.pos = C.pos; }
+role_opt(A) ::= VALID(V) ID(U) SCONST(S).
+{
+    ab_word_expect(ctx, &U, "until");
+    memset(&A, 0, sizeof A); A.kind = 'v'; A.str = ab_tokstr(&S); A.pos = V.pos;
+}
+role_opt(A) ::= IN(I) ROLE(R) role_names(L).   { memset(&A, 0, sizeof A); A.kind = 'i'; A.names = ab_role_list(ctx, L); A.pos = I.pos; A.pos2 = R.pos; }
+role_opt(A) ::= IN(I) GROUP(R) role_names(L).  { memset(&A, 0, sizeof A); A.kind = 'i'; A.names = ab_role_list(ctx, L); A.pos = I.pos; A.pos2 = R.pos; }
+role_opt(A) ::= ROLE(R) role_names(L).      { memset(&A, 0, sizeof A); A.kind = 'r'; A.names = ab_role_list(ctx, L); A.pos = R.pos; }
+role_opt(A) ::= USER(R) role_names(L).      { memset(&A, 0, sizeof A); A.kind = 'r'; A.names = ab_role_list(ctx, L); A.pos = R.pos; }
+role_opt(A) ::= ADMIN(R) role_names(L).     { memset(&A, 0, sizeof A); A.kind = 'a'; A.names = ab_role_list(ctx, L); A.pos = R.pos; }
+
+role_limit(A) ::= ICONST(T).        { A = strtoll(ab_tokstr(&T), NULL, 10); if (A > 2147483647) A = 2147483647; }
+role_limit(A) ::= MINUS ICONST(T).  { A = -strtoll(ab_tokstr(&T), NULL, 10); if (A < -2147483647) A = -2147483647; }
+
+role_stmt(A) ::= CREATE(K) role_word(W) role_id(N) opt_role_with role_opts(O).
+{
+    A = ab_role_stmt(ctx, K.pos, 'c', W);
+    if (A) { A->u.role.name = (char *)ab_tokstr(&N); A->u.role.name_position = N.pos; ab_role_set_opts(A, O); }
+}
+role_stmt(A) ::= ALTER(K) alter_role_word(W) rspec(N) opt_role_with role_opts(O).
+{
+    A = ab_role_stmt(ctx, K.pos, 'a', W);
+    if (A) { A->u.role.name = (char *)ab_role_spec_name(ctx, &N); A->u.role.name_position = N.pos; ab_role_set_opts(A, O); }
+}
+role_stmt(A) ::= ALTER(K) alter_role_word(W) role_id(N) RENAME TO role_id(T).
+{
+    A = ab_role_stmt(ctx, K.pos, 'r', W);
+    if (A) {
+        A->u.role.name = (char *)ab_role_spec_name(ctx, &N); A->u.role.name_position = N.pos;
+        A->u.role.new_name = (char *)ab_tokstr(&T); A->u.role.new_name_position = T.pos;
+    }
+}
+role_stmt(A) ::= ALTER(K) GROUP role_id(N) RENAME TO role_id(T).
+{
+    A = ab_role_stmt(ctx, K.pos, 'r', 'g');
+    if (A) {
+        A->u.role.name = (char *)ab_role_spec_name(ctx, &N); A->u.role.name_position = N.pos;
+        A->u.role.new_name = (char *)ab_tokstr(&T); A->u.role.new_name_position = T.pos;
+    }
+}
+role_stmt(A) ::= ALTER(K) GROUP rspec(N) ADD USER role_names(L).
+{
+    A = ab_role_stmt(ctx, K.pos, 'g', 'g');
+    if (A) { A->u.role.names = ab_names(ab_names_push(ctx, NULL, ab_role_spec_name(ctx, &N), N.pos)); A->u.role.members = ab_names(L); }
+}
+role_stmt(A) ::= ALTER(K) GROUP rspec(N) DROP USER role_names(L).
+{
+    A = ab_role_stmt(ctx, K.pos, 'v', 'g');
+    if (A) { A->u.role.names = ab_names(ab_names_push(ctx, NULL, ab_role_spec_name(ctx, &N), N.pos)); A->u.role.members = ab_names(L); }
+}
+role_stmt(A) ::= DROP(K) role_word(W) role_names(L).
+{
+    A = ab_role_stmt(ctx, K.pos, 'd', W);
+    if (A) A->u.role.names = ab_names(L);
+}
+role_stmt(A) ::= DROP(K) role_word(W) IF EXISTS role_names(L).
+{
+    A = ab_role_stmt(ctx, K.pos, 'd', W);
+    if (A) { A->u.role.names = ab_names(L); A->u.role.if_exists = true; }
+}
+grant_admin(A) ::= .                   { A = false; }
+grant_admin(A) ::= WITH ID(W) ID(O).   { ab_word_expect(ctx, &W, "admin"); ab_word_expect(ctx, &O, "option"); A = true; }
+opt_granted_by ::= .
+opt_granted_by ::= ID(G) BY rspec.
+{
+    ab_word_expect(ctx, &G, "granted");
+    if (!ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, G.pos, "GRANTED BY is not supported");
+        ctx->failed = true;
+    }
+}
+role_stmt(A) ::= GRANT(K) role_names(R) TO role_names(M) grant_admin(G) opt_granted_by.
+{
+    A = ab_role_stmt(ctx, K.pos, 'g', 'r');
+    if (A) { A->u.role.names = ab_names(R); A->u.role.members = ab_names(M); A->u.role.admin_option = G; }
+}
+role_stmt(A) ::= REVOKE(K) role_names(R) FROM role_names(M) opt_granted_by opt_drop_behavior(B).
+{
+    A = ab_role_stmt(ctx, K.pos, 'v', 'r');
+    if (A) { A->u.role.names = ab_names(R); A->u.role.members = ab_names(M); A->u.role.cascade = B; }
+}
+role_stmt(A) ::= REVOKE(K) ID(W) ID(O) FOR role_names(R) FROM role_names(M) opt_granted_by opt_drop_behavior(B).
+{
+    ab_word_expect(ctx, &W, "admin"); ab_word_expect(ctx, &O, "option");
+    A = ab_role_stmt(ctx, K.pos, 'v', 'r');
+    if (A) {
+        A->u.role.names = ab_names(R); A->u.role.members = ab_names(M); A->u.role.cascade = B;
+        A->u.role.admin_option = true;
+    }
 }

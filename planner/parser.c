@@ -100,6 +100,10 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * FOR; a FETCH or MOVE direction (PRIOR, ABSOLUTE, RELATIVE, FORWARD,
      * BACKWARD) right after FETCH or MOVE. */
     bool declare_for = false;
+    /* CREATE / ALTER / DROP ROLE, USER or GROUP: the role options' words
+     * (ROLE, ADMIN, PASSWORD, VALID, CONNECTION, ENCRYPTED, UNENCRYPTED)
+     * are keywords there (grammar.y, db/db_role.c) */
+    bool role_stmt = false;
     /* CREATE [OR REPLACE] FUNCTION: FUNCTION is a keyword there (and
      * after DROP and ALTER), RETURN (the SQL-standard body) outside
      * parentheses */
@@ -181,8 +185,24 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if (iv_state == 2 && cur.type == TK_TO) iv_state = 3;
             else iv_state = 0;
         }
+        if (stmt_tok == 0 && cur.type == TK_RESERVED_NOBARE && cur.str && !strcmp(cur.str, "grant")) cur.type = TK_GRANT;
+        if (stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_ALTER || prev1 == TK_DROP) &&
+            (cur.type == TK_USER || cur.type == TK_GROUP))
+            role_stmt = true;
         if (cur.type == TK_ID && cur.str && !(cur.len && ctx.sql[cur.off] == '"')) {
-            if (stmt_tok == 0 && !strcmp(cur.str, "reindex")) cur.type = TK_REINDEX;
+            static const struct { const char *word; int tok; } role_words[] = {
+                { "role", TK_ROLE }, { "admin", TK_ADMIN }, { "password", TK_PASSWORD }, { "valid", TK_VALID },
+                { "connection", TK_CONNECTION }, { "encrypted", TK_ENCRYPTED }, { "unencrypted", TK_UNENCRYPTED },
+            };
+            if (stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_ALTER || prev1 == TK_DROP) && !strcmp(cur.str, "role"))
+                role_stmt = true;
+            if (role_stmt && stmt_tok >= 1)
+                for (size_t w = 0; w < sizeof role_words / sizeof *role_words; w++)
+                    if (!strcmp(cur.str, role_words[w].word)) cur.type = role_words[w].tok;
+        }
+        if (cur.type == TK_ID && cur.str && !(cur.len && ctx.sql[cur.off] == '"')) {
+            if (stmt_tok == 0 && !strcmp(cur.str, "revoke")) cur.type = TK_REVOKE;
+            else if (stmt_tok == 0 && !strcmp(cur.str, "reindex")) cur.type = TK_REINDEX;
             else if (!strcmp(cur.str, "index") &&
                      ((stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_DROP || prev1 == TK_ALTER ||
                                          prev1 == TK_REINDEX)) ||
@@ -245,6 +265,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
         if (cur.type == TK_SEMI) {
             stmt_tok = first_type = prev1 = prev2 = 0;
             declare_for = false;
+            role_stmt = false;
             fn_stmt = false;
             parens = 0;
         } else {

@@ -50,6 +50,8 @@
 #include "planner/system_catalog_internal.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
+#include "engine/role.h"
+#include "engine/types.h"
 
 #include "engine/sequence.h"
 #include "engine/sql_function.h"
@@ -918,15 +920,61 @@ static void rows_pg_database(rel_text *r, const syscat_env *env) {
     v_text(r, "C"); v_text(r, "C"); v_nulls(r, 3);
 }
 
+/* The roles (engine/role.h): the bootstrap superuser, OID 10, named as
+ * this session has it (env->user), then every created role. */
+static void role_valid_until(rel_text *r, const attu_role *ro) {
+    if (!ro->has_valid_until) { v_null(r); return; }
+    char when[80];
+    attu_timestamptz_format(ro->valid_until, NULL, when, sizeof when);
+    v_text(r, when);
+}
+static void pg_roles_row(void *ctx, const attu_role *ro) {
+    rel_text *r = ctx;
+    v_text(r, ro->name); v_bool(r, ro->super); v_bool(r, ro->inherit); v_bool(r, ro->createrole);
+    v_bool(r, ro->createdb); v_bool(r, ro->login); v_bool(r, ro->replication); v_int(r, ro->connlimit);
+    v_text(r, "********"); role_valid_until(r, ro); v_bool(r, ro->bypassrls); v_null(r); v_int(r, ro->oid);
+}
 static void rows_pg_roles(rel_text *r, const syscat_env *env) {
     v_text(r, env->user);
     for (int i = 0; i < 5; i++) v_bool(r, true);
     v_bool(r, false); v_int(r, -1); v_text(r, "********"); v_null(r); v_bool(r, false); v_null(r); v_int(r, OID_USER);
+    attu_role_each(attu_catalog_comments(env->cat), pg_roles_row, r);
 }
 
+static void pg_authid_row(void *ctx, const attu_role *ro) {
+    rel_text *r = ctx;
+    v_int(r, ro->oid); v_text(r, ro->name); v_bool(r, ro->super); v_bool(r, ro->inherit); v_bool(r, ro->createrole);
+    v_bool(r, ro->createdb); v_bool(r, ro->login); v_bool(r, ro->replication); v_bool(r, ro->bypassrls);
+    v_int(r, ro->connlimit);
+    if (ro->password) v_text(r, ro->password);
+    else v_null(r);
+    role_valid_until(r, ro);
+}
+static void rows_pg_authid(rel_text *r, const syscat_env *env) {
+    v_int(r, OID_USER); v_text(r, env->user);
+    for (int i = 0; i < 5; i++) v_bool(r, true);
+    v_bool(r, false); v_bool(r, false); v_int(r, -1); v_null(r); v_null(r);
+    attu_role_each(attu_catalog_comments(env->cat), pg_authid_row, r);
+}
+
+static void pg_user_row(void *ctx, const attu_role *ro) {
+    rel_text *r = ctx;
+    if (!ro->login) return;
+    v_text(r, ro->name); v_int(r, ro->oid); v_bool(r, ro->createdb); v_bool(r, ro->super); v_bool(r, ro->replication);
+    v_bool(r, ro->bypassrls); v_text(r, "********"); role_valid_until(r, ro); v_null(r);
+}
 static void rows_pg_user(rel_text *r, const syscat_env *env) {
     v_text(r, env->user); v_int(r, OID_USER); v_bool(r, true); v_bool(r, true); v_bool(r, false); v_bool(r, false);
     v_text(r, "********"); v_null(r); v_null(r);
+    attu_role_each(attu_catalog_comments(env->cat), pg_user_row, r);
+}
+
+static void pg_auth_members_row(void *ctx, const attu_role_member *m) {
+    rel_text *r = ctx;
+    v_int(r, m->role); v_int(r, m->member); v_int(r, m->grantor); v_bool(r, m->admin);
+}
+static void rows_pg_auth_members(rel_text *r, const syscat_env *env) {
+    attu_role_member_each(attu_catalog_comments(env->cat), pg_auth_members_row, r);
 }
 
 static void rows_pg_am(rel_text *r, const syscat_env *env) {
@@ -1936,7 +1984,12 @@ static const sys_relation sys_relations[] = {
       "collversion text", rows_pg_collation },
     { "pg_catalog", "pg_tablespace", "oid bigint, spcname text, spcowner bigint, spcacl text[], spcoptions text[]",
       rows_pg_tablespace },
-    { "pg_catalog", "pg_auth_members", "roleid bigint, member bigint, grantor bigint, admin_option boolean", NULL },
+    { "pg_catalog", "pg_auth_members", "roleid bigint, member bigint, grantor bigint, admin_option boolean",
+      rows_pg_auth_members },
+    { "pg_catalog", "pg_authid",
+      "oid bigint, rolname text, rolsuper boolean, rolinherit boolean, rolcreaterole boolean, rolcreatedb boolean, "
+      "rolcanlogin boolean, rolreplication boolean, rolbypassrls boolean, rolconnlimit integer, rolpassword text, "
+      "rolvaliduntil timestamptz", rows_pg_authid },
     { "pg_catalog", "pg_proc",
       "oid bigint, proname text, pronamespace bigint, proowner bigint, prolang bigint, procost real, prorows real, "
       "provariadic bigint, prosupport text, prokind text, prosecdef boolean, proleakproof boolean, "
@@ -2174,6 +2227,13 @@ bool attu_is_system_schema(const char *schema) {
 const char *syscat_user(const bctx *c) {
     return c->params && c->params->user && *c->params->user ? c->params->user : "attu";
 }
+const char *syscat_bootstrap_user(const bctx *c) {
+    const char *u = syscat_user(c);
+    attu_role r;
+    if (!c->cat || !attu_role_find(attu_catalog_comments(c->cat), u, &r)) return u;
+    attu_role_clear(&r);
+    return "attu";
+}
 const char *syscat_database(const bctx *c) {
     return c->params && c->params->database && *c->params->database ? c->params->database : "attu";
 }
@@ -2217,7 +2277,7 @@ const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const ch
         return NULL;
     }
     *is_system = true;
-    syscat_env env = { c->cat, c->params, { 0 }, syscat_user(c), syscat_database(c) };
+    syscat_env env = { c->cat, c->params, { 0 }, syscat_bootstrap_user(c), syscat_database(c) };
     if (!syscat_rels_load(c, &env.rs)) { attu_error_oom(c->err); return NULL; }
     rel_text r;
     if (!rel_begin(&r, sr->cols)) { rel_free(&r); syscat_rels_free(&env.rs); attu_error_oom(c->err); return NULL; }

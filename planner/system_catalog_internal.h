@@ -144,6 +144,9 @@ const char *syscat_format_type(attu_type t, char *buf, size_t cap);
 /* ---- the session and the plan ---- */
 
 const char *syscat_user(const bctx *c);       /* the connected user ("attu" without one) */
+/* The bootstrap superuser's name (OID 10, the owner of everything): the
+ * connected user, or "attu" where that is a created role (engine/role.h). */
+const char *syscat_bootstrap_user(const bctx *c);
 const char *syscat_database(const bctx *c);   /* the connected database (likewise) */
 /* Whether [schema.]name (schema NULL: pg_catalog) is a system relation. */
 bool syscat_is_relation(const char *schema, const char *name);

@@ -3,6 +3,8 @@
  */
 #include "server/auth_scram.h"
 
+#include "engine/scram_verifier.h"
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -74,27 +76,11 @@ static void hmac(const uint8_t *key, size_t klen, const void *msg, size_t mlen,
 
 static int derive(const char *password, const uint8_t *salt, int salt_len,
                   int iterations, uint8_t stored[KEY_LEN], uint8_t server[KEY_LEN]) {
-    uint8_t salted[KEY_LEN], client_key[KEY_LEN];
-    if (!PKCS5_PBKDF2_HMAC(password, (int)strlen(password), salt, salt_len,
-                           iterations, EVP_sha256(), KEY_LEN, salted))
-        return -1;
-    hmac(salted, KEY_LEN, "Client Key", 10, client_key);
-    SHA256(client_key, KEY_LEN, stored);
-    hmac(salted, KEY_LEN, "Server Key", 10, server);
-    OPENSSL_cleanse(salted, sizeof salted);
-    return 0;
+    return attu_scram_derive(password, salt, salt_len, iterations, stored, server);
 }
 
 int scram_make_verifier(const char *password, int iterations, char *out, size_t cap) {
-    uint8_t salt[SALT_LEN], stored[KEY_LEN], server[KEY_LEN];
-    if (RAND_bytes(salt, sizeof salt) != 1) return -1;
-    if (derive(password, salt, SALT_LEN, iterations, stored, server)) return -1;
-    char s64[64], k1[64], k2[64];
-    b64_encode(salt, SALT_LEN, s64, sizeof s64);
-    b64_encode(stored, KEY_LEN, k1, sizeof k1);
-    b64_encode(server, KEY_LEN, k2, sizeof k2);
-    int n = snprintf(out, cap, "SCRAM-SHA-256$%d:%s$%s:%s", iterations, s64, k1, k2);
-    return n > 0 && (size_t)n < cap ? 0 : -1;
+    return attu_scram_make_verifier(password, iterations, out, cap);
 }
 
 /* Parses "SCRAM-SHA-256$iter:salt$stored:server". */
@@ -191,6 +177,12 @@ void scram_users_free(scram_users *u) {
 
 int scram_users_count(const scram_users *u) { return u ? u->n : 0; }
 
+bool scram_users_has(const scram_users *u, const char *user) {
+    for (int i = 0; u && i < u->n; i++)
+        if (!strcmp(u->v[i].name, user)) return true;
+    return false;
+}
+
 scram_state *scram_begin(const scram_users *u, const char *user) {
     scram_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -209,6 +201,21 @@ scram_state *scram_begin(const scram_users *u, const char *user) {
         RAND_bytes(s->user.server_key, KEY_LEN);
     }
     s->user.name = NULL;   /* never freed through the state */
+    return s;
+}
+
+scram_state *scram_begin_verifier(const char *verifier) {
+    scram_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    if (verifier && !parse_verifier(verifier, &s->user)) s->known = true;
+    else {   /* no password: the mock verifier, which no proof matches */
+        s->user.iterations = DEFAULT_ITER;
+        s->user.salt_len = SALT_LEN;
+        RAND_bytes(s->user.salt, SALT_LEN);
+        RAND_bytes(s->user.stored_key, KEY_LEN);
+        RAND_bytes(s->user.server_key, KEY_LEN);
+    }
+    s->user.name = NULL;
     return s;
 }
 

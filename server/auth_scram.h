@@ -15,6 +15,7 @@
 #ifndef ATTU_SERVER_AUTH_SCRAM_H
 #define ATTU_SERVER_AUTH_SCRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/error.h"
@@ -25,9 +26,15 @@ typedef struct scram_state scram_state;
 scram_users *scram_users_load(const char *path, attu_error *err);
 void scram_users_free(scram_users *u);
 int scram_users_count(const scram_users *u);
+/* Whether the file has a line for user. */
+bool scram_users_has(const scram_users *u, const char *user);
 
 /* Starts an exchange for `user` (the startup packet's user name). */
 scram_state *scram_begin(const scram_users *u, const char *user);
+/* The same against one verifier (a created role's rolpassword,
+ * engine/role.h); NULL verifier: a role without a password, whom no
+ * proof lets in. */
+scram_state *scram_begin_verifier(const char *verifier);
 void scram_free(scram_state *s);
 
 /* client-first-message in, server-first-message out (NUL-terminated,

@@ -118,6 +118,9 @@ typedef struct conn {
     bool        handle_closed;
     bool        stop_reading;   /* after Terminate or a framing error */
     scram_state *scram;
+    bool         is_role;          /* the user is a created role (engine/role.h) */
+    bool         role_can_login;   /* false: a NOLOGIN role, refused once authenticated (28000) */
+    bool         role_expired;     /* its VALID UNTIL has passed: its password fails (28P01) */
     struct conn *all_prev, *all_next;   /* every connection */
     struct conn *hash_next;             /* pid lookup for CancelRequest */
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "server/log.h"
 #include "server/pgwire_decode.h"
@@ -36,6 +37,10 @@ void startup_fatal(conn *c, const char *sqlstate, const char *fmt, ...) {
 }
 
 static void startup_complete(conn *c) {
+    if (!c->role_can_login) {   /* (after authentication, as PostgreSQL checks it) */
+        startup_fatal(c, "28000", "role \"%s\" is not permitted to log in", c->user);
+        return;
+    }
     c->session = attu_session_new(c->srv->db);
     if (!c->session) {
         startup_fatal(c, ATTU_SQLSTATE_OUT_OF_MEMORY, "out of memory");
@@ -191,10 +196,35 @@ void startup_packet(conn *c, const char *pkt, size_t len) {
     }
     c->counted = true;
     srv->nsessions++;
+    /* a created role (CREATE ROLE, db/db_role.c) authenticates with its
+     * own password; any other name is the bootstrap superuser, as before
+     * roles (the --users file's, or trusted on loopback) */
+    attu_role_login role;
+    c->is_role = attu_db_role_login(srv->db, c->user, &role) == 1;
+    c->role_expired = false;
+    if (c->is_role && role.has_valid_until) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        c->role_expired = role.valid_until < (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+    }
+    c->role_can_login = !c->is_role || role.can_login;
     if (c->loopback) {
+        free(role.verifier);
         startup_complete(c);
         return;
     }
+    if (c->is_role && (role.verifier || !scram_users_has(srv->users, c->user))) {
+        /* (the role's password; one without any lets no proof in) */
+        c->scram = scram_begin_verifier(role.verifier);
+        free(role.verifier);
+        if (!c->scram) { startup_fatal(c, ATTU_SQLSTATE_OUT_OF_MEMORY, "out of memory"); return; }
+        static const char mechs[] = "SCRAM-SHA-256\0";   /* list ends with an empty name */
+        pg_msg_auth(&c->out, 10, mechs, sizeof mechs);
+        conn_send_now(c);
+        c->phase = PHASE_SASL_FIRST;
+        return;
+    }
+    free(role.verifier);
     if (!srv->users) {
         startup_fatal(c, "28000",
                       "no authentication method for host \"%s\", user \"%s\": "
@@ -244,6 +274,11 @@ void startup_sasl(conn *c, const char *payload, size_t len) {
                           c->user);
         else
             startup_fatal(c, err.sqlstate, "%s", err.message);
+        return;
+    }
+    if (c->role_expired) {   /* (VALID UNTIL passed: the password no longer counts, as PostgreSQL's) */
+        free(reply);
+        startup_fatal(c, ATTU_SQLSTATE_INVALID_PASSWORD, "password authentication failed for user \"%s\"", c->user);
         return;
     }
     pg_msg_auth(&c->out, 12, reply, strlen(reply));       /* SASLFinal */

@@ -105,6 +105,12 @@ attu_session *attu_session_new(attu_db *db) {
     if (s) { s->db = db; s->txn = 'I'; }
     return s;
 }
+int attu_db_role_login(attu_db *db, const char *user, attu_role_login *out) {
+    (void)db; (void)user;
+    memset(out, 0, sizeof *out);
+    return 0;   /* (the fake database has no roles) */
+}
+
 void attu_session_set_identity(attu_session *s, const char *user, const char *database) {
     (void)s; (void)user; (void)database;
 }
