@@ -238,7 +238,7 @@ static int exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st
     }
     const char *name = st->u.role.name;
     if (reserved_name(name, err)) return -1;
-    unsigned oid;
+    unsigned oid = 0;
     attu_error probe;
     attu_error_clear(&probe);
     if (!db_role_resolve(s, name, 0, &oid, NULL, 0, &probe))
@@ -288,7 +288,7 @@ static int exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st,
                       attu_error *err) {
     role_opts o;
     if (collect(sql, st, &o, err)) return -1;
-    unsigned oid;
+    unsigned oid = 0;
     char name[ATTU_ROLE_NAME_MAX + 1];
     if (db_role_resolve(s, st->u.role.name, 0, &oid, name, sizeof name, err)) return -1;
     if (oid == ATTU_ROLE_BOOTSTRAP_OID) {
@@ -318,7 +318,7 @@ static int exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st,
 }
 
 static int exec_rename(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
-    unsigned oid;
+    unsigned oid = 0;
     char name[ATTU_ROLE_NAME_MAX + 1];
     if (db_role_resolve(s, st->u.role.name, 0, &oid, name, sizeof name, err)) return -1;
     if (oid == ATTU_ROLE_BOOTSTRAP_OID && !strcmp(name, db_role_bootstrap_name(s)) && !db_role_session(s, NULL))

@@ -47,6 +47,7 @@ static bool parse_role(const char *name, const char *text, attu_role *out) {
 }
 
 bool attu_role_find(const attu_comments *cs, const char *name, attu_role *out) {
+    memset(out, 0, sizeof *out);   /* (attu_role_clear is safe after a miss) */
     char k[ATTU_ROLE_NAME_MAX + 3];
     if (!cs || !store_key(name, k, sizeof k)) return false;
     const char *text = attu_comments_get(cs, ATTU_ROLE_COMMENT_KIND, k, "");
@@ -54,6 +55,7 @@ bool attu_role_find(const attu_comments *cs, const char *name, attu_role *out) {
 }
 
 bool attu_role_find_oid(const attu_comments *cs, unsigned oid, attu_role *out) {
+    memset(out, 0, sizeof *out);
     for (size_t i = 0; cs && i < attu_comments_count(cs); i++) {
         const attu_comment *c = attu_comments_at(cs, i);
         if (c->kind == ATTU_ROLE_COMMENT_KIND && (unsigned)strtoul(c->text, NULL, 10) == oid)
