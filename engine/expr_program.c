@@ -26,6 +26,7 @@
 #include "engine/regexp_functions.h"
 #include "engine/similar.h"
 #include "engine/size_units.h"
+#include "engine/unistr.h"
 #include "engine/utf8.h"
 
 #include <ctype.h>
@@ -220,7 +221,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_SIND] = "sind", [ATTU_OP_COSD] = "cosd", [ATTU_OP_TAND] = "tand", [ATTU_OP_COTD] = "cotd",
     [ATTU_OP_ASIND] = "asind", [ATTU_OP_ACOSD] = "acosd", [ATTU_OP_ATAND] = "atand", [ATTU_OP_ATAN2D] = "atan2d",
     [ATTU_OP_COT] = "cot", [ATTU_OP_PG_SIZE_BYTES] = "pg_size_bytes",
-    [ATTU_OP_PG_SIZE_PRETTY_I] = "pg_size_pretty_i", [ATTU_OP_PG_SIZE_PRETTY_N] = "pg_size_pretty_n", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
+    [ATTU_OP_PG_SIZE_PRETTY_I] = "pg_size_pretty_i", [ATTU_OP_PG_SIZE_PRETTY_N] = "pg_size_pretty_n",
+    [ATTU_OP_UNISTR] = "unistr", [ATTU_OP_SCALE_N] = "scale_n", [ATTU_OP_MIN_SCALE_N] = "min_scale_n", [ATTU_OP_TRIM_SCALE_N] = "trim_scale_n",
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
@@ -1680,6 +1682,13 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (rescale(q, sa, sd, &z)) return int_overflow(dt, err);
                 if (range_check(dt, z, err)) return -1;
                 o->v.i = z; break;
+            }
+            case ATTU_OP_UNISTR: {
+                char *m = arena_alloc(it, A[r].len + 1);
+                size_t ml = 0;
+                if (!m) return attu_error_oom(err);
+                if (attu_unistr(A[r].v.s, A[r].len, m, &ml, err)) return -1;
+                o->v.s = m; o->len = ml; break;
             }
             case ATTU_OP_REVERSE: {
                 char *m = arena_alloc(it, A[r].len + 1);

@@ -348,6 +348,8 @@ typedef enum attu_opcode {
     /* pg_size_bytes(text) -> int64, pg_size_pretty(bigint / numeric) ->
      * text (engine/size_units.h). Host only */
     ATTU_OP_PG_SIZE_BYTES, ATTU_OP_PG_SIZE_PRETTY_I, ATTU_OP_PG_SIZE_PRETTY_N,
+    /* unistr(text) -> text (engine/unistr.h). Host only */
+    ATTU_OP_UNISTR,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -773,7 +773,7 @@ static const scalar_fn scalars[] = {
     { "lpad", ATTU_OP_LPAD, 2, 3, 't' }, { "rpad", ATTU_OP_RPAD, 2, 3, 't' },
     { "split_part", ATTU_OP_SPLIT_PART, 3, 3, 't' }, { "initcap", ATTU_OP_INITCAP, 1, 1, 't' },
     { "starts_with", ATTU_OP_STARTS_WITH, 2, 2, 't' }, { "cbrt", ATTU_OP_CBRT, 1, 1, 'f' },
-    { "pg_size_bytes", ATTU_OP_PG_SIZE_BYTES, 1, 1, 't' },
+    { "pg_size_bytes", ATTU_OP_PG_SIZE_BYTES, 1, 1, 't' }, { "unistr", ATTU_OP_UNISTR, 1, 1, 't' },
     { "md5", ATTU_OP_MD5, 1, 1, 't' }, { "translate", ATTU_OP_TRANSLATE, 3, 3, 't' },
     { "ascii", ATTU_OP_ASCII, 1, 1, 't' }, { "bit_length", ATTU_OP_BIT_LENGTH, 1, 1, 't' },
     { "overlay", ATTU_OP_OVERLAY, 3, 4, 't' },

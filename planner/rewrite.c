@@ -32,7 +32,7 @@ static bool plan_time_error_op(attu_opcode op) {
            op == ATTU_OP_SPLIT_PART || op == ATTU_OP_REPEAT || op == ATTU_OP_LPAD || op == ATTU_OP_RPAD ||
            op == ATTU_OP_SQRT || op == ATTU_OP_LN || op == ATTU_OP_LOG10 || op == ATTU_OP_POWER ||
            op == ATTU_OP_ASIN || op == ATTU_OP_ACOS || op == ATTU_OP_SIN || op == ATTU_OP_COS || op == ATTU_OP_TAN || op == ATTU_OP_ACOSH || op == ATTU_OP_ATANH ||
-           (op >= ATTU_OP_SIND && op <= ATTU_OP_ACOSD) || op == ATTU_OP_COT || op == ATTU_OP_PG_SIZE_BYTES || op == ATTU_OP_PG_SIZE_PRETTY_N;
+           (op >= ATTU_OP_SIND && op <= ATTU_OP_ACOSD) || op == ATTU_OP_COT || op == ATTU_OP_PG_SIZE_BYTES || op == ATTU_OP_PG_SIZE_PRETTY_N || op == ATTU_OP_UNISTR;
 }
 
 /* Operators that are NULL whenever an operand is (PostgreSQL's strict
