@@ -513,10 +513,29 @@ typedef struct attu_ast_from_list {  /* FROM a, b, c: an implicit cross join */
     int             n;
 } attu_ast_from_list;
 
+/* A recursive WITH query's SEARCH and CYCLE clauses, as written (the
+ * parser rewrites the query's arms to compute their columns:
+ * ast_build.c ab_cte_search_cycle). */
+typedef struct attu_ast_cte_search {
+    int                kind;         /* 0 none, 1 DEPTH FIRST, 2 BREADTH FIRST */
+    attu_ast_name_list by;
+    char              *set;          /* the sequence column */
+    int                position;     /* SEARCH */
+} attu_ast_cte_search;
+typedef struct attu_ast_cte_cycle {
+    bool               present;
+    attu_ast_name_list cols;
+    char              *mark, *path;  /* SET mark ... USING path */
+    attu_ast_expr     *to, *dflt;    /* TO / DEFAULT values; NULL: true / false */
+    int                position;     /* CYCLE */
+} attu_ast_cte_cycle;
+
 typedef struct attu_ast_cte {
     char               *name;
     int                 position;
     attu_ast_name_list  columns;     /* WITH t (a, b) AS (...) */
+    attu_ast_cte_search search;
+    attu_ast_cte_cycle  cycle;
     attu_ast_query     *query;       /* NULL for a data-modifying one */
     /* WITH t AS (INSERT / UPDATE / DELETE ... [RETURNING ...]): the
      * statement, run once by db/db_with_modify.c before the query that

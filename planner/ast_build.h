@@ -138,6 +138,11 @@ attu_ast_expr *ab_quantified(attu_parse_ctx *c, attu_ast_expr *arg,
 attu_ast_expr *ab_extract(attu_parse_ctx *c, const char *field,
                           attu_ast_expr *arg, int pos);
 
+/* A recursive WITH query's SEARCH / CYCLE clauses rewritten into
+ * columns its arms compute (planner/cte_search_cycle.c); recursive: the
+ * WITH was WITH RECURSIVE. */
+void ab_cte_search_cycle(attu_parse_ctx *c, attu_ast_cte *cte, bool recursive);
+
 attu_ast_expr_list ab_expr_list(attu_vec *v);
 attu_ast_name_list ab_name_list(attu_vec *names, attu_vec *positions);
 attu_ast_order_list ab_order_list(attu_vec *v);

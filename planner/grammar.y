@@ -516,6 +516,9 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token LOCK.
 /* VACUUM, CHECKPOINT: likewise (parser.c) */
 %token VACUUM CHECKPOINT.
+/* SEARCH, CYCLE (after a WITH query's body), DEPTH, BREADTH (after
+ * SEARCH): tokens only there (parser.c) */
+%token SEARCH CYCLE DEPTH BREADTH.
 /* FORCE: a token only among a COPY statement's options, outside
  * parentheses (parser.c): the old spelling's FORCE QUOTE / FORCE NOT
  * NULL / FORCE NULL */
@@ -876,16 +879,21 @@ distinct_clause(A) ::= DISTINCT ON LP expr_list(L) RP.      { A = L; }
 %type with_clause {ab_with}
 %include {
 typedef struct ab_with { attu_vec *ctes; bool recursive; int pos; } ab_with;
+/* each WITH query's SEARCH / CYCLE clauses (planner/cte_search_cycle.c) */
+static void ab_with_rewrite(attu_parse_ctx *ctx, ab_with *w) {
+    for (int i = 0; w->ctes && i < w->ctes->n; i++)
+        ab_cte_search_cycle(ctx, &((attu_ast_cte *)w->ctes->items)[i], w->recursive);
 }
-with_clause(A) ::= WITH(K) cte_list(L).             { A.ctes = L; A.recursive = false; A.pos = K.pos; }
-with_clause(A) ::= WITH(K) RECURSIVE cte_list(L).   { A.ctes = L; A.recursive = true; A.pos = K.pos; }
+}
+with_clause(A) ::= WITH(K) cte_list(L).             { A.ctes = L; A.recursive = false; A.pos = K.pos; ab_with_rewrite(ctx, &A); }
+with_clause(A) ::= WITH(K) RECURSIVE cte_list(L).   { A.ctes = L; A.recursive = true; A.pos = K.pos; ab_with_rewrite(ctx, &A); }
 
 %type cte_list {attu_vec *}
 cte_list(A) ::= common_table_expr(E).               { A = vec_new(ctx); ab_vec_push(ctx, A, &E, sizeof E); }
 cte_list(A) ::= cte_list(L) COMMA common_table_expr(E).  { A = L; ab_vec_push(ctx, A, &E, sizeof E); }
 
 %type common_table_expr {attu_ast_cte}
-common_table_expr(A) ::= colid(N) opt_name_list(C) AS opt_materialized LP cte_body(Q) RP.
+common_table_expr(A) ::= colid(N) opt_name_list(C) AS opt_materialized LP cte_body(Q) RP opt_search_clause(S) opt_cycle_clause(Y).
 {
     memset(&A, 0, sizeof A);
     A.name = (char *)ab_tokstr(&N);
@@ -893,9 +901,34 @@ common_table_expr(A) ::= colid(N) opt_name_list(C) AS opt_materialized LP cte_bo
     A.columns = ab_names(C);
     A.query = Q.query;
     A.modify = Q.modify;
+    A.search = S;
+    A.cycle = Y;
     /* (PostgreSQL 15 parses MERGE here and refuses it) */
     if (Q.modify && Q.modify->kind == ATTU_STMT_MERGE)
         ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos, "MERGE not supported in WITH query");
+}
+/* SEARCH { DEPTH | BREADTH } FIRST BY columns SET column, and CYCLE columns
+ * SET column [TO value DEFAULT value] USING column (PostgreSQL 14's): the
+ * rewrite into the recursive query's own columns is ast_build.c's
+ * ab_cte_search_cycle, once WITH RECURSIVE is known */
+%type opt_search_clause {attu_ast_cte_search}
+opt_search_clause(A) ::= .   { memset(&A, 0, sizeof A); }
+opt_search_clause(A) ::= SEARCH(K) DEPTH FIRST BY name_list(L) SET colid(C).
+    { A.kind = 1; A.by = ab_names(L); A.set = (char *)ab_tokstr(&C); A.position = K.pos; }
+opt_search_clause(A) ::= SEARCH(K) BREADTH FIRST BY name_list(L) SET colid(C).
+    { A.kind = 2; A.by = ab_names(L); A.set = (char *)ab_tokstr(&C); A.position = K.pos; }
+%type opt_cycle_clause {attu_ast_cte_cycle}
+opt_cycle_clause(A) ::= .   { memset(&A, 0, sizeof A); }
+opt_cycle_clause(A) ::= CYCLE(K) name_list(L) SET colid(M) USING colid(P).
+{
+    memset(&A, 0, sizeof A);
+    A.present = true; A.cols = ab_names(L); A.mark = (char *)ab_tokstr(&M); A.path = (char *)ab_tokstr(&P);
+    A.position = K.pos;
+}
+opt_cycle_clause(A) ::= CYCLE(K) name_list(L) SET colid(M) TO a_expr(T) DEFAULT a_expr(D) USING colid(P).
+{
+    A.present = true; A.cols = ab_names(L); A.mark = (char *)ab_tokstr(&M); A.path = (char *)ab_tokstr(&P);
+    A.to = T; A.dflt = D; A.position = K.pos;
 }
 /* AS [NOT] MATERIALIZED: PostgreSQL's hint whether to inline the query;
  * attu plans a WITH query the same either way (its answers are the

@@ -117,6 +117,13 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
     size_t atomic_from = 0;    /* where the body's text starts */
     attu_token atomic_first;   /* its first token (the body's position) */
     int parens = 0;   /* ( not yet closed in the statement */
+    /* A WITH query's SEARCH / CYCLE clauses: SEARCH and CYCLE are keywords
+     * right after the ')' closing a body opened by AS ( or MATERIALIZED (
+     * (cte_levels: the parenthesis depth each such body opened at), DEPTH
+     * and BREADTH right after SEARCH, CYCLE after a SEARCH clause's SET
+     * column; elsewhere they stay identifiers (columns called depth, ...) */
+    int cte_levels[64], ncte = 0;
+    bool after_cte = false, in_search = false;
     while (!ctx.failed) {
         if (have_next) {
             cur = next;
@@ -254,6 +261,18 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                 else if (!strcmp(cur.str, "backward")) cur.type = TK_BACKWARD;
             }
         }
+        if (cur.type == TK_ID && cur.str && !(cur.len && ctx.sql[cur.off] == '"')) {
+            if (after_cte && !strcmp(cur.str, "search")) { cur.type = TK_SEARCH; in_search = true; }
+            else if (prev1 == TK_SEARCH && !strcmp(cur.str, "depth")) cur.type = TK_DEPTH;
+            else if (prev1 == TK_SEARCH && !strcmp(cur.str, "breadth")) cur.type = TK_BREADTH;
+            else if ((after_cte || (in_search && prev2 == TK_SET)) && !strcmp(cur.str, "cycle")) {
+                cur.type = TK_CYCLE;
+                in_search = false;
+            }
+        }
+        after_cte = false;
+        if (cur.type == TK_LP && (prev1 == TK_AS || prev1 == TK_MATERIALIZED) && ncte < 64) cte_levels[ncte++] = parens;
+        else if (cur.type == TK_RP && ncte && cte_levels[ncte - 1] == parens - 1) { ncte--; after_cte = true; }
         /* (setof is a column-name keyword of the lexer's) */
         if (fn_stmt && after_returns && cur.str && !(cur.len && ctx.sql[cur.off] == '"') && !strcmp(cur.str, "setof"))
             cur.type = TK_SETOF;
@@ -268,6 +287,8 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             role_stmt = false;
             fn_stmt = false;
             parens = 0;
+            ncte = 0;
+            after_cte = in_search = false;
         } else {
             if (!stmt_tok) first_type = cur.type;
             stmt_tok++;
