@@ -115,6 +115,9 @@ static int row_keys(bctx *c, const attu_bexpr *rec, attu_sort_item dir, attu_sor
         m++;
     }
     for (int j = 0; j < nf; j++) {
+        /* a constant item orders nothing (and an untyped literal's key
+         * would have no type to sort by) */
+        if (f[j]->kind == BX_CONST) continue;
         int k = row_keys(c, f[j], dir, out ? out + m : NULL, out ? nout + m : NULL);
         if (k < 0) return -1;
         m += k;

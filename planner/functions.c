@@ -504,6 +504,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* json, jsonb, uuid and bytea have no min / max (nor bool_and
          * ...) in PostgreSQL 15 */
         if (attu_type_is_typed_text(args[0]->type) && !attu_type_is_enum(args[0]->type)) goto bad;   /* (enums order: enum_type.h) */
+        /* nor record (attu's text of it would order (10) before (2)) */
+        if (attu_type_is_record(args[0]->type)) goto bad;
         if (attu_type_is_array(args[0]->type) && attu_type_is_json_any(attu_type_array_elem(args[0]->type))) {
             /* array_smaller / array_larger compare the elements: json has
              * no order (PostgreSQL fails once two values meet); a jsonb[]'s
