@@ -2537,6 +2537,8 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (nt && (!(nt = copy_shift(c, nt, 0)) || add_item_key(c, &st, nt) < 0)) OOM_NULL(c);
             for (int j = 0; j < nrf; j++) {
                 attu_bexpr *it = copy_shift(c, rf[j], 0);
+                /* an untyped literal item groups as text (its key needs a type) */
+                if (it && it->type.id == ATTU_TYPE_UNKNOWN && !(it = resolve_unknown(c, it))) return NULL;
                 attu_bexpr *key = it ? bpchar_key(c, it) : NULL;
                 if (!key || add_item_key(c, &st, key) < 0) OOM_NULL(c);
                 if (key != it) { st.bp_item[st.nbp] = item; st.bp_orig[st.nbp++] = it; }
