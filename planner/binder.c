@@ -1295,6 +1295,8 @@ static int add_agg_x(bctx *c, aggstate *st, const attu_bexpr *a, bool share) {
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) { return add_agg_x(c, st, a, true); }
 
 static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
+    /* an untyped literal key groups as text (a key needs a type) */
+    if (g->type.id == ATTU_TYPE_UNKNOWN && !(g = resolve_unknown(c, g))) return -1;
     /* (as written: GROUP BY random(), random() is one key, as PostgreSQL's) */
     for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal_written(st->groups[i], g)) return i;
     if (st->ngroups == st->capgroups) {
@@ -2537,8 +2539,6 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (nt && (!(nt = copy_shift(c, nt, 0)) || add_item_key(c, &st, nt) < 0)) OOM_NULL(c);
             for (int j = 0; j < nrf; j++) {
                 attu_bexpr *it = copy_shift(c, rf[j], 0);
-                /* an untyped literal item groups as text (its key needs a type) */
-                if (it && it->type.id == ATTU_TYPE_UNKNOWN && !(it = resolve_unknown(c, it))) return NULL;
                 attu_bexpr *key = it ? bpchar_key(c, it) : NULL;
                 if (!key || add_item_key(c, &st, key) < 0) OOM_NULL(c);
                 if (key != it) { st.bp_item[st.nbp] = item; st.bp_orig[st.nbp++] = it; }
