@@ -120,8 +120,12 @@ static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu
     attu_stage_exprs_free(&ex);
     if (rc) {
         /* a data exception (22xxx: division by zero, out of range, a bad
-         * field) is the query's, at plan time as PostgreSQL's */
-        if (perr && !perr->set && err.set && !strncmp(err.sqlstate, "22", 2)) *perr = err;
+         * field) is the query's, at plan time as PostgreSQL's; so are
+         * unistr's bad escapes (42601). (Not attu's own limits, such as
+         * repeat's 54000 below PostgreSQL's 1 GB.) */
+        bool raised = !strncmp(err.sqlstate, "22", 2) ||
+                      (e->op == ATTU_OP_UNISTR && !strcmp(err.sqlstate, ATTU_SQLSTATE_SYNTAX));
+        if (perr && !perr->set && err.set && raised) *perr = err;
         return e;
     }
     if (attu_type_mclass(e->type.id) == ATTU_MC_TEXT && !out.null && out.len >= sizeof text - 1) return e;
