@@ -3260,8 +3260,15 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
         return NULL;
     }
     bool cast = false;
+    bool *ru = attu_palloc(c->pa, sizeof(bool) * (size_t)(l->ncols + 1));
+    if (!ru) OOM_NULL(c);
     for (int i = 0; i < l->ncols; i++) {
         attu_type t;
+        /* an untyped literal of the recursive term reads as the column's
+         * type, as PostgreSQL coerces it (SELECT 1 UNION ALL SELECT '2'
+         * FROM t; 'x' is then 22P02 at the literal) */
+        ru[i] = arm_untyped(c, q->u.setop.right, i) && !attu_type_equal(l->types[i], r->types[i]);
+        if (ru[i]) { cast = true; continue; }
         if (attu_type_equal(l->types[i], r->types[i])) continue;
         if (!common_type(l->types[i], r->types[i], &t) || !attu_type_equal(t, l->types[i])) {
             char b1[64], b2[64];
@@ -3272,7 +3279,7 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
         }
         cast = true;
     }
-    if (cast && !(r = coerce_plan(c, r, l->types))) return NULL;
+    if (cast && !(r = coerce_plan_x(c, r, l->types, ru))) return NULL;
     attu_lplan *p = attu_lp_new(c->pa, LP_RECURSIVE, l->ncols);
     if (!p) OOM_NULL(c);
     for (int i = 0; i < l->ncols; i++) { p->types[i] = l->types[i]; p->names[i] = l->names[i]; }
