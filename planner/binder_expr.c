@@ -495,6 +495,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) return attu_bytea_parse_literal(c, r, e->s, e->slen);
+    if (attu_type_is_jsonpath(t)) return attu_jsonpath_parse_literal(c, r, e->s, e->slen);   /* planner/jsonpath_bind.c */
     if (attu_type_is_enum(t)) return attu_enum_parse_literal(c, r, e->s, e->slen);   /* planner/enum_bind.c */
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
@@ -569,6 +570,8 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     if (attu_type_is_array(e->type) || attu_type_is_array(t)) return attu_array_coerce(c, e, t, explicit_cast, pos);
     if ((attu_type_is_enum(e->type) || attu_type_is_enum(t)) && !attu_type_equal(e->type, t) && !attu_type_is_record(t))
         return attu_enum_coerce(c, e, t, explicit_cast, pos);   /* planner/enum_bind.c */
+    if ((attu_type_is_jsonpath(e->type) || attu_type_is_jsonpath(t)) && !attu_type_is_record(e->type) && !attu_type_is_record(t))
+        return attu_jsonpath_coerce(c, e, t, explicit_cast, pos);   /* planner/jsonpath_bind.c */
     if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
         !attu_type_is_record(t))
         return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */

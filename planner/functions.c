@@ -958,6 +958,7 @@ static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_jsonb(t)) return "jsonb";
     if (attu_type_is_uuid(t)) return "uuid";
     if (attu_type_is_bytea(t)) return "bytea";
+    if (attu_type_is_jsonpath(t)) return "jsonpath";
     if (attu_type_is_array(t) || attu_type_is_enum(t)) {
         static _Thread_local char buf[80];
         return attu_type_name(t, buf, sizeof buf);

@@ -625,7 +625,8 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
         if (!args) { attu_error_oom(c->err); return false; }
         int want = populate ? 2 : 1;
-        bool fits = (unnest ? n >= 1 : n == want) && !call->u.func.star && !call->u.func.distinct;
+        bool path = json && attu_jsonpath_function_name(name);   /* jsonb_path_query (planner/jsonpath_bind.c) */
+        bool fits = (unnest ? n >= 1 : path ? n >= 2 && n <= 4 : n == want) && !call->u.func.star && !call->u.func.distinct;
         if (populate && fits) {
             /* the row type first: NULL::t is no value attu binds */
             attu_bexpr *row_null;
@@ -668,7 +669,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         }
         if (json) {
             int cols = 1;
-            attu_bexpr *x = attu_json_srf_series(c, call, args[0], &cols);
+            attu_bexpr *x = path ? attu_jsonpath_srf_series(c, call, args, n, &cols) : attu_json_srf_series(c, call, args[0], &cols);
             if (!x) return false;
             p->kind = FP_JSON;
             p->ncols = cols;
