@@ -163,3 +163,60 @@ attu_bexpr *attu_jsonpath_operator(bctx *c, bool match, attu_bexpr *l, attu_bexp
     attu_bexpr *x = path_call(c, attu_type_make(ATTU_TYPE_BOOL), pos, 4, a[0], a[1], a[2], a[3], match ? JPF_MATCH : JPF_EXISTS);
     return x;
 }
+
+/* A jsonb_path_* call with arguments in named notation (target, path,
+ * vars, silent: PostgreSQL's parameter names) made positional into *out:
+ * a missing vars is '{}', a missing silent false, as their defaults; a
+ * missing target or path, an unknown name or one given twice is 42883 as
+ * PostgreSQL has no such function (42601 for a name given twice). */
+bool attu_jsonpath_named_call(bctx *c, const attu_ast_expr *e, attu_ast_expr *out) {
+    static const char *const params[4] = { "target", "path", "vars", "silent" };
+    int n = e->u.func.args.n;
+    *out = *e;
+    bool named = false;
+    for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) named = true;
+    if (!named) return true;
+    const attu_ast_expr *slot[4] = { 0 };
+    bool ok = n <= 4;
+    for (int i = 0; ok && i < n; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        int k = i;
+        if (a->arg_name) {
+            k = -1;
+            for (int j = 0; j < 4; j++) if (!strcmp(params[j], a->arg_name)) k = j;
+            for (int j = 0; j < i; j++)
+                if (e->u.func.args.items[j]->arg_name && !strcmp(e->u.func.args.items[j]->arg_name, a->arg_name)) {
+                    attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, a->position, "argument name \"%s\" used more than once", a->arg_name);
+                    return false;
+                }
+        }
+        if (k < 0 || slot[k]) ok = false;
+        else slot[k] = a;
+    }
+    int last = -1;
+    for (int j = 0; j < 4; j++) if (slot[j]) last = j;
+    if (!ok || !slot[0] || !slot[1]) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position,
+                       "function %s with arguments in named notation does not exist", e->u.func.name);
+        return false;
+    }
+    attu_ast_expr **items = attu_palloc(c->pa, sizeof(attu_ast_expr *) * 4);
+    if (!items) { attu_error_oom(c->err); return false; }
+    for (int j = 0; j <= last; j++) {
+        attu_ast_expr *x = attu_palloc(c->pa, sizeof *x);
+        if (!x) { attu_error_oom(c->err); return false; }
+        if (slot[j]) *x = *slot[j];
+        else {
+            memset(x, 0, sizeof *x);
+            x->kind = ATTU_EXPR_LITERAL; x->position = e->position; x->depth = 1;
+            x->u.literal.kind = j == 2 ? ATTU_LIT_STRING : ATTU_LIT_BOOL;
+            x->u.literal.text = j == 2 ? (char *)"{}" : (char *)"false";
+            x->u.literal.len = strlen(x->u.literal.text);
+        }
+        x->arg_name = NULL;
+        items[j] = x;
+    }
+    out->u.func.args.items = items;
+    out->u.func.args.n = last + 1;
+    return true;
+}

@@ -555,6 +555,13 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
  * list defs) over scope sc into p. */
 static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const attu_ast_coldefs *defs, from_part *p) {
     memset(p, 0, sizeof *p);
+    if (attu_jsonpath_function_name(call->u.func.name)) {
+        /* jsonb_path_query(..., silent => true): positional (planner/jsonpath_bind.c) */
+        attu_ast_expr *named = attu_palloc(c->pa, sizeof *named);
+        if (!named) { attu_error_oom(c->err); return false; }
+        if (!attu_jsonpath_named_call(c, call, named)) return false;
+        call = named;
+    }
     p->call = call;
     const char *name = call->u.func.name;
     bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
