@@ -1380,8 +1380,9 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         }
         case ATTU_JS_PATH: {
             bool b = false, nul = true;
-            if (attu_jsonpath_run((jp_func)in->imm_i, A[r].v.s, A[r].len, B[r].v.s, B[r].len, C ? C[r].v.s : NULL,
-                                  C ? C[r].len : 0, Dd ? Dd[r].v.i != 0 : false, &out, &b, &nul, err)) {
+            bool silent = Dd ? Dd[r].v.i != 0 : (in->imm_i & JPF_SILENT_NO_VARS) != 0;
+            if (attu_jsonpath_run((jp_func)(in->imm_i & 7), A[r].v.s, A[r].len, B[r].v.s, B[r].len, C ? C[r].v.s : NULL,
+                                  C ? C[r].len : 0, silent, &out, &b, &nul, err)) {
                 rc = -1;
                 break;
             }

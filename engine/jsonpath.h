@@ -87,10 +87,14 @@ typedef enum jp_func {
     JPF_QUERY_ARRAY,  /* jsonb_path_query_array: the items as one array (jsonb_path_query's rows) */
     JPF_QUERY_FIRST   /* jsonb_path_query_first: the first item, NULL for none */
 } jp_func;
+/* (with ATTU_JS_PATH's imm: no vars nor silent argument, silent: the
+ * operators @? and @@) */
+#define JPF_SILENT_NO_VARS 8
 
 /* Evaluates the canonical path text path over the jsonb text target, with
- * the jsonb object vars (NULL: none) and silent as the functions'
- * arguments. The result is jsonb text into out (JPF_QUERY_*) or a boolean
+ * the jsonb object vars and silent as the functions' arguments (vars
+ * NULL: no vars argument, every variable is JSON null, as for PostgreSQL's
+ * operators @? and @@). The result is jsonb text into out (JPF_QUERY_*) or a boolean
  * into *bool_out; *is_null for a SQL NULL. */
 int attu_jsonpath_run(jp_func fn, const char *target, size_t tlen, const char *path, size_t plen, const char *vars,
                       size_t vlen, bool silent, jbuf *out, bool *bool_out, bool *is_null, attu_error *err);

@@ -458,8 +458,6 @@ static int exec_double(jctx *c, const jp_item *it, const jnode *jb, jlist *found
         if (ok) {
             while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r' || *end == '\f' || *end == '\v') end++;
             ok = !*end && !(errno == ERANGE && (d == 0 || isinf(d))) && !isinf(d) && !isnan(d);
-            /* strtod's hexadecimal floats are no double precision input */
-            for (const char *q = p; ok && q < end; q++) if (*q == 'x' || *q == 'X') ok = false;
         }
         if (!ok)
             return jerror(c, "22036", "string argument of jsonpath item method .double() is not a valid representation of a double precision number");
@@ -543,11 +541,16 @@ static int exec_target(jctx *c, const jp_item *it, const jnode *jb, jlist *found
     case JP_CURRENT: res = exec_next(c, it, c->current, found); break;
     case JP_VAR: {
         const jnode *v = NULL;
-        if (c->vars)
-            for (size_t i = 0; i < c->vars->n && !v; i++) {
-                const jnode *k = c->vars->kids[2 * i];
-                if (k->slen == it->slen && !memcmp(k->s, it->s, k->slen)) v = c->vars->kids[2 * i + 1];
-            }
+        if (!c->vars) {
+            /* no vars argument (the operators): every variable is null */
+            jnode *n = new_node(c, J_NULL);
+            res = n ? exec_next(c, it, n, found) : oom(c);
+            break;
+        }
+        for (size_t i = 0; i < c->vars->n && !v; i++) {
+            const jnode *k = c->vars->kids[2 * i];
+            if (k->slen == it->slen && !memcmp(k->s, it->s, k->slen)) v = c->vars->kids[2 * i + 1];
+        }
         if (!v) {
             attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "could not find jsonpath variable \"%.*s\"", (int)it->slen,
                            it->s);

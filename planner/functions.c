@@ -1058,7 +1058,7 @@ static attu_bexpr *bind_named_call(bctx *c, const scope *sc, const attu_ast_expr
     if (!*named) return NULL;
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_jsonpath_function_name(e->u.func.name)) {
         attu_ast_expr call;   /* planner/jsonpath_bind.c */
-        return attu_jsonpath_named_call(c, e, &call) ? bind_function(c, sc, &call) : NULL;
+        return attu_jsonpath_named_call(c, sc, e, &call) ? bind_function(c, sc, &call) : NULL;
     }
     static const char *const interval_p[] = { "years", "months", "weeks", "days", "hours", "mins", "secs", NULL };
     static const char *const date_p[] = { "year", "month", "day", NULL };

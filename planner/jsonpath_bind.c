@@ -16,6 +16,7 @@
 #include "engine/json.h"
 #include "engine/jsonpath.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,13 +106,20 @@ static bool path_args(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n,
         }
     }
     for (int i = n; i < 4; i++) out[i] = NULL;
+    if (n == 2) {
+        /* vars' default, '{}' (an unknown variable is an error then) */
+        attu_bexpr *v = attu_bx_new(c->pa, BX_CONST, attu_type_json(1), e->position);
+        if (!v || !(v->s = attu_pstrdup(c->pa, "{}", 2))) { attu_error_oom(c->err); return false; }
+        v->slen = 2;
+        out[2] = v;
+    }
     return true;
 }
 
 /* the path function fn over bound arguments a[0..n) */
 static attu_bexpr *path_value(bctx *c, int fn, attu_bexpr **a, int n, int pos) {
     attu_type t = fn == JPF_EXISTS || fn == JPF_MATCH ? attu_type_make(ATTU_TYPE_BOOL) : attu_type_json(1);
-    return path_call(c, t, pos, n, a[0], a[1], a[2], a[3], fn);
+    return path_call(c, t, pos, n < 3 ? 3 : n, a[0], a[1], a[2], a[3], fn);
 }
 
 attu_bexpr *attu_jsonpath_srf_series(bctx *c, const attu_ast_expr *call, attu_bexpr **args, int n, int *ncols) {
@@ -154,14 +162,10 @@ attu_bexpr *attu_jsonpath_operator(bctx *c, bool match, attu_bexpr *l, attu_bexp
         attu_error_set_hint(c->err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
         return NULL;
     }
-    /* no variables ('{}': a NULL would make the call NULL), silent */
-    a[2] = attu_bx_new(c->pa, BX_CONST, attu_type_json(1), pos);
-    if (!a[2] || !(a[2]->s = attu_pstrdup(c->pa, "{}", 2))) { attu_error_oom(c->err); return NULL; }
-    a[2]->slen = 2;
-    a[3] = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1);
-    if (!a[3]) return NULL;
-    attu_bexpr *x = path_call(c, attu_type_make(ATTU_TYPE_BOOL), pos, 4, a[0], a[1], a[2], a[3], match ? JPF_MATCH : JPF_EXISTS);
-    return x;
+    /* no vars argument at all (every variable is null then, as
+     * PostgreSQL's operators have it), silent */
+    return path_call(c, attu_type_make(ATTU_TYPE_BOOL), pos, 2, a[0], a[1], NULL, NULL,
+                     (match ? JPF_MATCH : JPF_EXISTS) | JPF_SILENT_NO_VARS);
 }
 
 /* A jsonb_path_* call with arguments in named notation (target, path,
@@ -169,7 +173,7 @@ attu_bexpr *attu_jsonpath_operator(bctx *c, bool match, attu_bexpr *l, attu_bexp
  * a missing vars is '{}', a missing silent false, as their defaults; a
  * missing target or path, an unknown name or one given twice is 42883 as
  * PostgreSQL has no such function (42601 for a name given twice). */
-bool attu_jsonpath_named_call(bctx *c, const attu_ast_expr *e, attu_ast_expr *out) {
+bool attu_jsonpath_named_call(bctx *c, const scope *sc, const attu_ast_expr *e, attu_ast_expr *out) {
     static const char *const params[4] = { "target", "path", "vars", "silent" };
     int n = e->u.func.args.n;
     *out = *e;
@@ -196,8 +200,23 @@ bool attu_jsonpath_named_call(bctx *c, const attu_ast_expr *e, attu_ast_expr *ou
     int last = -1;
     for (int j = 0; j < 4; j++) if (slot[j]) last = j;
     if (!ok || !slot[0] || !slot[1]) {
-        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position,
-                       "function %s with arguments in named notation does not exist", e->u.func.name);
+        /* PostgreSQL's message names each argument (name => type) */
+        char list[512];
+        size_t at = 0;
+        list[0] = 0;
+        for (int i = 0; i < n && at + 1 < sizeof list; i++) {
+            const attu_ast_expr *a = e->u.func.args.items[i];
+            attu_bexpr *x = bind_expr(c, sc, a);
+            if (!x) return false;
+            char tb[64];
+            int w = snprintf(list + at, sizeof list - at, "%s%s%s%s", i ? ", " : "", a->arg_name ? a->arg_name : "",
+                             a->arg_name ? " => " : "", tname(x->type, tb));
+            if (w < 0) break;
+            at += (size_t)w;
+        }
+        if (at >= sizeof list) at = sizeof list - 1;
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s(%s) does not exist", e->u.func.name, list);
+        attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
         return false;
     }
     attu_ast_expr **items = attu_palloc(c->pa, sizeof(attu_ast_expr *) * 4);

@@ -559,7 +559,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         /* jsonb_path_query(..., silent => true): positional (planner/jsonpath_bind.c) */
         attu_ast_expr *named = attu_palloc(c->pa, sizeof *named);
         if (!named) { attu_error_oom(c->err); return false; }
-        if (!attu_jsonpath_named_call(c, call, named)) return false;
+        if (!attu_jsonpath_named_call(c, sc, call, named)) return false;
         call = named;
     }
     p->call = call;
