@@ -140,6 +140,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
                    : attu_type_is_jsonb(e)    ? ATTU_PG_OID_JSONB_ARRAY
                    : attu_type_is_uuid(e)     ? ATTU_PG_OID_UUID_ARRAY
                    : attu_type_is_bytea(e)    ? ATTU_PG_OID_BYTEA_ARRAY
+                   : attu_type_is_jsonpath(e) ? ATTU_PG_OID_JSONPATH_ARRAY
                    : e.precision              ? ATTU_PG_OID_VARCHAR_ARRAY
                                               : ATTU_PG_OID_TEXT_ARRAY;
         case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE_ARRAY;

@@ -113,6 +113,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_JSONB     3802
 #define ATTU_PG_OID_UUID      2950
 #define ATTU_PG_OID_JSONPATH  4072
+#define ATTU_PG_OID_JSONPATH_ARRAY 4073
 #define ATTU_PG_OID_BYTEA     17
 /* the array types' OIDs (typarray of each element type) */
 #define ATTU_PG_OID_BOOL_ARRAY      1000
