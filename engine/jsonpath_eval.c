@@ -313,7 +313,8 @@ static int array_index(jctx *c, const jp_item *it, const jnode *jb, long *out) {
 }
 
 static int exec_index(jctx *c, const jp_item *it, const jnode *jb, jlist *found) {
-    if (jb->kind != J_ARR && !c->lax) return jerror(c, "22039", "jsonpath array accessor can only be applied to an array");
+    if (jb->kind != J_ARR && !c->lax)
+        return c->ignore_struct ? R_NOTFOUND : jerror(c, "22039", "jsonpath array accessor can only be applied to an array");
     bool singleton = jb->kind != J_ARR;
     long size = singleton ? 1 : (long)jb->n;
     long saved_size = c->array_size;
@@ -357,12 +358,13 @@ static const char *arith_text(jp_kind k) {
 
 static int exec_binary_arith(jctx *c, const jp_item *it, const jnode *jb, jlist *found) {
     jlist l = { 0 }, r = { 0 };
+    /* both operands first, then their checks (PostgreSQL's order of errors) */
     int res = exec_unwrap_result(c, it->left, jb, true, &l);
+    if (res == R_FATAL || res == R_ERROR) return res;
+    res = exec_unwrap_result(c, it->right, jb, true, &r);
     if (res == R_FATAL || res == R_ERROR) return res;
     if (l.n != 1 || l.v[0]->kind != J_NUM)
         return jerror(c, "22038", "left operand of jsonpath operator %s is not a single numeric value", arith_text(it->kind));
-    res = exec_unwrap_result(c, it->right, jb, true, &r);
-    if (res == R_FATAL || res == R_ERROR) return res;
     if (r.n != 1 || r.v[0]->kind != J_NUM)
         return jerror(c, "22038", "right operand of jsonpath operator %s is not a single numeric value", arith_text(it->kind));
     attu_numeric a, b, v;
@@ -625,8 +627,10 @@ static int exec_target(jctx *c, const jp_item *it, const jnode *jb, jlist *found
     case JP_SIZE: {
         long size = jb->kind == J_ARR ? (long)jb->n : -1;
         if (size < 0) {
-            if (!c->lax && !c->ignore_struct) {
-                res = jerror(c, "22039", "jsonpath item method .size() can only be applied to an array");
+            /* lax: a non-array is an array of one; strict: an error, or
+             * nothing where structural errors are ignored (inside .**) */
+            if (!c->lax) {
+                if (!c->ignore_struct) res = jerror(c, "22039", "jsonpath item method .size() can only be applied to an array");
                 break;
             }
             size = 1;
