@@ -45,7 +45,15 @@ typedef struct jp_parser {
     jarena *ar;
     attu_error *err;
     jbuf tmp;
+    int depth;            /* the parser's own nesting (parentheses, unary operators, filters) */
 } jp_parser;
+
+/* attu's limits on a path's nesting, which keep the parser, the printer
+ * and the evaluator (all recursive) within a worker's stack: 54001 past
+ * them, where PostgreSQL's own limits are about 10,000 nested parentheses
+ * and a chain of about 13,000 items */
+#define JP_MAX_NESTING 3000
+#define JP_MAX_DEPTH 6000
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 static bool is_special(char c) { return strchr("?%$.[]{}()|&!=<>@#,*:-+/\\\"", c) != NULL || is_blank(c); }
@@ -349,12 +357,7 @@ static int set_number(jp_parser *ps, jp_item *it, const char *s, size_t n) {
 
 static jp_item *parse_level(jp_parser *ps, int level, bool *pred);
 static jp_item *parse_unary(jp_parser *ps, bool *pred);
-
-/* an accessor chain's tail: append x after the last item of head's chain */
-static void append(jp_item *head, jp_item *x) {
-    while (head->next) head = head->next;
-    head->next = x;
-}
+static jp_item *parse_nested_expr(jp_parser *ps, bool *pred);
 
 static bool is_method_word(const jp_parser *ps, jp_kind *k) {
     static const struct { const char *w; jp_kind k; } m[] = {
@@ -432,11 +435,11 @@ static jp_item *parse_accessor(jp_parser *ps, bool *none) {
         int cap = 0;
         for (;;) {
             bool pred;
-            jp_item *f = parse_level(ps, 3, &pred), *t = NULL;
+            jp_item *f = parse_nested_expr(ps, &pred), *t = NULL;
             if (!f) return NULL;
             if (pred) { syntax_error(ps); return NULL; }
             if (word(ps, "to")) {
-                if (next(ps) || !(t = parse_level(ps, 3, &pred))) return NULL;
+                if (next(ps) || !(t = parse_nested_expr(ps, &pred))) return NULL;
                 if (pred) { syntax_error(ps); return NULL; }
             }
             if (it->nsubs == cap) {
@@ -472,12 +475,15 @@ static jp_item *parse_accessor(jp_parser *ps, bool *none) {
 
 /* accessors after a primary */
 static jp_item *parse_postfix(jp_parser *ps, jp_item *head) {
+    jp_item *tail = head;
+    while (tail->next) tail = tail->next;
     for (;;) {
         bool none;
         jp_item *a = parse_accessor(ps, &none);
         if (none) return head;
         if (!a) return NULL;
-        append(head, a);
+        tail->next = a;
+        tail = a;
     }
 }
 
@@ -486,7 +492,7 @@ static jp_item *parse_delimited(jp_parser *ps) {
     bool pred;
     if (word(ps, "exists")) {
         if (next(ps) || expect(ps, "(")) return NULL;
-        jp_item *x = parse_level(ps, 3, &pred);
+        jp_item *x = parse_nested_expr(ps, &pred);
         if (!x) return NULL;
         if (pred) { syntax_error(ps); return NULL; }
         if (expect(ps, ")")) return NULL;
@@ -577,12 +583,17 @@ static jp_item *parse_primary(jp_parser *ps, bool *pred) {
 
 /* unary + and -: a minus of a number literal is the negated literal, a
  * plus of one the literal (as PostgreSQL folds them) */
+static int too_deep(jp_parser *ps) { return attu_error_set(ps->err, "54001", 0, "stack depth limit exceeded"); }
+
 static jp_item *parse_unary(jp_parser *ps, bool *pred) {
     if (punct(ps, "-") || punct(ps, "+")) {
+        if (ps->depth + 1 > JP_MAX_NESTING) { too_deep(ps); return NULL; }
         bool minus = punct(ps, "-");
         if (next(ps)) return NULL;
         bool p;
+        ps->depth++;
         jp_item *x = parse_unary(ps, &p);
+        ps->depth--;
         if (!x) return NULL;
         if (p) { syntax_error(ps); return NULL; }
         *pred = false;
@@ -668,8 +679,21 @@ static int parse_like_regex(jp_parser *ps, jp_item *it) {
 /* Precedence levels: 0 ||, 1 &&, 2 comparisons / starts with / like_regex
  * (not associative), 3 + -, 4 * / %, then unary. *pred: the result is a
  * predicate (a boolean), which || and && take and the others do not. */
+static jp_item *parse_binary(jp_parser *ps, int level, bool *pred);
+
 static jp_item *parse_level(jp_parser *ps, int level, bool *pred) {
     if (level > 4) return parse_unary(ps, pred);
+    if (level > 0) return parse_binary(ps, level, pred);
+    /* a whole (nested) expression: the path, a parenthesis, a filter */
+    if (ps->depth + 1 > JP_MAX_NESTING) { too_deep(ps); return NULL; }
+    ps->depth++;
+    jp_item *x = parse_binary(ps, 0, pred);
+    ps->depth--;
+    return x;
+}
+
+/* the operators of one level, left-associative */
+static jp_item *parse_binary(jp_parser *ps, int level, bool *pred) {
     jp_item *l = parse_level(ps, level + 1, pred);
     if (!l) return NULL;
     for (;;) {
@@ -709,6 +733,34 @@ static jp_item *parse_level(jp_parser *ps, int level, bool *pred) {
     }
 }
 
+/* The depth of the tree (its chains' items, operands, subscripts), up to
+ * JP_MAX_DEPTH + 1. */
+static int tree_depth(const jp_item *it, int at) {
+    int best = at;
+    for (; it && best <= JP_MAX_DEPTH; it = it->next) {
+        at++;
+        if (at > best) best = at;
+        const jp_item *kids[2] = { it->left, it->right };
+        for (int k = 0; k < 2; k++)
+            if (kids[k]) { int d = tree_depth(kids[k], at); if (d > best) best = d; }
+        for (int i = 0; i < it->nsubs; i++) {
+            int d = tree_depth(it->from[i], at);
+            if (d > best) best = d;
+            if (it->to[i] && (d = tree_depth(it->to[i], at)) > best) best = d;
+        }
+    }
+    return best;
+}
+
+/* an expression nested in a subscript or exists (...): arithmetic only */
+static jp_item *parse_nested_expr(jp_parser *ps, bool *pred) {
+    if (ps->depth + 1 > JP_MAX_NESTING) { too_deep(ps); return NULL; }
+    ps->depth++;
+    jp_item *x = parse_level(ps, 3, pred);
+    ps->depth--;
+    return x;
+}
+
 /* PostgreSQL's checks after parsing: @ only inside a filter, last only
  * inside an array subscript. */
 static int check_item(const jp_item *it, bool in_filter, bool in_subscript, attu_error *err) {
@@ -746,6 +798,7 @@ int attu_jsonpath_parse(jarena *ar, const char *s, size_t len, jp_path *out, att
     bool pred;
     if (!(out->root = parse_level(&ps, 0, &pred))) goto done;
     if (ps.tok.kind != K_END) { syntax_error(&ps); goto done; }
+    if (tree_depth(out->root, 0) > JP_MAX_DEPTH) { rc = attu_error_set(err, "54001", 0, "stack depth limit exceeded"); goto done; }
     rc = check_item(out->root, false, false, err);
 done:
     free(ps.tmp.p);

@@ -59,6 +59,9 @@ static void put_level(jbuf *b, uint32_t v) {
 }
 
 static void print_item(jbuf *b, const jp_item *it, bool brackets) {
+    /* the chain iteratively (a chain may be long; nesting is bounded by
+     * the parser) */
+    for (; it; it = it->next, brackets = true) {
     switch (it->kind) {
     case JP_NULL: put(b, "null"); break;
     case JP_BOOL: put(b, it->b ? "true" : "false"); break;
@@ -139,7 +142,7 @@ static void print_item(jbuf *b, const jp_item *it, bool brackets) {
         if (brackets) put(b, ")");
         break;
     }
-    if (it->next) print_item(b, it->next, true);
+    }
 }
 
 void attu_jsonpath_print(jbuf *b, const jp_path *p) {

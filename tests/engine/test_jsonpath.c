@@ -129,3 +129,36 @@ Test(jsonpath, evaluation) {
     query("[1, 2, 3]", "$[last - 1 to last]", "{}", false, "[2, 3]");
     query("{\"a\":{\"b\":1},\"c\":[{\"d\":2}]}", "$.**{last}", "{}", false, "[1, 2]");
 }
+
+/* attu's nesting limits: 54001, not a stack overflow; long chains and
+ * nesting within the limits print as PostgreSQL prints them */
+static void deep(const char *prefix, const char *unit, const char *suffix_unit, int n, const char *state) {
+    size_t cap = strlen(prefix) + (size_t)n * (strlen(unit) + strlen(suffix_unit)) + 1;
+    char *s = malloc(cap);
+    cr_assert_not_null(s);
+    char *w = s;
+    for (int i = 0; i < n; i++) w = stpcpy(w, unit);
+    w = stpcpy(w, prefix);
+    for (int i = 0; i < n; i++) w = stpcpy(w, suffix_unit);
+    char *out = NULL;
+    size_t len;
+    attu_error err = { 0 };
+    int rc = attu_jsonpath_canonical(s, strlen(s), &out, &len, &err);
+    if (state) {
+        cr_expect_neq(rc, 0, "%d x %s", n, unit);
+        cr_expect_str_eq(err.sqlstate, state, "%d x %s", n, unit);
+    } else cr_expect_eq(rc, 0, "%d x %s: %s", n, unit, err.message);
+    free(out);
+    free(s);
+}
+
+Test(jsonpath, nesting_limits) {
+    deep("$", "(", ")", 2900, NULL);
+    deep("$", "(", ")", 100000, "54001");
+    deep("$", "- ", "", 2900, NULL);
+    deep("$", "- ", "", 100000, "54001");
+    deep("$", "", ".a", 5000, NULL);
+    deep("$", "", " ? (@ == 1)", 100000, "54001");
+    deep("1", "", " + 1", 100000, "54001");
+    deep("$", "$[", "]", 100000, "54001");
+}
