@@ -168,6 +168,34 @@ attu_bexpr *attu_jsonpath_operator(bctx *c, bool match, attu_bexpr *l, attu_bexp
                      (match ? JPF_MATCH : JPF_EXISTS) | JPF_SILENT_NO_VARS);
 }
 
+/* an argument bound twice without harm: a literal, a column, a cast of one */
+static bool plain_arg(const attu_ast_expr *a) {
+    while (a->kind == ATTU_EXPR_CAST) a = a->u.cast.arg;
+    return a->kind == ATTU_EXPR_LITERAL || a->kind == ATTU_EXPR_COLUMN;
+}
+
+/* PostgreSQL's 42883 for a call in named notation that matches no
+ * function: each argument by its name, if it has one, and its type. */
+static bool named_error(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n;
+    char list[512];
+    size_t at = 0;
+    list[0] = 0;
+    for (int i = 0; i < n && at + 1 < sizeof list; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        attu_bexpr *x = bind_expr(c, sc, a);
+        if (!x) return false;
+        char tb[64];
+        int w = snprintf(list + at, sizeof list - at, "%s%s%s%s", i ? ", " : "", a->arg_name ? a->arg_name : "",
+                         a->arg_name ? " => " : "", tname(x->type, tb));
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s(%s) does not exist", e->u.func.name, list);
+    attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+    return false;
+}
+
 /* A jsonb_path_* call with arguments in named notation (target, path,
  * vars, silent: PostgreSQL's parameter names) made positional into *out:
  * a missing vars is '{}', a missing silent false, as their defaults; a
@@ -199,26 +227,17 @@ bool attu_jsonpath_named_call(bctx *c, const scope *sc, const attu_ast_expr *e, 
     }
     int last = -1;
     for (int j = 0; j < 4; j++) if (slot[j]) last = j;
-    if (!ok || !slot[0] || !slot[1]) {
-        /* PostgreSQL's message names each argument (name => type) */
-        char list[512];
-        size_t at = 0;
-        list[0] = 0;
-        for (int i = 0; i < n && at + 1 < sizeof list; i++) {
-            const attu_ast_expr *a = e->u.func.args.items[i];
-            attu_bexpr *x = bind_expr(c, sc, a);
+    if (ok && slot[0] && slot[1]) {
+        /* each argument of its parameter's type (or untyped), else no such function */
+        attu_type want[4] = { attu_type_json(1), attu_type_jsonpath(), attu_type_json(1), attu_type_make(ATTU_TYPE_BOOL) };
+        for (int j = 0; ok && j < 4; j++) {
+            if (!slot[j] || !plain_arg(slot[j])) continue;   /* (bound once only, below) */
+            attu_bexpr *x = bind_expr(c, sc, slot[j]);
             if (!x) return false;
-            char tb[64];
-            int w = snprintf(list + at, sizeof list - at, "%s%s%s%s", i ? ", " : "", a->arg_name ? a->arg_name : "",
-                             a->arg_name ? " => " : "", tname(x->type, tb));
-            if (w < 0) break;
-            at += (size_t)w;
+            ok = x->type.id == ATTU_TYPE_UNKNOWN || (attu_type_equal(x->type, want[j]) && x->type.id == want[j].id);
         }
-        if (at >= sizeof list) at = sizeof list - 1;
-        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s(%s) does not exist", e->u.func.name, list);
-        attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
-        return false;
     }
+    if (!ok || !slot[0] || !slot[1]) return named_error(c, sc, e);
     attu_ast_expr **items = attu_palloc(c->pa, sizeof(attu_ast_expr *) * 4);
     if (!items) { attu_error_oom(c->err); return false; }
     for (int j = 0; j <= last; j++) {
