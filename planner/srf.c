@@ -757,7 +757,8 @@ static const char *part_column_name(const from_part *p, int j) {
     switch (p->kind) {
     case FP_JSON:
         if (p->ncols == 2) return j == 0 ? "key" : "value";
-        return strstr(p->fname, "object_keys") ? p->fname : "value";
+        /* (jsonb_path_query's column is named after the function) */
+        return strstr(p->fname, "object_keys") || attu_jsonpath_function_name(p->fname) ? p->fname : "value";
     case FP_RECORD: return p->names[j];
     default: return p->fname;
     }
