@@ -16,6 +16,7 @@
 #include "engine/json.h"
 #include "engine/bytea.h"
 #include "engine/uuid.h"
+#include "engine/jsonpath.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
 #include "engine/numeric.h"
@@ -45,6 +46,7 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_JSONB: return attu_type_json(1);
     case ATTU_PG_OID_UUID: return attu_type_uuid();
     case ATTU_PG_OID_BYTEA: return attu_type_bytea();
+    case ATTU_PG_OID_JSONPATH: return attu_type_jsonpath();
     default: break;
     }
     /* an enum type's OID (engine/enum_type.h: even, its array's odd), as
@@ -316,6 +318,15 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
         char *canon = NULL;
         size_t cl;
         r = attu_type_is_jsonb(t) ? attu_jsonb_canonical(text, len, &canon, &cl, err) : attu_json_validate(text, len, err);
+        free(canon);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
+    if (attu_type_is_jsonpath(t)) {
+        /* jsonpath_in, as PostgreSQL's Bind runs it */
+        char *canon = NULL;
+        size_t cl;
+        r = attu_jsonpath_canonical(text, len, &canon, &cl, err);
         free(canon);
         if (r) err->position = 0;
         return r ? -1 : 0;

@@ -10,6 +10,7 @@
 #include "engine/json.h"
 #include "engine/numeric.h"
 #include "engine/uuid.h"
+#include "engine/jsonpath.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -590,6 +591,8 @@ static int typed_text_parse(attu_type e, const char *s, size_t len, attu_abuf *t
         rc = held ? 0 : -1;
     } else if (attu_type_is_jsonb(e)) {
         rc = attu_jsonb_canonical(s, len, &held, &n, err);
+    } else if (attu_type_is_jsonpath(e)) {
+        rc = attu_jsonpath_canonical(s, len, &held, &n, err);
     } else {
         rc = attu_json_validate(s, len, err);
         held = (char *)s;

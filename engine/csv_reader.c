@@ -40,6 +40,7 @@
 #include "engine/json.h"
 #include "engine/bytea.h"
 #include "engine/uuid.h"
+#include "engine/jsonpath.h"
 #include "engine/enum_type.h"
 #include "engine/csv_encoding.h"
 #include "engine/csv_scan.h"
@@ -1188,6 +1189,8 @@ static void parse_chunk(void *ctx, size_t ci) {
                     if (!jrc) { memcpy(canon, ub, ATTU_UUID_TEXT_LEN); clen = ATTU_UUID_TEXT_LEN; }
                 } else if (attu_type_is_bytea(def->type))
                     jrc = attu_bytea_canonical(f.text, f.len, &canon, &clen, &verr);
+                else if (attu_type_is_jsonpath(def->type))   /* engine/jsonpath.h */
+                    jrc = attu_jsonpath_canonical(f.text, f.len, &canon, &clen, &verr);
                 else
                     jrc = attu_type_is_jsonb(def->type) ? attu_jsonb_canonical(f.text, f.len, &canon, &clen, &verr)
                                                         : attu_json_validate(f.text, f.len, &verr);

@@ -9,6 +9,8 @@
  * canonically from the tree.
  */
 #include "engine/json.h"
+#include "engine/json_tree.h"
+#include "engine/jsonpath.h"
 
 #include "engine/array.h"
 
@@ -21,8 +23,6 @@
 
 /* ---- arena ------------------------------------------------------------------ */
 
-typedef struct jchunk { struct jchunk *next; size_t used, cap; char data[]; } jchunk;
-typedef struct jarena { jchunk *head; } jarena;
 
 static void *ja_alloc(jarena *a, size_t n) {
     n = (n + 15) & ~(size_t)15;
@@ -43,7 +43,6 @@ static void ja_free(jarena *a) {
 
 /* ---- growable text ---------------------------------------------------------- */
 
-typedef struct jbuf { char *p; size_t len, cap; bool oom; } jbuf;
 static void jb_put(jbuf *b, const void *s, size_t n) {
     if (b->oom) return;
     if (b->len + n + 1 > b->cap) {
@@ -62,15 +61,6 @@ static void jb_ch(jbuf *b, char c) { jb_put(b, &c, 1); }
 
 /* ---- the tree ----------------------------------------------------------------- */
 
-enum { J_NULL = 0, J_STR, J_NUM, J_FALSE, J_TRUE, J_ARR, J_OBJ };
-
-typedef struct jnode {
-    uint8_t kind;
-    const char *src; size_t srclen;   /* the text as written (json results) */
-    const char *s; size_t slen;       /* STR: the decoded string; NUM: its text */
-    size_t n;                         /* ARR: elements; OBJ: pairs */
-    struct jnode **kids;              /* ARR: n; OBJ: 2n, key then value */
-} jnode;
 
 /* ---- the lexer and parser, as PostgreSQL's json_lex / pg_parse_json ------------- */
 
@@ -435,7 +425,6 @@ static jnode *parse(jarena *ar, const char *s, size_t len, bool jsonb, attu_erro
 /* A JSON number's value: its sign, its significant digits (no leading or
  * trailing zeros; none for zero), the decimal exponent of the first digit
  * (value = 0.d1d2... * 10^exp), and numeric_in's display scale. */
-typedef struct jnum { bool neg; const char *dig; size_t ndig; long exp; long dscale; char buf[64]; char *heap; } jnum;
 
 static int num_parse(const char *s, size_t len, jnum *o, attu_error *err) {
     memset(o, 0, sizeof *o);
@@ -1359,7 +1348,7 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         if (strict && (an || (B && bn && f != ATTU_JS_OBJECT) || (C && cn) || (Dd && dn))) { ja_free(&ar); continue; }
         bool parse_a = f != ATTU_JS_IN && f != ATTU_JS_QUOTE && f != ATTU_JS_SCALAR && f != ATTU_JS_FROM_ARRAY &&
                        f != ATTU_JS_OBJ_ADD && f != ATTU_JS_ARR_ADD && f != ATTU_JS_WRAP_OBJ && f != ATTU_JS_WRAP_ARR &&
-                       f != ATTU_JS_OBJECT;
+                       f != ATTU_JS_OBJECT && f != ATTU_JS_PATH_IN && f != ATTU_JS_PATH;
         if (parse_a && cacheable) {
             if (!cache_j || A[r].len != cache_len || (A[r].v.s != cache_s && memcmp(A[r].v.s, cache_s, cache_len))) {
                 ja_free(&cache_ar);
@@ -1380,6 +1369,28 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
             }
             res_null = false;
             break;
+        case ATTU_JS_PATH_IN: {
+            char *t;
+            size_t tl;
+            if (attu_jsonpath_canonical(A[r].v.s, A[r].len, &t, &tl, err)) { rc = -1; break; }
+            jb_put(&out, t, tl);
+            free(t);
+            res_null = false;
+            break;
+        }
+        case ATTU_JS_PATH: {
+            bool b = false, nul = true;
+            bool silent = Dd ? Dd[r].v.i != 0 : (in->imm_i & JPF_SILENT_NO_VARS) != 0;
+            if (attu_jsonpath_run((jp_func)(in->imm_i & 7), A[r].v.s, A[r].len, B[r].v.s, B[r].len, C ? C[r].v.s : NULL,
+                                  C ? C[r].len : 0, silent, &out, &b, &nul, err)) {
+                rc = -1;
+                break;
+            }
+            if (nul) break;
+            if (dt.id == ATTU_TYPE_BOOL) { o->null = 0; o->v.i = b; }
+            else res_null = false;
+            break;
+        }
         case ATTU_JS_KEY:
             if (top_key(&out, ja, err)) { rc = -1; break; }
             res_null = false;
@@ -1759,3 +1770,19 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
     ja_free(&cache_ar);
     return rc;
 }
+
+/* ---- the tree for other modules (engine/json_tree.h) ----------------------------------------- */
+
+void *attu_jt_alloc(jarena *a, size_t n) { return ja_alloc(a, n); }
+void attu_jt_free(jarena *a) { ja_free(a); }
+void attu_jt_put(jbuf *b, const void *s, size_t n) { jb_put(b, s, n); }
+jnode *attu_jt_parse(jarena *ar, const char *s, size_t len, bool jsonb, attu_error *err) {
+    return parse(ar, s, len, jsonb, err);
+}
+int attu_jt_canon(jarena *ar, jnode *j) { return canon(ar, j); }
+int attu_jt_print(jbuf *b, const jnode *j, attu_error *err) { return print_jsonb(b, j, -1, err); }
+void attu_jt_put_escaped(jbuf *b, const char *s, size_t n) { put_escaped(b, s, n); }
+int attu_jt_num_parse(const char *s, size_t len, jnum *o, attu_error *err) { return num_parse(s, len, o, err); }
+void attu_jt_num_done(jnum *o) { num_done(o); }
+void attu_jt_num_print(jbuf *b, const jnum *o) { num_print(b, o); }
+int attu_jt_num_cmp(const jnum *a, const jnum *b) { return num_cmp(a, b); }

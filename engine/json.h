@@ -96,6 +96,9 @@ typedef enum attu_json_fn {
     ATTU_JS_CAST,          /* jsonb a -> the text of its scalar for a cast to a
                               number (imm_i 0) or boolean (1); b the target
                               type's name: 22023 for another kind of value */
+    ATTU_JS_PATH_IN,       /* text a -> jsonpath: its canonical text (engine/jsonpath.h) */
+    ATTU_JS_PATH,          /* jsonb a, jsonpath b, vars jsonb c (absent: none), silent d
+                              (absent: false): the path function imm_i (jp_func) */
     ATTU_JS_REC_FIELD      /* the value of key b of object a for a column of a
                               json_to_record / json_populate_record row, as
                               PostgreSQL's populate_record_field: imm_i 0 the

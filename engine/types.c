@@ -81,6 +81,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         if (attu_type_is_enum(t)) return attu_enum_name(attu_type_enum_id(t), buf, cap);
         s = t.scale == 1 ? "character" : attu_type_is_record(t) ? "record" : attu_type_is_json(t) ? "json"
             : attu_type_is_jsonb(t) ? "jsonb" : attu_type_is_uuid(t) ? "uuid" : attu_type_is_bytea(t) ? "bytea"
+            : attu_type_is_jsonpath(t) ? "jsonpath"
             : attu_type_is_varchar_any(t) ? "character varying" : "text";
         break;
     case ATTU_TYPE_DATE: s = "date"; break;
@@ -139,6 +140,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
                    : attu_type_is_jsonb(e)    ? ATTU_PG_OID_JSONB_ARRAY
                    : attu_type_is_uuid(e)     ? ATTU_PG_OID_UUID_ARRAY
                    : attu_type_is_bytea(e)    ? ATTU_PG_OID_BYTEA_ARRAY
+                   : attu_type_is_jsonpath(e) ? ATTU_PG_OID_JSONPATH_ARRAY
                    : e.precision              ? ATTU_PG_OID_VARCHAR_ARRAY
                                               : ATTU_PG_OID_TEXT_ARRAY;
         case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE_ARRAY;
@@ -165,7 +167,8 @@ uint32_t attu_type_pg_oid(attu_type t) {
         return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : attu_type_is_varchar_any(t) ? ATTU_PG_OID_VARCHAR
                : attu_type_is_record(t) ? ATTU_PG_OID_RECORD : attu_type_is_json(t) ? ATTU_PG_OID_JSON
                : attu_type_is_jsonb(t) ? ATTU_PG_OID_JSONB : attu_type_is_uuid(t) ? ATTU_PG_OID_UUID
-               : attu_type_is_bytea(t) ? ATTU_PG_OID_BYTEA : ATTU_PG_OID_TEXT;
+               : attu_type_is_bytea(t) ? ATTU_PG_OID_BYTEA : attu_type_is_jsonpath(t) ? ATTU_PG_OID_JSONPATH
+               : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ;
@@ -241,6 +244,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         {"interval", ATTU_TYPE_INTERVAL},
         {"time", ATTU_TYPE_TIME}, {"time without time zone", ATTU_TYPE_TIME},
         {"json", ATTU_TYPE_TEXT}, {"jsonb", ATTU_TYPE_TEXT}, {"uuid", ATTU_TYPE_TEXT}, {"bytea", ATTU_TYPE_TEXT},
+        {"jsonpath", ATTU_TYPE_TEXT},
         {"timetz", ATTU_TYPE_TIMETZ}, {"time with time zone", ATTU_TYPE_TIMETZ},
     };
     char buf[64];
@@ -287,6 +291,10 @@ int attu_type_from_name(const char *name, int precision, int scale,
         }
         if (id == ATTU_TYPE_TEXT && (!strcmp(buf, "json") || !strcmp(buf, "jsonb"))) {
             *out = attu_type_json(!strcmp(buf, "jsonb"));
+            return 0;
+        }
+        if (id == ATTU_TYPE_TEXT && !strcmp(buf, "jsonpath")) {
+            *out = attu_type_jsonpath();
             return 0;
         }
         if (id == ATTU_TYPE_TEXT && (!strcmp(buf, "uuid") || !strcmp(buf, "bytea"))) {

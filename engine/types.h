@@ -112,6 +112,8 @@ typedef struct attu_type {
 #define ATTU_PG_OID_JSON      114
 #define ATTU_PG_OID_JSONB     3802
 #define ATTU_PG_OID_UUID      2950
+#define ATTU_PG_OID_JSONPATH  4072
+#define ATTU_PG_OID_JSONPATH_ARRAY 4073
 #define ATTU_PG_OID_BYTEA     17
 /* the array types' OIDs (typarray of each element type) */
 #define ATTU_PG_OID_BOOL_ARRAY      1000
@@ -166,8 +168,9 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale == 16 + ATTU_TYPE_TEXT + 128 * 7 ||
                                                              b.scale == 16 + ATTU_TYPE_TEXT + 128 * 7))
         return a.scale == b.scale && a.precision == b.precision;
+    /* (and its scale 8 jsonpath: engine/jsonpath.h) */
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || (a.scale >= 3 && a.scale <= 6) ||
-                                                             (b.scale >= 3 && b.scale <= 6)))
+                                                             (b.scale >= 3 && b.scale <= 6) || a.scale == 8 || b.scale == 8))
         return a.scale == b.scale;
     return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
                             (a.precision == b.precision && a.scale == b.scale));
@@ -291,10 +294,20 @@ static inline attu_type attu_type_enum(int id) {
 }
 static inline int attu_type_enum_id(attu_type t) { return -t.precision; }
 
-/* A TEXT-slot type of its own (json, jsonb, uuid, bytea, an enum): text to storage,
- * COPY and the wire, never text to operators and functions. */
+/* jsonpath (engine/jsonpath.h): a TEXT whose scale is 8 holding the path's
+ * canonical text (jsonpath_out's), which the path functions parse again.
+ * No operator compares it (PostgreSQL's jsonpath has none). */
+#define ATTU_JSONPATH_SCALE 8
+static inline int attu_type_is_jsonpath(attu_type t) { return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_JSONPATH_SCALE; }
+static inline attu_type attu_type_jsonpath(void) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_JSONPATH_SCALE, 0 };
+    return t;
+}
+
+/* A TEXT-slot type of its own (json, jsonb, uuid, bytea, an enum, jsonpath):
+ * text to storage, COPY and the wire, never text to operators and functions. */
 static inline int attu_type_is_typed_text(attu_type t) {
-    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_BYTEA_SCALE + 1;   /* (+1: enums) */
+    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_JSONPATH_SCALE;   /* (7: enums) */
 }
 
 /* Arrays (engine/array.h), as PostgreSQL's int[] or text[]: a TEXT whose

@@ -437,7 +437,7 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
             if (op_tok->len == 2 && memcmp(c->sql + op_tok->off, array_ops[i] + 1, 2) == 0)
                 return ab_func2(c, array_ops[i], l, r, op_tok->pos);
         /* the json operators: calls the binder resolves (planner/json_bind.c) */
-        static const char *const json_ops[] = { " ->", " ->>", " #>", " #>>", " ?", " ?|", " ?&", " #-" };
+        static const char *const json_ops[] = { " ->", " ->>", " #>", " #>>", " ?", " ?|", " ?&", " #-", " @?", " @@" };
         for (size_t i = 0; i < sizeof json_ops / sizeof *json_ops; i++)
             if (op_tok->len == strlen(json_ops[i]) - 1 && memcmp(c->sql + op_tok->off, json_ops[i] + 1, op_tok->len) == 0)
                 return ab_func2(c, json_ops[i], l, r, op_tok->pos);

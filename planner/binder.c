@@ -2640,7 +2640,8 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         /* json and json[] have no order: PostgreSQL names the sort's
          * missing operator where the item is */
         attu_type ot = ord_out[i] >= 0 ? items[ord_out[i]]->type : ord[i].expr->type;
-        if (attu_type_is_json(ot) || (attu_type_is_array(ot) && attu_type_is_json(attu_type_array_elem(ot)))) {
+        if (attu_type_is_json(ot) || attu_type_is_jsonpath(ot) ||
+            (attu_type_is_array(ot) && attu_type_is_json(attu_type_array_elem(ot)))) {
             char b1[64];
             attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, q->order_by.items[i].expr->position,
                            "could not identify an ordering operator for type %s", tname(ot, b1));

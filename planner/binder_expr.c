@@ -259,9 +259,10 @@ attu_type mix_decimal_typmod(attu_type t, const attu_bexpr *v) {
     return t;
 }
 
-/* The types whose equality is not their bytes' (bpchar_key). */
+/* The types whose equality is not their bytes' (bpchar_key; json and
+ * jsonpath have none, which bpchar_key reports). */
 bool keyed_by_value(attu_type t) {
-    return attu_type_is_json_any(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
+    return attu_type_is_json_any(t) || attu_type_is_jsonpath(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
 }
 
 /* A bpchar without a length keeps its values' trailing blanks (engine/types.h),
@@ -275,10 +276,11 @@ bool keyed_by_value(attu_type t) {
  * their scales or a zero's sign (attu_array_key_expr). */
 attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
     if (a && attu_type_is_jsonb(a->type)) return attu_json_key_expr(c, a);   /* its order's key (engine/json.h) */
-    if (a && attu_type_is_json(a->type)) {
-        /* json has no equality nor order: PostgreSQL refuses to group,
-         * sort or compare it (42883) */
-        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, a->position, "could not identify an equality operator for type json");
+    if (a && (attu_type_is_json(a->type) || attu_type_is_jsonpath(a->type))) {
+        /* json and jsonpath have no equality nor order: PostgreSQL
+         * refuses to group, sort or compare them (42883) */
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, a->position, "could not identify an equality operator for type %s",
+                       attu_type_is_json(a->type) ? "json" : "jsonpath");
         return NULL;
     }
     if (a && attu_type_is_array(a->type) && attu_type_is_json(attu_type_array_elem(a->type))) {
@@ -495,6 +497,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) return attu_bytea_parse_literal(c, r, e->s, e->slen);
+    if (attu_type_is_jsonpath(t)) return attu_jsonpath_parse_literal(c, r, e->s, e->slen);   /* planner/jsonpath_bind.c */
     if (attu_type_is_enum(t)) return attu_enum_parse_literal(c, r, e->s, e->slen);   /* planner/enum_bind.c */
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
@@ -569,6 +572,8 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     if (attu_type_is_array(e->type) || attu_type_is_array(t)) return attu_array_coerce(c, e, t, explicit_cast, pos);
     if ((attu_type_is_enum(e->type) || attu_type_is_enum(t)) && !attu_type_equal(e->type, t) && !attu_type_is_record(t))
         return attu_enum_coerce(c, e, t, explicit_cast, pos);   /* planner/enum_bind.c */
+    if ((attu_type_is_jsonpath(e->type) || attu_type_is_jsonpath(t)) && !attu_type_is_record(e->type) && !attu_type_is_record(t))
+        return attu_jsonpath_coerce(c, e, t, explicit_cast, pos);   /* planner/jsonpath_bind.c */
     if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
         !attu_type_is_record(t))
         return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
@@ -907,6 +912,8 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     }
     if (attu_type_is_array(l->type) || attu_type_is_array(r->type))
         return attu_array_compare(c, (attu_opcode)(ATTU_OP_EQ_S + (op - ATTU_BINOP_EQ)), names[op], l, r, pos);
+    if (attu_type_is_jsonpath(l->type) || attu_type_is_jsonpath(r->type))   /* no jsonpath operators (PostgreSQL) */
+        return op_error(c, names[op], l, r, pos);
     if (attu_type_is_json_any(l->type) || attu_type_is_json_any(r->type))   /* jsonb by its key (json_bind.c) */
         return attu_json_compare(c, (attu_opcode)(ATTU_OP_EQ_S + (op - ATTU_BINOP_EQ)), names[op], l, r, pos);
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);

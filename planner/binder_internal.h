@@ -333,6 +333,15 @@ attu_bexpr *attu_bind_math_call(bctx *c, const scope *sc, const struct attu_ast_
 attu_bexpr *attu_array_width_bucket(bctx *c, const struct attu_ast_expr *e, attu_bexpr **args, int n);
 /* json and jsonb (planner/json_bind.c) */
 attu_bexpr *attu_json_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+/* jsonpath (planner/jsonpath_bind.c) */
+attu_bexpr *attu_jsonpath_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+attu_bexpr *attu_jsonpath_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+bool attu_jsonpath_function_name(const char *name);
+attu_bexpr *attu_bind_jsonpath_call(bctx *c, const scope *sc, const struct attu_ast_expr *e);
+attu_bexpr *attu_jsonpath_operator(bctx *c, bool match, attu_bexpr *l, attu_bexpr *r, int pos);
+attu_bexpr *attu_json_srf_series_mode(bctx *c, attu_bexpr *j, int mode, const char *fname, int pos);
+bool attu_jsonpath_named_call(bctx *c, const scope *sc, const struct attu_ast_expr *e, struct attu_ast_expr *out);
+attu_bexpr *attu_jsonpath_srf_series(bctx *c, const struct attu_ast_expr *call, attu_bexpr **args, int n, int *ncols);
 attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
 attu_bexpr *attu_json_key_expr(bctx *c, attu_bexpr *a);
 attu_bexpr *attu_json_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r, int pos);

@@ -960,6 +960,7 @@ static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_jsonb(t)) return "jsonb";
     if (attu_type_is_uuid(t)) return "uuid";
     if (attu_type_is_bytea(t)) return "bytea";
+    if (attu_type_is_jsonpath(t)) return "jsonpath";
     if (attu_type_is_array(t) || attu_type_is_enum(t)) {
         static _Thread_local char buf[80];
         return attu_type_name(t, buf, sizeof buf);
@@ -1057,6 +1058,10 @@ static attu_bexpr *bind_named_call(bctx *c, const scope *sc, const attu_ast_expr
     *named = false;
     for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) *named = true;
     if (!*named) return NULL;
+    if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_jsonpath_function_name(e->u.func.name)) {
+        attu_ast_expr call;   /* planner/jsonpath_bind.c */
+        return attu_jsonpath_named_call(c, sc, e, &call) ? bind_function(c, sc, &call) : NULL;
+    }
     static const char *const interval_p[] = { "years", "months", "weeks", "days", "hours", "mins", "secs", NULL };
     static const char *const date_p[] = { "year", "month", "day", NULL };
     static const char *const ts_p[] = { "year", "month", "mday", "hour", "min", "sec", NULL };

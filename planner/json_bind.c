@@ -334,6 +334,7 @@ static const char *const json_names[] = {
 };
 
 bool attu_json_function_name(const char *name) {
+    if (attu_jsonpath_function_name(name) || !strcmp(name, " @?") || !strcmp(name, " @@")) return true;
     for (size_t i = 0; i < sizeof json_names / sizeof *json_names; i++) if (!strcmp(json_names[i], name)) return true;
     return false;
 }
@@ -421,6 +422,12 @@ static attu_bexpr *srf_series_mode(bctx *c, attu_bexpr *j, int mode, const char 
     x->args[2] = mk_const_int(c, i4, 1);
     if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
     return x;
+}
+
+/* (for planner/jsonpath_bind.c: jsonb_path_query's rows are the elements
+ * of jsonb_path_query_array's result) */
+attu_bexpr *attu_json_srf_series_mode(bctx *c, attu_bexpr *j, int mode, const char *fname, int pos) {
+    return srf_series_mode(c, j, mode, fname, pos);
 }
 
 static attu_bexpr *srf_series(bctx *c, attu_bexpr *j, bool objects, const char *fname, int pos) {
@@ -526,6 +533,7 @@ attu_bexpr *attu_json_srf_series(bctx *c, const attu_ast_expr *call, attu_bexpr 
     return srf_series(c, j, objects, name, call->position);
 }
 bool attu_json_srf_name(const char *name) {
+    if (!strcmp(name, "jsonb_path_query") || !strcmp(name, "jsonb_path_query_tz")) return true;
     return attu_json_function_name(name) && (strstr(name, "_elements") || strstr(name, "_each") || strstr(name, "object_keys"));
 }
 
@@ -624,6 +632,7 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
     int pos = e->position;
     int n = e->u.func.args.n;
     if (attu_json_populate_call(e)) return populate_value(c, sc, e);
+    if (attu_jsonpath_function_name(name)) return attu_bind_jsonpath_call(c, sc, e);   /* planner/jsonpath_bind.c */
     if (attu_json_record_name(name) && strstr(name, "populate") && n != 2 && !e->u.func.star) {
         /* no such function: 42883 with the arguments' types (NULL::t
          * stands for its row type's name, as PostgreSQL's message has it) */
@@ -696,6 +705,7 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
             return js_call(c, !op[1] ? ATTU_JS_EXISTS : op[1] == '|' ? ATTU_JS_EXISTS_ANY : ATTU_JS_EXISTS_ALL, bo, pos, 2, l,
                            k, NULL, NULL);
         }
+        if (!strcmp(op, "@?") || !strcmp(op, "@@")) return attu_jsonpath_operator(c, op[1] == '@', l, r, pos);
         if (!strcmp(op, "#-")) {
             if (!attu_type_is_jsonb(l->type)) return no_operator(c, op, l, r, pos);
             if (!(r->type.id == ATTU_TYPE_UNKNOWN ||

@@ -555,6 +555,13 @@ bool attu_json_populate_base(bctx *c, const scope *sc, const attu_ast_expr *call
  * list defs) over scope sc into p. */
 static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const attu_ast_coldefs *defs, from_part *p) {
     memset(p, 0, sizeof *p);
+    if (attu_jsonpath_function_name(call->u.func.name)) {
+        /* jsonb_path_query(..., silent => true): positional (planner/jsonpath_bind.c) */
+        attu_ast_expr *named = attu_palloc(c->pa, sizeof *named);
+        if (!named) { attu_error_oom(c->err); return false; }
+        if (!attu_jsonpath_named_call(c, sc, call, named)) return false;
+        call = named;
+    }
     p->call = call;
     const char *name = call->u.func.name;
     bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
@@ -625,7 +632,8 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
         if (!args) { attu_error_oom(c->err); return false; }
         int want = populate ? 2 : 1;
-        bool fits = (unnest ? n >= 1 : n == want) && !call->u.func.star && !call->u.func.distinct;
+        bool path = json && attu_jsonpath_function_name(name);   /* jsonb_path_query (planner/jsonpath_bind.c) */
+        bool fits = (unnest ? n >= 1 : path ? n >= 2 && n <= 4 : n == want) && !call->u.func.star && !call->u.func.distinct;
         if (populate && fits) {
             /* the row type first: NULL::t is no value attu binds */
             attu_bexpr *row_null;
@@ -668,7 +676,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
         }
         if (json) {
             int cols = 1;
-            attu_bexpr *x = attu_json_srf_series(c, call, args[0], &cols);
+            attu_bexpr *x = path ? attu_jsonpath_srf_series(c, call, args, n, &cols) : attu_json_srf_series(c, call, args[0], &cols);
             if (!x) return false;
             p->kind = FP_JSON;
             p->ncols = cols;
@@ -749,7 +757,8 @@ static const char *part_column_name(const from_part *p, int j) {
     switch (p->kind) {
     case FP_JSON:
         if (p->ncols == 2) return j == 0 ? "key" : "value";
-        return strstr(p->fname, "object_keys") ? p->fname : "value";
+        /* (jsonb_path_query's column is named after the function) */
+        return strstr(p->fname, "object_keys") || attu_jsonpath_function_name(p->fname) ? p->fname : "value";
     case FP_RECORD: return p->names[j];
     default: return p->fname;
     }

@@ -91,10 +91,12 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
     case ATTU_PG_OID_TIMESTAMPTZ: case ATTU_PG_OID_TIME: want = 8; break;
     case ATTU_PG_OID_TIMETZ: want = 12; break;
     case ATTU_PG_OID_INTERVAL: want = 16; break;
-    case ATTU_PG_OID_JSONB:
-        /* jsonb_recv: a version byte, 1, then the text */
+    case ATTU_PG_OID_JSONB: case ATTU_PG_OID_JSONPATH:
+        /* jsonb_recv / jsonpath_recv: a version byte, 1, then the text
+         * (a jsonpath's read by jsonpath_in where the statement runs) */
         if (len < 1 || v[0] != 1) {
-            attu_error_set(err, "XX000", 0, "unsupported jsonb version number %d", len < 1 ? 0 : (int)(unsigned char)v[0]);
+            attu_error_set(err, "XX000", 0, "unsupported %s version number %d", oid == ATTU_PG_OID_JSONB ? "jsonb" : "jsonpath",
+                           len < 1 ? 0 : (int)(unsigned char)v[0]);
             return NULL;
         }
         v++;

@@ -426,7 +426,7 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
             if (raw != small) free(raw);
             break;
         }
-        if (attu_type_is_jsonb(e)) {   /* jsonb_send: the version byte 1, then the text */
+        if (attu_type_is_jsonb(e) || attu_type_is_jsonpath(e)) {   /* jsonb_send / jsonpath_send: the version byte 1, then the text */
             pgbuf_put_i32(b, (int32_t)v->len + 1);
             pgbuf_put_u8(b, 1);
             pgbuf_put(b, v->v.s, v->len);
@@ -521,8 +521,8 @@ void pg_put_row_fields(pgbuf *b, const attu_result *res, size_t row,
             if (raw != small) free(raw);
             continue;
         }
-        if (binary && attu_type_is_jsonb(c->type)) {
-            /* jsonb_send: the version byte 1, then the text */
+        if (binary && (attu_type_is_jsonb(c->type) || attu_type_is_jsonpath(c->type))) {
+            /* jsonb_send / jsonpath_send: the version byte 1, then the text */
             pgbuf_put_i32(b, (int32_t)n + 1);
             pgbuf_put_u8(b, 1);
             pgbuf_put(b, longp ? longp : buf, n);

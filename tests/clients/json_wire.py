@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""json_wire.py - json (OID 114) and jsonb (OID 3802) on the wire:
+"""json_wire.py - json (OID 114), jsonb (OID 3802) and jsonpath (OID 4072) on the wire:
 RowDescription's OIDs, results in text and binary format (jsonb_send: the
 version byte 1, then the text; json_send: the text), parameters declared
 json / jsonb in text and binary format (jsonb_recv's version byte; XX000, as
@@ -50,6 +50,24 @@ check("jsonb param ->", bind_run("SELECT $1 -> 'b'", [JSONB], [OBJ], [0], 0), (N
 check("jsonb param bad version", bind_run("SELECT $1", [JSONB], [b"\x02" + OBJ], [1], 0)[0], "XX000")
 check("jsonb param bad text", bind_run("SELECT $1", [JSONB], [b"{bad"], [0], 0)[0], "22P02")
 check("json param bad text", bind_run("SELECT $1", [JSON], [b"[1,"], [0], 0)[0], "22P02")
+
+# jsonpath (OID 4072): jsonpath_send / jsonpath_recv are jsonb's (the
+# version byte 1, then the canonical text)
+JSONPATH = 4072
+check("jsonpath text", bind_run("SELECT '$.a ? (@>1)'::jsonpath", [], [], [], 0), (None, [], [JSONPATH], [(b'$."a"?(@ > 1)',)]))
+check("jsonpath binary", bind_run("SELECT '$.a ? (@>1)'::jsonpath", [], [], [], 1),
+      (None, [], [JSONPATH], [(b'\x01$."a"?(@ > 1)',)]))
+check("jsonpath param text", bind_run("SELECT jsonb_path_query_array($1, $2)", [JSONB, JSONPATH], [OBJ, b"$.a[*]"], [0, 0], 0),
+      (None, [JSONB, JSONPATH], [JSONB], [(b"[1, 2.50]",)]))
+check("jsonpath param binary", bind_run("SELECT $1::jsonpath", [JSONPATH], [b"\x01strict $.a"], [1], 1),
+      (None, [JSONPATH], [JSONPATH], [(b'\x01strict $."a"',)]))
+check("jsonpath untyped param", bind_run("SELECT $1::jsonb @? $2", [0, 0], [OBJ, b"$.b"], [0, 0], 0),
+      (None, [JSONB, JSONPATH], [16], [(b"t",)]))
+check("jsonpath param bad version", bind_run("SELECT $1", [JSONPATH], [b"\x02$"], [1], 0)[0], "XX000")
+check("jsonpath param bad text", bind_run("SELECT $1", [JSONPATH], [b"$.a +"], [0], 0)[0], "42601")
+check("jsonb_path_query of params", bind_run("SELECT * FROM jsonb_path_query($1, $2, $3)", [JSONB, JSONPATH, JSONB],
+                                             [b"[1, 2, 3]", b"$[*] ? (@ > $x)", b'{"x": 1}'], [0, 0, 0], 0),
+      (None, [JSONB, JSONPATH, JSONB], [JSONB], [(b"2",), (b"3",)]))
 
 # the set-returning functions of the drivers' bulk idioms: unnest of
 # array parameters side by side, json_to_recordset of a json parameter
