@@ -714,7 +714,7 @@ static int compare_items(jp_kind op, const jnode *a, const jnode *b) {
 
 static int like_regex(jctx *c, const jp_item *it, const jnode *v) {
     if (v->kind != J_STR) return B_UNKNOWN;
-    int mode;
+    int mode = 0;
     if (attu_jsonpath_regex_mode(it->flags, &mode, c->err) ||
         attu_regex_prepare_opts(&c->re, it->s, it->slen, mode, c->err))
         return B_FATAL;
