@@ -315,8 +315,9 @@ static attu_ast_query values_row(attu_ast_expr **items, int n, int position) {
     return q;
 }
 
-/* PostgreSQL names the DEFAULT in its type mismatch error, with no position. */
-static void default_mismatch_message(attu_error *err) {
+/* PostgreSQL names the DEFAULT in its type mismatch error, with no
+ * position (a generated column's expression too: db_generated.c). */
+void db_default_mismatch_message(attu_error *err) {
     const char *what = " but expression is of type ";
     char *at = strstr(err->message, what);
     if (strcmp(err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH) || !at) return;
@@ -380,7 +381,7 @@ char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_d
     if (!pa) { free(b.p); attu_error_oom(err); return NULL; }
     attu_lplan *lp = bind_coerced(s, pa, sql, &q, NULL, 1, false, &def->type, names, err);
     attu_plan_arena_free(pa);
-    if (!lp) { default_mismatch_message(err); free(b.p); return NULL; }
+    if (!lp) { db_default_mismatch_message(err); free(b.p); return NULL; }
     /* the text that will be kept must mean the same */
     attu_error e2;
     attu_error_clear(&e2);

@@ -67,25 +67,6 @@ static int chars(const char *s) {
     return n;
 }
 
-/* PostgreSQL names the mismatch a default expression's (cookDefault's
- * words for both), with no position and its advice as a HINT. */
-static void mismatch_message(attu_error *err) {
-    const char *what = " but expression is of type ";
-    char *at = strstr(err->message, what);
-    if (strcmp(err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH) || !at) return;
-    char msg[sizeof err->message];
-    snprintf(msg, sizeof msg, "%.*s but default expression is of type %s", (int)(at - err->message), err->message,
-             at + strlen(what));
-    snprintf(err->message, sizeof err->message, "%s", msg);
-    err->position = 0;
-    if (err->detail[0] && !err->hint[0]) {
-        size_t m = strnlen(err->detail, sizeof err->hint - 1);
-        memcpy(err->hint, err->detail, m);
-        err->hint[m] = '\0';
-        err->detail[0] = '\0';
-    }
-}
-
 int db_generated_define(attu_session *s, attu_table *t, const char *name, attu_type type,
                         const attu_ast_column_def *cd, char **out, attu_result **values, attu_error *err) {
     *out = NULL;
@@ -125,7 +106,7 @@ int db_generated_define(attu_session *s, attu_table *t, const char *name, attu_t
         free(text);
         int p = err->position, len = chars(cd->generated_text);
         err->position = p > prefix && p <= prefix + len + 1 ? cd->generated_position + (p - prefix - 1) : 0;
-        mismatch_message(err);
+        db_default_mismatch_message(err);   /* (cookDefault's words for both) */
         return -1;
     }
     if (values) *values = res;

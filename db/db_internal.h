@@ -1107,4 +1107,9 @@ int db_with_target(attu_session *s, const attu_bind_params *params, const attu_t
 int db_with_target_changed(attu_session *s, const attu_bind_params *params, const attu_table *base,
                            const attu_table *now, const uint8_t *changed, const uint8_t *keep, bool followed);
 
+/* A DEFAULT's (or generated column's) type mismatch in PostgreSQL's words
+ * ("... but default expression is of type ..."), with no position
+ * (db_ddl.c). */
+void db_default_mismatch_message(attu_error *err);
+
 #endif

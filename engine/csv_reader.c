@@ -846,6 +846,14 @@ static void put_limited(char *buf, size_t cap, const char *s, size_t len) {
     snprintf(buf, cap, "%.*s%s", (int)n, s, n < len ? "..." : "");
 }
 
+/* A cursor over the input from byte pos, counting lines from line (the
+ * COPY CONTEXT's re-readings of a record) */
+static void cursor_at(csv_cursor *cur, const attu_csv_input *in, const attu_csv_options *o, size_t pos, size_t line) {
+    csv_cursor_init(cur, in->data, in->size, o->delimiter, o->quote, o->escape);
+    cur->pos = pos;
+    cur->line = line;
+}
+
 /* The physical line a CSV record starting at byte `start` on line `line`
  * ends on. */
 static size_t record_end_line(const load_job *job, size_t start, size_t line) {
@@ -853,9 +861,7 @@ static size_t record_end_line(const load_job *job, size_t start, size_t line) {
     csv_cursor cur;
     csv_field f;
     bool utf8;
-    csv_cursor_init(&cur, job->in->data, job->in->size, o->delimiter, o->quote, o->escape);
-    cur.pos = start;
-    cur.line = line;
+    cursor_at(&cur, job->in, o, start, line);
     int rc;
     do rc = next_field(o, job->crlf, &cur, &f, &utf8);
     while (!rc && f.end == CSV_END_DELIM);
@@ -910,8 +916,7 @@ static void failing_record(chunk *c, const load_job *job, size_t start) {
     csv_cursor cur;
     csv_field f;
     bool utf8;
-    csv_cursor_init(&cur, job->in->data, job->in->size, o->delimiter, o->quote, o->escape);
-    cur.pos = start;
+    cursor_at(&cur, job->in, o, start, 0);
     char *b = NULL;
     size_t bl = 0;
     FILE *m = open_memstream(&b, &bl);
@@ -1464,8 +1469,7 @@ void attu_csv_record_context(const attu_csv_kept *k, size_t record, bool with_te
     csv_cursor cur;
     csv_field f;
     bool utf8;
-    csv_cursor_init(&cur, k->in.data, k->in.size, o->delimiter, o->quote, o->escape);
-    cur.line = 1;
+    cursor_at(&cur, &k->in, o, 0, 1);
     size_t index = 0, first_inner = 0;
     bool first = true, header = o->header;
     snprintf(buf, cap, "COPY %s, line %zu", rel, record + 1 + (header ? 1 : 0));

@@ -474,6 +474,27 @@ static attu_reduce_op reduce_of(attu_agg_kind k) {
     }
 }
 
+/* An aggregate's ORDER BY keys as indexes into args[] (*na of them; a key
+ * not among them is added), their directions and NULLS placement;
+ * implied: the order is the aggregate's own (DISTINCT's), not written.
+ * -1 when out of memory. */
+static int lower_agg_order(attu_stage_agg *g, const attu_agg_spec *a, attu_bexpr **args, int *na, bool implied) {
+    g->norder = a->norder;
+    g->order_implied = implied;
+    g->order = calloc((size_t)a->norder + 1, sizeof(int));
+    g->desc = calloc((size_t)a->norder + 1, 1);
+    g->nulls_first = calloc((size_t)a->norder + 1, 1);
+    if (!g->order || !g->desc || !g->nulls_first) return -1;
+    for (int q = 0; q < a->norder; q++) {
+        int o = -1;
+        for (int j = 0; j < *na; j++) if (attu_bx_equal(args[j], a->order[q].expr)) o = j;
+        if (o < 0) { args[*na] = a->order[q].expr; o = (*na)++; }
+        g->order[q] = o;
+        g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
+    }
+    return 0;
+}
+
 /* Collects the aggregates' argument expressions into args[] and fills the
  * stage's agg specs. For _ARG forms arg_ = the returned value, in = ranked. */
 static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_bexpr ***args_out, int *nargs_out,
@@ -549,21 +570,10 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
                 if (!(g->tuple = calloc(1, sizeof(int)))) { free(args); return attu_error_oom(err); }
                 g->tuple[0] = k;
             }
-            if (a->norder && s->kind != ATTU_ST_WINDOW) {
-                /* DISTINCT's implied (Y, X) order (functions.c) */
-                g->norder = a->norder;
-                g->order_implied = true;
-                g->order = calloc((size_t)a->norder + 1, sizeof(int));
-                g->desc = calloc((size_t)a->norder + 1, 1);
-                g->nulls_first = calloc((size_t)a->norder + 1, 1);
-                if (!g->order || !g->desc || !g->nulls_first) { free(args); return attu_error_oom(err); }
-                for (int q = 0; q < a->norder; q++) {
-                    int o = -1;
-                    for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[q].expr)) o = j;
-                    if (o < 0) { args[na] = a->order[q].expr; o = na++; }
-                    g->order[q] = o;
-                    g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
-                }
+            /* DISTINCT's implied (Y, X) order (functions.c) */
+            if (a->norder && s->kind != ATTU_ST_WINDOW && lower_agg_order(g, a, args, &na, true)) {
+                free(args);
+                return attu_error_oom(err);
             }
         }
         if (a->agg == AGG_STRING_AGG) {
@@ -572,20 +582,10 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
             if (k < 0) { args[na] = a->arg2; k = na++; }
             g->arg = k;
-            if (a->norder && s->kind != ATTU_ST_WINDOW) {   /* a window's order is its keys' (LP_WINDOW) */
-                g->norder = a->norder;
-                g->order_implied = a->order[0].implied;
-                g->order = calloc((size_t)a->norder + 1, sizeof(int));
-                g->desc = calloc((size_t)a->norder + 1, 1);
-                g->nulls_first = calloc((size_t)a->norder + 1, 1);
-                if (!g->order || !g->desc || !g->nulls_first) { free(args); return attu_error_oom(err); }
-                for (int q = 0; q < a->norder; q++) {
-                    int o = -1;
-                    for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[q].expr)) o = j;
-                    if (o < 0) { args[na] = a->order[q].expr; o = na++; }
-                    g->order[q] = o;
-                    g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
-                }
+            /* (a window's order is its keys': LP_WINDOW) */
+            if (a->norder && s->kind != ATTU_ST_WINDOW && lower_agg_order(g, a, args, &na, a->order[0].implied)) {
+                free(args);
+                return attu_error_oom(err);
             }
         }
         if (a->agg == AGG_STRING_AGG && a->distinct && a->norder && s->kind != ATTU_ST_WINDOW &&

@@ -147,3 +147,17 @@ void tdb_remove_dir(const char *dir) {
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+void tdb_expect_error_at(attu_session *s, const char *sql, const char *state, const char *message, const char *at,
+                         const char *detail, const char *hint) {
+    tres r;
+    tdb_exec(s, sql, &r);
+    cr_assert(r.err.set, "%s: no error", sql);
+    cr_assert_str_eq(r.err.sqlstate, state, "%s: %s", sql, r.err.message);
+    cr_assert_str_eq(r.err.message, message, "%s: %s", sql, r.err.message);
+    int want = at ? (int)(strstr(sql, at) - sql) + 1 : 0;
+    cr_assert_eq(r.err.position, want, "%s: at %d, not %d", sql, r.err.position, want);
+    if (detail) cr_assert_str_eq(r.err.detail, detail, "%s", sql);
+    if (hint) cr_assert_str_eq(r.err.hint, hint, "%s", sql);
+    tres_free(&r);
+}

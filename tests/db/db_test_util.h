@@ -38,6 +38,11 @@ char *tdb_read_file(const char *path);
  * with message, and (when not NULL) detail and hint. */
 void tdb_expect_error(attu_session *s, const char *sql, const char *sqlstate, const char *message, const char *detail,
                       const char *hint);
+/* sql fails with state and message at the first occurrence of `at` in it
+ * (NULL: no position; positions count characters from 1, so sql is
+ * ASCII), with detail / hint where given (NULL: not checked). */
+void tdb_expect_error_at(attu_session *s, const char *sql, const char *state, const char *message, const char *at,
+                         const char *detail, const char *hint);
 /* Removes a test's data directory (rm -rf), failing the test if it cannot. */
 void tdb_remove_dir(const char *dir);
 

@@ -12,19 +12,8 @@
 
 #include "db_test_util.h"
 
-static void expect_error_at(attu_session *s, const char *sql, const char *state, const char *message, const char *at) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(r.err.set, "%s: no error", sql);
-    cr_assert_str_eq(r.err.sqlstate, state, "%s", sql);
-    cr_assert_str_eq(r.err.message, message, "%s: %s", sql, r.err.message);
-    /* (positions count characters from 1; these statements are ASCII) */
-    cr_assert_eq(r.err.position, (int)(strstr(sql, at) - sql) + 1, "%s: at %d", sql, r.err.position);
-    tres_free(&r);
-}
-
 static void expect_at(attu_session *s, const char *sql, const char *at) {
-    expect_error_at(s, sql, "42601", "INSERT has more expressions than target columns", at);
+    tdb_expect_error_at(s, sql, "42601", "INSERT has more expressions than target columns", at, NULL, NULL);
 }
 
 Test(error_positions, insert_more_expressions_than_columns) {
@@ -43,14 +32,14 @@ Test(error_positions, insert_more_expressions_than_columns) {
 Test(error_positions, set_operation_type_mismatch) {
     attu_db *db;
     attu_session *s = tdb_open_session(&db);
-    expect_error_at(s, "SELECT 1 UNION SELECT 'a'::text", "42804", "UNION types integer and text cannot be matched", "'a'");
-    expect_error_at(s, "SELECT 1 UNION ALL SELECT now()", "42804",
-                    "UNION types integer and timestamp with time zone cannot be matched", "now()");
-    expect_error_at(s, "SELECT 1 INTERSECT SELECT true", "42804", "INTERSECT types integer and boolean cannot be matched", "true");
-    expect_error_at(s, "SELECT 1 UNION SELECT 1.5::text || 'x'", "42804", "UNION types integer and text cannot be matched",
-                    "1.5::");
-    expect_error_at(s, "SELECT 1, 2 UNION SELECT 1, 'x'::text", "42804", "UNION types integer and text cannot be matched",
-                    "'x'");
+    tdb_expect_error_at(s, "SELECT 1 UNION SELECT 'a'::text", "42804", "UNION types integer and text cannot be matched", "'a'", NULL, NULL);
+    tdb_expect_error_at(s, "SELECT 1 UNION ALL SELECT now()", "42804",
+                    "UNION types integer and timestamp with time zone cannot be matched", "now()", NULL, NULL);
+    tdb_expect_error_at(s, "SELECT 1 INTERSECT SELECT true", "42804", "INTERSECT types integer and boolean cannot be matched", "true", NULL, NULL);
+    tdb_expect_error_at(s, "SELECT 1 UNION SELECT 1.5::text || 'x'", "42804", "UNION types integer and text cannot be matched",
+                    "1.5::", NULL, NULL);
+    tdb_expect_error_at(s, "SELECT 1, 2 UNION SELECT 1, 'x'::text", "42804", "UNION types integer and text cannot be matched",
+                    "'x'", NULL, NULL);
     attu_session_free(s);
     attu_db_close(db);
 }

@@ -12,45 +12,32 @@
 
 #include "db_test_util.h"
 
-static void expect_error_at(attu_session *s, const char *sql, const char *state, const char *message, const char *at,
-                            const char *detail) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(r.err.set, "%s: no error", sql);
-    cr_assert_str_eq(r.err.sqlstate, state, "%s: %s", sql, r.err.message);
-    cr_assert_str_eq(r.err.message, message, "%s: %s", sql, r.err.message);
-    int want = at ? (int)(strstr(sql, at) - sql) + 1 : 0;
-    cr_assert_eq(r.err.position, want, "%s: at %d, not %d", sql, r.err.position, want);
-    if (detail) cr_assert_str_eq(r.err.detail, detail, "%s", sql);
-    tres_free(&r);
-}
-
 Test(roles, error_positions_and_details) {
     attu_db *db;
     attu_session *s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE ROLE r1");
-    expect_error_at(s, "CREATE ROLE r1", "42710", "role \"r1\" already exists", NULL, NULL);
-    expect_error_at(s, "CREATE ROLE r2 SUPERUSER NOSUPERUSER", "42601", "conflicting or redundant options", "NOSUPERUSER", NULL);
-    expect_error_at(s, "CREATE ROLE r2 PASSWORD 'a' PASSWORD 'b'", "42601", "conflicting or redundant options", "PASSWORD 'b'", NULL);
-    expect_error_at(s, "CREATE ROLE r2 ROLE r1 USER r1", "42601", "conflicting or redundant options", "USER", NULL);
-    expect_error_at(s, "ALTER ROLE r1 CONNECTION LIMIT 2 CONNECTION LIMIT 3", "42601", "conflicting or redundant options",
-                    "CONNECTION LIMIT 3", NULL);
-    expect_error_at(s, "CREATE ROLE r2 FOO", "42601", "unrecognized role option \"foo\"", "FOO", NULL);
-    expect_error_at(s, "CREATE ROLE public", "42939", "role name \"public\" is reserved", "public", NULL);
-    expect_error_at(s, "CREATE ROLE \"none\"", "42939", "role name \"none\" is reserved", "\"none\"", NULL);
-    expect_error_at(s, "CREATE ROLE current_user", "42939", "CURRENT_USER cannot be used as a role name here", "current_user", NULL);
-    expect_error_at(s, "CREATE ROLE pg_foo", "42939", "role name \"pg_foo\" is reserved", NULL,
-                    "Role names starting with \"pg_\" are reserved.");
-    expect_error_at(s, "ALTER ROLE r1 IN GROUP r1", "42601", "syntax error at or near \"GROUP\"", "GROUP", NULL);
-    expect_error_at(s, "ALTER ROLE r1 WITH ADMIN r1", "42601", "syntax error at or near \"ADMIN\"", "ADMIN", NULL);
-    expect_error_at(s, "CREATE ROLE r2 CONNECTION LIMIT -5", "22023", "invalid connection limit: -5", NULL, NULL);
-    expect_error_at(s, "CREATE ROLE r2 VALID UNTIL 'garbage'", "22007",
-                    "invalid input syntax for type timestamp with time zone: \"garbage\"", NULL, NULL);
-    expect_error_at(s, "GRANT r1 TO r1", "0LP01", "role \"r1\" is a member of role \"r1\"", NULL, NULL);
-    expect_error_at(s, "GRANT r1 TO nosuch", "42704", "role \"nosuch\" does not exist", NULL, NULL);
-    expect_error_at(s, "DROP ROLE CURRENT_USER", "22023", "cannot use special role specifier in DROP ROLE", NULL, NULL);
-    expect_error_at(s, "DROP ROLE attu", "55006", "current user cannot be dropped", NULL, NULL);
-    expect_error_at(s, "ALTER ROLE attu RENAME TO x", "0A000", "session user cannot be renamed", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r1", "42710", "role \"r1\" already exists", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r2 SUPERUSER NOSUPERUSER", "42601", "conflicting or redundant options", "NOSUPERUSER", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r2 PASSWORD 'a' PASSWORD 'b'", "42601", "conflicting or redundant options", "PASSWORD 'b'", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r2 ROLE r1 USER r1", "42601", "conflicting or redundant options", "USER", NULL, NULL);
+    tdb_expect_error_at(s, "ALTER ROLE r1 CONNECTION LIMIT 2 CONNECTION LIMIT 3", "42601", "conflicting or redundant options",
+                    "CONNECTION LIMIT 3", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r2 FOO", "42601", "unrecognized role option \"foo\"", "FOO", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE public", "42939", "role name \"public\" is reserved", "public", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE \"none\"", "42939", "role name \"none\" is reserved", "\"none\"", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE current_user", "42939", "CURRENT_USER cannot be used as a role name here", "current_user", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE pg_foo", "42939", "role name \"pg_foo\" is reserved", NULL,
+                    "Role names starting with \"pg_\" are reserved.", NULL);
+    tdb_expect_error_at(s, "ALTER ROLE r1 IN GROUP r1", "42601", "syntax error at or near \"GROUP\"", "GROUP", NULL, NULL);
+    tdb_expect_error_at(s, "ALTER ROLE r1 WITH ADMIN r1", "42601", "syntax error at or near \"ADMIN\"", "ADMIN", NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r2 CONNECTION LIMIT -5", "22023", "invalid connection limit: -5", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "CREATE ROLE r2 VALID UNTIL 'garbage'", "22007",
+                    "invalid input syntax for type timestamp with time zone: \"garbage\"", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "GRANT r1 TO r1", "0LP01", "role \"r1\" is a member of role \"r1\"", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "GRANT r1 TO nosuch", "42704", "role \"nosuch\" does not exist", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "DROP ROLE CURRENT_USER", "22023", "cannot use special role specifier in DROP ROLE", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "DROP ROLE attu", "55006", "current user cannot be dropped", NULL, NULL, NULL);
+    tdb_expect_error_at(s, "ALTER ROLE attu RENAME TO x", "0A000", "session user cannot be renamed", NULL, NULL, NULL);
 
     tres r;
     tdb_exec(s, "GRANT r1 TO attu", &r);
@@ -79,10 +66,10 @@ Test(roles, session_of_a_created_role) {
     cr_assert_str_eq(tdb_rows(l, "SELECT current_user, session_user"), "lr|lr\n");
     /* the bootstrap superuser is "attu" in a created role's session */
     cr_assert_str_eq(tdb_rows(l, "SELECT rolname FROM pg_roles WHERE oid = 10"), "attu\n");
-    expect_error_at(l, "CREATE ROLE x", "42501", "permission denied to create role", NULL, NULL);
-    expect_error_at(l, "CREATE ROLE x SUPERUSER", "42501", "must be superuser to create superusers", NULL, NULL);
-    expect_error_at(l, "DROP ROLE other", "42501", "permission denied to drop role", NULL, NULL);
-    expect_error_at(l, "GRANT other TO lr", "42501", "must have admin option on role \"other\"", NULL, NULL);
+    tdb_expect_error_at(l, "CREATE ROLE x", "42501", "permission denied to create role", NULL, NULL, NULL);
+    tdb_expect_error_at(l, "CREATE ROLE x SUPERUSER", "42501", "must be superuser to create superusers", NULL, NULL, NULL);
+    tdb_expect_error_at(l, "DROP ROLE other", "42501", "permission denied to drop role", NULL, NULL, NULL);
+    tdb_expect_error_at(l, "GRANT other TO lr", "42501", "must have admin option on role \"other\"", NULL, NULL, NULL);
     tdb_exec_ok(l, "ALTER ROLE lr PASSWORD 'mine'");
     tdb_exec_ok(s, "GRANT other TO lr WITH ADMIN OPTION");
     tdb_exec_ok(l, "GRANT other TO attu");
