@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/range.h"
 #include "engine/array.h"
 #include "engine/json.h"
 #include "engine/bytea.h"
@@ -326,6 +327,14 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
         size_t cl;
         r = attu_type_is_uuid(t) ? attu_uuid_canonical(text, len, ub, err) : attu_bytea_canonical(text, len, &canon, &cl, err);
         free(canon);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
+    if (attu_type_is_range(t)) {
+        /* range_in, as PostgreSQL's Bind runs it */
+        attu_abuf out = { 0 };
+        r = attu_range_parse(attu_type_range_kind(t), text, len, &out, err);
+        attu_abuf_free(&out);
         if (r) err->position = 0;
         return r ? -1 : 0;
     }

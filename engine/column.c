@@ -20,6 +20,7 @@
 #include "engine/column.h"
 #include "engine/enum_type.h"
 #include "engine/array.h"
+#include "engine/range.h"
 #include "engine/dictionary.h"
 #include "engine/numeric.h"
 
@@ -386,11 +387,13 @@ static size_t format_bpchar(const char *s, size_t len, int n, char *buf, size_t 
     return total;
 }
 
-/* An array's text (engine/array.h), in buf or, when longer, in the
+/* An array's or a range's text (engine/array.h, range.h), in buf or, when longer, in the
  * thread's buffer that format_bpchar uses. */
 static size_t format_array(attu_type t, const char *s, size_t len, char *buf, size_t cap, const char **long_out) {
     attu_abuf txt = { 0 };
-    if (attu_array_to_text(attu_type_array_elem(t), s, len, &txt)) {
+    /* (a range's text too: engine/range.h) */
+    if (attu_type_is_range(t) ? attu_range_to_text(attu_type_range_kind(t), s, len, &txt)
+                              : attu_array_to_text(attu_type_array_elem(t), s, len, &txt)) {
         attu_abuf_free(&txt);
         if (long_out) *long_out = "";
         return 0;
@@ -427,7 +430,7 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
         const char *s = "";
         if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
         if (attu_type_is_bpchar(c->type)) return format_bpchar(s, len, c->type.precision, buf, cap, long_out);
-        if (attu_type_is_array(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
+        if (attu_type_is_array(c->type) || attu_type_is_range(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
         if (attu_type_is_enum(c->type)) s = attu_enum_image_label(s, len, &len);   /* its label (enum_type.h) */
         if (cap == 0 || len > cap - 1) {
             if (long_out) *long_out = s;

@@ -348,6 +348,10 @@ typedef enum attu_opcode {
     /* pg_size_bytes(text) -> int64, pg_size_pretty(bigint / numeric) ->
      * text (engine/size_units.h). Host only */
     ATTU_OP_PG_SIZE_BYTES, ATTU_OP_PG_SIZE_PRETTY_I, ATTU_OP_PG_SIZE_PRETTY_N,
+    /* the range types (engine/range.h), host only: aux is the
+     * attu_range_fn; a range register is a TEXT register holding the
+     * encoded bytes */
+    ATTU_OP_RANGE,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -783,6 +783,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     }
     if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
         attu_bexpr *l = args[0], *r = args[1];
+        if (attu_range_operands(l, r)) return attu_range_operator(c, name + 1, l, r, pos);   /* planner/range_bind.c */
         if (name[1] != '&' && (attu_type_is_jsonb(l->type) || attu_type_is_jsonb(r->type))) {
             /* jsonb containment (planner/json_bind.c) */
             if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }

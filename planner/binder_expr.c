@@ -261,7 +261,8 @@ attu_type mix_decimal_typmod(attu_type t, const attu_bexpr *v) {
 
 /* The types whose equality is not their bytes' (bpchar_key). */
 bool keyed_by_value(attu_type t) {
-    return attu_type_is_json_any(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
+    return attu_type_is_json_any(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t) ||
+           (attu_type_is_range(t) && attu_type_range_kind(t) == ATTU_RANGE_NUM);
 }
 
 /* A bpchar without a length keeps its values' trailing blanks (engine/types.h),
@@ -287,6 +288,7 @@ attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
         return NULL;
     }
     if (a && attu_type_array_shows(a->type)) return attu_array_key_expr(c, a);
+    if (a && attu_type_is_range(a->type)) return attu_range_key_expr(c, a);   /* a numrange's key (range_bind.c) */
     if (!a || !attu_type_is_bpchar_any(a->type) || attu_type_is_bpchar(a->type)) return a;
     return mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL, NULL);
 }
@@ -495,6 +497,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) return attu_bytea_parse_literal(c, r, e->s, e->slen);
+    if (attu_type_is_range(t)) return attu_range_parse_literal(c, r, e->s, e->slen);   /* planner/range_bind.c */
     if (attu_type_is_enum(t)) return attu_enum_parse_literal(c, r, e->s, e->slen);   /* planner/enum_bind.c */
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
@@ -572,6 +575,9 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
         !attu_type_is_record(t))
         return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
+    if ((attu_type_is_range(e->type) || attu_type_is_range(t)) && !attu_type_equal(e->type, t) &&
+        !attu_type_is_record(e->type) && !attu_type_is_record(t))
+        return attu_range_coerce(c, e, t, explicit_cast, pos);   /* planner/range_bind.c */
     if ((attu_type_is_uuid(e->type) || attu_type_is_bytea(e->type) || attu_type_is_uuid(t) || attu_type_is_bytea(t)) &&
         !attu_type_equal(e->type, t) && !attu_type_is_record(e->type) && !attu_type_is_record(t))
         return attu_bytea_coerce(c, e, t, explicit_cast, pos);   /* planner/bytea_bind.c */
@@ -946,6 +952,11 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
         if (ru || (lc && rv)) r = l ? mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, r, NULL, NULL, NULL) : NULL;
         if (!l || !r) return NULL;
     }
+    if (attu_type_is_range(t) && attu_type_range_kind(t) == ATTU_RANGE_NUM) {
+        /* numranges compare by their keys, without the bounds' display
+         * scales (engine/range.h) */
+        if (!(l = attu_range_key_expr(c, l)) || !(r = attu_range_key_expr(c, r))) return NULL;
+    }
     int base = op - ATTU_BINOP_EQ;
     attu_opcode o = (attu_opcode)(cmp_opcode_eq(t.id) + base);
     return mk_call(c, o, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
@@ -1253,6 +1264,10 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
         return r ? mk_call(c, ATTU_OP_CONCAT, t, pos, 2, l, r, NULL, NULL) : NULL;
     }
     default:
+        if (attu_range_operands(l, r) &&
+            (e->u.binary.op == ATTU_BINOP_ADD || e->u.binary.op == ATTU_BINOP_SUB || e->u.binary.op == ATTU_BINOP_MUL ||
+             e->u.binary.op == ATTU_BINOP_DIV || e->u.binary.op == ATTU_BINOP_MOD))   /* union, difference, intersection */
+            return attu_range_operator(c, attu_ast_binary_op_name(e->u.binary.op), l, r, pos);
         if (e->u.binary.op == ATTU_BINOP_SUB) {
             bool handled;
             attu_bexpr *jd = attu_json_binary(c, false, l, r, pos, &handled);   /* jsonb - key */
