@@ -1368,7 +1368,7 @@ static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
      * 'ab') */
     if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))
         return mk_call(c, ATTU_OP_RTRIM, txt, pos, 1, a, NULL, NULL, NULL);
-    if (a->type.id == ATTU_TYPE_TEXT && !attu_type_is_enum(a->type)) return a;
+    if (a->type.id == ATTU_TYPE_TEXT && !attu_type_is_enum(a->type) && !attu_type_is_range(a->type)) return a;
     return coerce(c, a, txt, true, pos);
 }
 
@@ -1547,7 +1547,7 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
          * (engine/types.h). Only the type changes. */
         return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(a->type) &&
-        t.scale == 0 && a->type.precision != t.precision)
+        !attu_type_is_range(a->type) && t.scale == 0 && a->type.precision != t.precision)
         /* text, varchar(n) and varchar among themselves: the same values
          * under another reported type (engine/types.h; a length to cut to
          * was handled above) */

@@ -316,6 +316,7 @@ attu_bexpr *attu_range_parse_literal(bctx *c, attu_bexpr *r, const char *s, size
 attu_bexpr *attu_range_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
 attu_bexpr *attu_range_key_expr(bctx *c, attu_bexpr *a);
 bool attu_range_operands(const attu_bexpr *l, const attu_bexpr *r);
+bool attu_range_array_refused(bctx *c, attu_type t, int pos);
 attu_bexpr *attu_range_operator(bctx *c, const char *op, attu_bexpr *l, attu_bexpr *r, int pos);
 bool attu_range_operator_name(const char *name);
 attu_bexpr *attu_bind_range_operator_call(bctx *c, const scope *sc, const struct attu_ast_expr *e);

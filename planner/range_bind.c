@@ -60,6 +60,16 @@ attu_bexpr *attu_range_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
     return cast_refused(c, from, t, explicit_cast, pos);
 }
 
+/* Arrays of ranges are not kept (an array's element encodings are
+ * engine/array.h's): ARRAY[r], array_agg(r) are 0A000, as a range[] type
+ * name is (engine/types.c). true with the error set for a range t. */
+bool attu_range_array_refused(bctx *c, attu_type t, int pos) {
+    if (!attu_type_is_range(t)) return false;
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of %s are not supported",
+                   attu_range_kind_name(attu_type_range_kind(t)));
+    return true;
+}
+
 /* numrange values compared, grouped or joined by their keys: '[1.0,2)'
  * and '[1.00,2)' are one value to range_eq (engine/range.h); other
  * ranges are their keys already. */
