@@ -236,6 +236,12 @@ const pg_type_row syscat_pg_types[] = {
     { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
     { 2950, "uuid",        "uuid",                        16, false, 'U', 'c', 'p', 0, 2951, 0,   false },
     { 3802, "jsonb",       "jsonb",                       -1, false, 'U', 'i', 'x', 0, 3807, 0,   false },
+    { 3904, "int4range",   "int4range",                   -1, false, 'R', 'i', 'x', 0, 3905, 0,   false },
+    { 3906, "numrange",    "numrange",                    -1, false, 'R', 'i', 'x', 0, 3907, 0,   false },
+    { 3908, "tsrange",     "tsrange",                     -1, false, 'R', 'd', 'x', 0, 3909, 0,   false },
+    { 3910, "tstzrange",   "tstzrange",                   -1, false, 'R', 'd', 'x', 0, 3911, 0,   false },
+    { 3912, "daterange",   "daterange",                   -1, false, 'R', 'i', 'x', 0, 3913, 0,   false },
+    { 3926, "int8range",   "int8range",                   -1, false, 'R', 'd', 'x', 0, 3927, 0,   false },
 };
 const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
 
