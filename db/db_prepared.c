@@ -46,6 +46,12 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_JSONB: return attu_type_json(1);
     case ATTU_PG_OID_UUID: return attu_type_uuid();
     case ATTU_PG_OID_BYTEA: return attu_type_bytea();
+    case ATTU_PG_OID_INT4RANGE: return attu_type_range(ATTU_RANGE_INT4);
+    case ATTU_PG_OID_INT8RANGE: return attu_type_range(ATTU_RANGE_INT8);
+    case ATTU_PG_OID_NUMRANGE: return attu_type_range(ATTU_RANGE_NUM);
+    case ATTU_PG_OID_DATERANGE: return attu_type_range(ATTU_RANGE_DATE);
+    case ATTU_PG_OID_TSRANGE: return attu_type_range(ATTU_RANGE_TS);
+    case ATTU_PG_OID_TSTZRANGE: return attu_type_range(ATTU_RANGE_TSTZ);
     default: break;
     }
     /* an enum type's OID (engine/enum_type.h: even, its array's odd), as

@@ -479,6 +479,23 @@ int attu_column_array_dims(const attu_column *c, size_t row, int32_t *dims, int3
     return sh.ndims;
 }
 
+int attu_column_range_get(const attu_column *c, size_t row, int *flags, int64_t v[2], char num[2][96]) {
+    if (!attu_type_is_range(c->type) || attu_column_is_null(c, row)) return -1;
+    size_t len = 0;
+    const char *s = "";
+    if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)((const char *)c->data + row * 4), &len);
+    attu_range r;
+    if (attu_range_decode(attu_type_range_kind(c->type), s, len, &r)) return -1;
+    *flags = r.empty ? 0x01 : (r.lo.inc ? 0x02 : 0) | (r.hi.inc ? 0x04 : 0) | (r.lo.inf ? 0x08 : 0) | (r.hi.inf ? 0x10 : 0);
+    const attu_range_bound *bs[2] = { &r.lo, &r.hi };
+    for (int i = 0; i < 2; i++) {
+        v[i] = bs[i]->i;
+        num[i][0] = 0;
+        if (!r.empty && !bs[i]->inf && r.kind == ATTU_RANGE_NUM) attu_numeric_format(bs[i]->n, num[i], 96);
+    }
+    return 0;
+}
+
 void attu_column_invalidate_device(attu_column *c) {
     if (c->device && c->device_free) c->device_free(c->device);
     c->device = NULL;

@@ -102,7 +102,10 @@ int attu_range_make(attu_range *r, attu_error *err) {
         }
         if (!r->lo.inf && !r->hi.inf && cmp_values(r->kind, &r->lo, &r->hi) == 0) r->empty = true;
     }
-    if (r->empty) memset(&r->lo, 0, sizeof r->lo), memset(&r->hi, 0, sizeof r->hi);
+    if (r->empty) {   /* an empty range keeps no bounds (one encoding) */
+        memset(&r->lo, 0, sizeof r->lo);
+        memset(&r->hi, 0, sizeof r->hi);
+    }
     return 0;
 }
 
