@@ -175,9 +175,10 @@ static bool datetime_category(attu_type t) {
 void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int pos) {
     char b1[64], b2[64];
     /* (json and jsonb too: one category, neither preferred, cast to each
-     * other only by assignment; and two arrays: one category, A) */
+     * other only by assignment; and two arrays: one category, A; and two
+     * range types: R) */
     if ((datetime_category(a) && datetime_category(b)) || (attu_type_is_json_any(a) && attu_type_is_json_any(b)) ||
-        (attu_type_is_array(a) && attu_type_is_array(b))) {
+        (attu_type_is_array(a) && attu_type_is_array(b)) || (attu_type_is_range(a) && attu_type_is_range(b))) {
         /* the first stays chosen: a later one replaces it only where the
          * first casts to it implicitly, which mix_type would have taken */
         attu_error_set(c->err, "42846", pos, "%s could not convert type %s to %s", strcmp(what, "CASE") ? what : "CASE/WHEN",
