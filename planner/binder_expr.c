@@ -573,12 +573,12 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     if (attu_type_is_array(e->type) || attu_type_is_array(t)) return attu_array_coerce(c, e, t, explicit_cast, pos);
     if ((attu_type_is_enum(e->type) || attu_type_is_enum(t)) && !attu_type_equal(e->type, t) && !attu_type_is_record(t))
         return attu_enum_coerce(c, e, t, explicit_cast, pos);   /* planner/enum_bind.c */
-    if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
-        !attu_type_is_record(t))
-        return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
     if ((attu_type_is_range(e->type) || attu_type_is_range(t)) && !attu_type_equal(e->type, t) &&
         !attu_type_is_record(e->type) && !attu_type_is_record(t))
         return attu_range_coerce(c, e, t, explicit_cast, pos);   /* planner/range_bind.c */
+    if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
+        !attu_type_is_record(t))
+        return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
     if ((attu_type_is_uuid(e->type) || attu_type_is_bytea(e->type) || attu_type_is_uuid(t) || attu_type_is_bytea(t)) &&
         !attu_type_equal(e->type, t) && !attu_type_is_record(e->type) && !attu_type_is_record(t))
         return attu_bytea_coerce(c, e, t, explicit_cast, pos);   /* planner/bytea_bind.c */
