@@ -507,7 +507,8 @@ static void column_layout(attu_type t, const pg_type_row *pt, int *len, bool *by
 
 static int column_collation(attu_type t) {
     attu_type e = attu_type_is_array(t) ? attu_type_array_elem(t) : t;
-    return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
+    /* (an enum has no collation, nor has a range type) */
+    return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) && !attu_type_is_range(e) ? 100 : 0;
 }
 
 /* Where the domains of ri's columns are kept: a temporary relation's in
