@@ -226,11 +226,19 @@ attu_bexpr *attu_bind_range_function(bctx *c, const attu_ast_expr *e, const char
         /* lower and upper of a text are the string functions */
         if (!own && (f == ATTU_RNG_LOWER || f == ATTU_RNG_UPPER)) { *handled = false; return NULL; }
         if (f == ATTU_RNG_MERGE) {
+            if (n == 2 && args[0]->type.id == ATTU_TYPE_UNKNOWN && args[1]->type.id == ATTU_TYPE_UNKNOWN) {
+                /* anyrange from two untyped literals: PostgreSQL's 42804 */
+                attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos,
+                               "could not determine polymorphic type because input has type unknown");
+                return NULL;
+            }
             if (n != 2 || !own) return attu_no_function(c, e, args, n);
             attu_type rt = attu_type_is_range(args[0]->type) ? args[0]->type : args[1]->type;
             if (!both_range(c, &args[0], &args[1], rt, pos)) return c->err->set ? NULL : attu_no_function(c, e, args, n);
             return rng_call(c, f, rt, pos, 2, args[0], args[1], NULL);
         }
+        /* an untyped literal fits the range and the multirange forms alike */
+        if (n == 1 && args[0]->type.id == ATTU_TYPE_UNKNOWN) return attu_param_not_unique(c, name, args, n, pos);
         if (n != 1 || !own) return attu_no_function(c, e, args, n);
         attu_type rt = f == ATTU_RNG_LOWER || f == ATTU_RNG_UPPER ? attu_range_subtype(attu_type_range_kind(args[0]->type)) : b;
         return rng_call(c, f, rt, pos, 1, args[0], NULL, NULL);
