@@ -172,6 +172,8 @@ static const char *const methods[] = { "btree", "hash", "gist", "gin", "spgist",
 static const char *default_opclass(attu_type t, const char *method) {
     uint32_t oid = attu_type_pg_oid(t);
     bool array = attu_type_is_array(t);
+    if (attu_type_is_range(t))   /* (anyrange's classes: range_ops, brin's range_inclusion_ops; no gin) */
+        return !strcmp(method, "gin") ? NULL : !strcmp(method, "brin") ? "range_inclusion_ops" : "range_ops";
     if (!strcmp(method, "gin")) return array ? "array_ops" : NULL;
     if (!strcmp(method, "gist")) return NULL;
     if (!strcmp(method, "spgist")) return oid == 25 || oid == 1043 ? "text_ops" : NULL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/range.h"
 #include "engine/array.h"
 #include "engine/json.h"
 #include "engine/bytea.h"
@@ -47,6 +48,12 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_UUID: return attu_type_uuid();
     case ATTU_PG_OID_BYTEA: return attu_type_bytea();
     case ATTU_PG_OID_JSONPATH: return attu_type_jsonpath();
+    case ATTU_PG_OID_INT4RANGE: return attu_type_range(ATTU_RANGE_INT4);
+    case ATTU_PG_OID_INT8RANGE: return attu_type_range(ATTU_RANGE_INT8);
+    case ATTU_PG_OID_NUMRANGE: return attu_type_range(ATTU_RANGE_NUM);
+    case ATTU_PG_OID_DATERANGE: return attu_type_range(ATTU_RANGE_DATE);
+    case ATTU_PG_OID_TSRANGE: return attu_type_range(ATTU_RANGE_TS);
+    case ATTU_PG_OID_TSTZRANGE: return attu_type_range(ATTU_RANGE_TSTZ);
     default: break;
     }
     /* an enum type's OID (engine/enum_type.h: even, its array's odd), as
@@ -337,6 +344,14 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
         size_t cl;
         r = attu_type_is_uuid(t) ? attu_uuid_canonical(text, len, ub, err) : attu_bytea_canonical(text, len, &canon, &cl, err);
         free(canon);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
+    if (attu_type_is_range(t)) {
+        /* range_in, as PostgreSQL's Bind runs it */
+        attu_abuf out = { 0 };
+        r = attu_range_parse(attu_type_range_kind(t), text, len, &out, err);
+        attu_abuf_free(&out);
         if (r) err->position = 0;
         return r ? -1 : 0;
     }

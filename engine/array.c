@@ -196,6 +196,13 @@ static size_t numeric_key_len(const unsigned char *k, const unsigned char *end) 
     return i;
 }
 
+int attu_array_numeric_key(attu_abuf *b, const void *slot16) {
+    size_t show;
+    return put_numeric(b, slot16, &show);
+}
+
+size_t attu_array_numeric_key_len(const unsigned char *k, const unsigned char *end) { return numeric_key_len(k, end); }
+
 /* The length of the key at k of a value element of type e. */
 static size_t key_len(attu_type e, const unsigned char *k, const unsigned char *end) {
     if (e.id == ATTU_TYPE_NUMERIC) return numeric_key_len(k, end);

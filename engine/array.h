@@ -159,6 +159,13 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v);
 int attu_array_apply_mod(attu_type at, const char *s, size_t len, bool explicit_cast, attu_abuf *out,
                          attu_error *err);
 
+/* The order-preserving key of the NUMERIC slot16 (a class byte, then for
+ * a nonzero finite value its exponent and significant digits: above; no
+ * display scale, no byte 0), appended to b, and the length of such a key
+ * at k; what engine/range.h keys numrange bounds with. */
+int attu_array_numeric_key(attu_abuf *b, const void *slot16);
+size_t attu_array_numeric_key_len(const unsigned char *k, const unsigned char *end);
+
 /* Walks an array's elements. */
 typedef struct attu_array_iter {
     const unsigned char *p, *end;

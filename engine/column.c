@@ -20,6 +20,7 @@
 #include "engine/column.h"
 #include "engine/enum_type.h"
 #include "engine/array.h"
+#include "engine/range.h"
 #include "engine/dictionary.h"
 #include "engine/numeric.h"
 
@@ -386,11 +387,13 @@ static size_t format_bpchar(const char *s, size_t len, int n, char *buf, size_t 
     return total;
 }
 
-/* An array's text (engine/array.h), in buf or, when longer, in the
+/* An array's or a range's text (engine/array.h, range.h), in buf or, when longer, in the
  * thread's buffer that format_bpchar uses. */
 static size_t format_array(attu_type t, const char *s, size_t len, char *buf, size_t cap, const char **long_out) {
     attu_abuf txt = { 0 };
-    if (attu_array_to_text(attu_type_array_elem(t), s, len, &txt)) {
+    /* (a range's text too: engine/range.h) */
+    if (attu_type_is_range(t) ? attu_range_to_text(attu_type_range_kind(t), s, len, &txt)
+                              : attu_array_to_text(attu_type_array_elem(t), s, len, &txt)) {
         attu_abuf_free(&txt);
         if (long_out) *long_out = "";
         return 0;
@@ -427,7 +430,7 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
         const char *s = "";
         if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
         if (attu_type_is_bpchar(c->type)) return format_bpchar(s, len, c->type.precision, buf, cap, long_out);
-        if (attu_type_is_array(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
+        if (attu_type_is_array(c->type) || attu_type_is_range(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
         if (attu_type_is_enum(c->type)) s = attu_enum_image_label(s, len, &len);   /* its label (enum_type.h) */
         if (cap == 0 || len > cap - 1) {
             if (long_out) *long_out = s;
@@ -474,6 +477,23 @@ int attu_column_array_dims(const attu_column *c, size_t row, int32_t *dims, int3
     attu_array_get_shape(attu_type_array_elem(c->type), s, len, &sh);
     for (int d = 0; d < sh.ndims; d++) { dims[d] = sh.dims[d]; lbs[d] = sh.lbs[d]; }
     return sh.ndims;
+}
+
+int attu_column_range_get(const attu_column *c, size_t row, int *flags, int64_t v[2], char num[2][96]) {
+    if (!attu_type_is_range(c->type) || attu_column_is_null(c, row)) return -1;
+    size_t len = 0;
+    const char *s = "";
+    if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)((const char *)c->data + row * 4), &len);
+    attu_range r;
+    if (attu_range_decode(attu_type_range_kind(c->type), s, len, &r)) return -1;
+    *flags = r.empty ? 0x01 : (r.lo.inc ? 0x02 : 0) | (r.hi.inc ? 0x04 : 0) | (r.lo.inf ? 0x08 : 0) | (r.hi.inf ? 0x10 : 0);
+    const attu_range_bound *bs[2] = { &r.lo, &r.hi };
+    for (int i = 0; i < 2; i++) {
+        v[i] = bs[i]->i;
+        num[i][0] = 0;
+        if (!r.empty && !bs[i]->inf && r.kind == ATTU_RANGE_NUM) attu_numeric_format(bs[i]->n, num[i], 96);
+    }
+    return 0;
 }
 
 void attu_column_invalidate_device(attu_column *c) {

@@ -158,6 +158,15 @@ int attu_column_array_each(const attu_column *c, size_t row,
                                       const char *num, size_t num_len),
                            void *ctx);
 
+/* Row `row` of a range column (engine/range.h) as PostgreSQL's binary
+ * range_send writes it: *flags its flag byte (0x01 empty, 0x02 lower
+ * bound inclusive, 0x04 upper inclusive, 0x08 lower unbounded, 0x10
+ * upper unbounded), and each finite bound (0 lower, 1 upper) as v[i] (an
+ * integer, a date's days, a timestamp's microseconds, as the subtype's
+ * slot holds it) or, of a numrange, its numeric text in num[i]. Returns
+ * 0, or -1 for NULL or a column of another type. */
+int attu_column_range_get(const attu_column *c, size_t row, int *flags, int64_t v[2], char num[2][96]);
+
 /* Drops the backend's device copy (after the host data changed). */
 void attu_column_invalidate_device(attu_column *c);
 

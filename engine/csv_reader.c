@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "engine/array.h"
+#include "engine/range.h"
 #include "engine/json.h"
 #include "engine/bytea.h"
 #include "engine/uuid.h"
@@ -943,6 +944,11 @@ static void failing_record(chunk *c, const load_job *job, size_t start) {
                 !attu_array_to_text(attu_type_array_elem(def->type), arr.p ? arr.p : "", arr.len, &txt)) {
                 v = txt.p ? txt.p : ""; len = txt.len;
             }
+        } else if (attu_type_is_range(def->type)) {
+            if (!attu_range_parse(attu_type_range_kind(def->type), f.text, f.len, &arr, &e) &&
+                !attu_range_to_text(attu_type_range_kind(def->type), arr.p ? arr.p : "", arr.len, &txt)) {
+                v = txt.p ? txt.p : ""; len = txt.len;
+            }
         } else if (def->type.id != ATTU_TYPE_TEXT && !attu_type_is_enum(def->type) &&
                    attu_type_width(def->type.id) <= sizeof slot &&
                    !attu_value_parse(def->type, f.text, f.len, slot, &e)) {
@@ -1155,6 +1161,20 @@ static void parse_chunk(void *ctx, size_t ci) {
                     ab = m;
                 }
                 if (arc != 0) {
+                    attu_abuf_free(&ab);
+                    value_error(c, in, &f, col, def, &verr);
+                    goto out;
+                }
+                int64_t id = text_set_id(&c->texts[col], &c->arena, ab.p ? ab.p : "", ab.len);
+                attu_abuf_free(&ab);
+                if (id < 0) { attu_error_oom(&c->err); goto out; }
+                *(int32_t *)slot = (int32_t)id;
+            } else if (attu_type_is_range(def->type)) {
+                /* a range column's field is PostgreSQL's range literal,
+                 * kept encoded (engine/range.h) */
+                attu_abuf ab = { 0 };
+                verr.set = 0;
+                if (attu_range_parse(attu_type_range_kind(def->type), f.text, f.len, &ab, &verr)) {
                     attu_abuf_free(&ab);
                     value_error(c, in, &f, col, def, &verr);
                     goto out;

@@ -9,6 +9,7 @@
  */
 #include "engine/expr_program.h"
 #include "engine/array.h"
+#include "engine/range.h"
 #include "engine/json.h"
 #include "engine/uuid.h"
 #include "engine/bytea.h"
@@ -226,6 +227,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_GCD_I] = "gcd_i", [ATTU_OP_LCM_I] = "lcm_i", [ATTU_OP_GCD_N] = "gcd_n", [ATTU_OP_LCM_N] = "lcm_n",
     [ATTU_OP_FACTORIAL] = "factorial", [ATTU_OP_WIDTH_BUCKET_F] = "width_bucket_f",
     [ATTU_OP_WIDTH_BUCKET_N] = "width_bucket_n", [ATTU_OP_RANDOM] = "random",
+    [ATTU_OP_RANGE] = "range",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -1129,6 +1131,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         }
         if (op == ATTU_OP_ARRAY) {
             if (attu_array_run(p, in, A, B, C, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op == ATTU_OP_RANGE) {
+            if (attu_range_run(p, in, A, B, C, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         if (op == ATTU_OP_FORMAT) {

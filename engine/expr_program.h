@@ -350,6 +350,10 @@ typedef enum attu_opcode {
     ATTU_OP_PG_SIZE_BYTES, ATTU_OP_PG_SIZE_PRETTY_I, ATTU_OP_PG_SIZE_PRETTY_N,
     /* unistr(text) -> text (engine/unistr.h). Host only */
     ATTU_OP_UNISTR,
+    /* the range types (engine/range.h), host only: aux is the
+     * attu_range_fn; a range register is a TEXT register holding the
+     * encoded bytes */
+    ATTU_OP_RANGE,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -13,6 +13,7 @@
 #include "engine/interval.h"
 #include "engine/key_set_undo.h"
 #include "engine/numeric.h"
+#include "engine/range.h"
 
 /* ---- one value ------------------------------------------------------------------------------ */
 
@@ -52,11 +53,21 @@ static attu_numeric numeric_canonical(const void *slot) {
     return v;
 }
 
+/* A text value's bytes as a key compares them: a numrange's without its
+ * bounds' display scales (engine/range.h: '[1.0,2)' and '[1.00,2)' are
+ * one key, as range_eq has them). */
+static const char *text_key_bytes(const attu_column *c, size_t r, size_t *len) {
+    const char *s = text_bytes(c, r, len);
+    if (attu_type_is_range(c->type) && attu_type_range_kind(c->type) == ATTU_RANGE_NUM)
+        *len = attu_range_key_len(ATTU_RANGE_NUM, s, *len);
+    return s;
+}
+
 static uint64_t hash_value(uint64_t h, const attu_column *c, size_t r) {
     switch (c->type.id) {
     case ATTU_TYPE_TEXT: {
         size_t len;
-        const char *s = text_bytes(c, r, &len);
+        const char *s = text_key_bytes(c, r, &len);
         return hash_bytes(h, s, len);
     }
     case ATTU_TYPE_FLOAT32: {
@@ -95,7 +106,7 @@ static bool equal_value(const attu_column *a, size_t ra, const attu_column *b, s
     switch (a->type.id) {
     case ATTU_TYPE_TEXT: {
         size_t la, lb;
-        const char *sa = text_bytes(a, ra, &la), *sb = text_bytes(b, rb, &lb);
+        const char *sa = text_key_bytes(a, ra, &la), *sb = text_key_bytes(b, rb, &lb);
         return la == lb && !memcmp(sa, sb, la);
     }
     case ATTU_TYPE_FLOAT32: {

@@ -18,6 +18,7 @@
  *     suffix for years before 1, 'infinity' and '-infinity'.
  */
 #include "engine/types.h"
+#include "engine/range.h"
 #include "engine/domain_type.h"
 #include "engine/enum_type.h"
 #include "engine/timezone.h"
@@ -79,6 +80,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
     case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
         if (attu_type_is_enum(t)) return attu_enum_name(attu_type_enum_id(t), buf, cap);
+        if (attu_type_is_range(t)) { s = attu_range_kind_name(attu_type_range_kind(t)); break; }
         s = t.scale == 1 ? "character" : attu_type_is_record(t) ? "record" : attu_type_is_json(t) ? "json"
             : attu_type_is_jsonb(t) ? "jsonb" : attu_type_is_uuid(t) ? "uuid" : attu_type_is_bytea(t) ? "bytea"
             : attu_type_is_jsonpath(t) ? "jsonpath"
@@ -164,6 +166,12 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
     case ATTU_TYPE_TEXT:
         if (attu_type_is_enum(t)) return attu_enum_oid(attu_type_enum_id(t));
+        if (attu_type_is_range(t)) {
+            static const uint32_t oids[ATTU_RANGE_KINDS_] = { ATTU_PG_OID_INT4RANGE, ATTU_PG_OID_INT8RANGE,
+                                                              ATTU_PG_OID_NUMRANGE,  ATTU_PG_OID_DATERANGE,
+                                                              ATTU_PG_OID_TSRANGE,   ATTU_PG_OID_TSTZRANGE };
+            return oids[attu_type_range_kind(t)];
+        }
         return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : attu_type_is_varchar_any(t) ? ATTU_PG_OID_VARCHAR
                : attu_type_is_record(t) ? ATTU_PG_OID_RECORD : attu_type_is_json(t) ? ATTU_PG_OID_JSON
                : attu_type_is_jsonb(t) ? ATTU_PG_OID_JSONB : attu_type_is_uuid(t) ? ATTU_PG_OID_UUID
@@ -272,6 +280,9 @@ int attu_type_from_name(const char *name, int precision, int scale,
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
+            if (attu_type_is_range(e))   /* (arrays of ranges are not kept: engine/range.h) */
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of %s are not supported",
+                                      attu_range_kind_name(attu_type_range_kind(e)));
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,
              * which an array does not take */
@@ -279,6 +290,8 @@ int attu_type_from_name(const char *name, int precision, int scale,
             return 0;
         }
     }
+    for (int k = 0; k < ATTU_RANGE_KINDS_; k++)
+        if (!strcmp(buf, attu_range_kind_name((attu_range_kind)k))) { *out = attu_type_range((attu_range_kind)k); return 0; }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(buf, names[i].name) != 0) continue;
         attu_type_id id = names[i].id;

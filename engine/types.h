@@ -115,6 +115,13 @@ typedef struct attu_type {
 #define ATTU_PG_OID_JSONPATH  4072
 #define ATTU_PG_OID_JSONPATH_ARRAY 4073
 #define ATTU_PG_OID_BYTEA     17
+/* the built-in range types, in attu_range_kind's order */
+#define ATTU_PG_OID_INT4RANGE 3904
+#define ATTU_PG_OID_INT8RANGE 3926
+#define ATTU_PG_OID_NUMRANGE  3906
+#define ATTU_PG_OID_DATERANGE 3912
+#define ATTU_PG_OID_TSRANGE   3908
+#define ATTU_PG_OID_TSTZRANGE 3910
 /* the array types' OIDs (typarray of each element type) */
 #define ATTU_PG_OID_BOOL_ARRAY      1000
 #define ATTU_PG_OID_INT2_ARRAY      1005
@@ -168,9 +175,10 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale == 16 + ATTU_TYPE_TEXT + 128 * 7 ||
                                                              b.scale == 16 + ATTU_TYPE_TEXT + 128 * 7))
         return a.scale == b.scale && a.precision == b.precision;
-    /* (and its scale 8 jsonpath: engine/jsonpath.h) */
+    /* (and its scale 8 jsonpath, 9 .. 14 a range type: ATTU_RANGE_SCALE_BASE) */
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || (a.scale >= 3 && a.scale <= 6) ||
-                                                             (b.scale >= 3 && b.scale <= 6) || a.scale == 8 || b.scale == 8))
+                                                             (b.scale >= 3 && b.scale <= 6) || (a.scale >= 8 && a.scale <= 14) ||
+                                                             (b.scale >= 8 && b.scale <= 14)))
         return a.scale == b.scale;
     return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
                             (a.precision == b.precision && a.scale == b.scale));
@@ -304,10 +312,40 @@ static inline attu_type attu_type_jsonpath(void) {
     return t;
 }
 
-/* A TEXT-slot type of its own (json, jsonb, uuid, bytea, an enum, jsonpath):
- * text to storage, COPY and the wire, never text to operators and functions. */
+/* The built-in range types (engine/range.h): a TEXT whose scale is
+ * ATTU_RANGE_SCALE_BASE plus the range's kind (int4range .. tstzrange),
+ * holding the value in an order-preserving encoding (range.h) whose byte
+ * order is PostgreSQL's range order, so that storage, dictionaries,
+ * sorts, groups, DISTINCT and joins treat them as text on both backends;
+ * what reads the bounds (text in and out, the functions and operators)
+ * runs on the host (ATTU_OP_RANGE). */
+#define ATTU_RANGE_SCALE_BASE 9
+typedef enum attu_range_kind {
+    ATTU_RANGE_INT4 = 0, ATTU_RANGE_INT8, ATTU_RANGE_NUM, ATTU_RANGE_DATE, ATTU_RANGE_TS, ATTU_RANGE_TSTZ,
+    ATTU_RANGE_KINDS_
+} attu_range_kind;
+static inline int attu_type_is_range(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_RANGE_SCALE_BASE && t.scale < ATTU_RANGE_SCALE_BASE + ATTU_RANGE_KINDS_;
+}
+static inline attu_type attu_type_range(attu_range_kind k) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, (int16_t)(ATTU_RANGE_SCALE_BASE + (int)k), 0 };
+    return t;
+}
+static inline attu_range_kind attu_type_range_kind(attu_type t) { return (attu_range_kind)(t.scale - ATTU_RANGE_SCALE_BASE); }
+/* The type of a range kind's bounds (its subtype). */
+static inline attu_type attu_range_subtype(attu_range_kind k) {
+    static const attu_type_id ids[ATTU_RANGE_KINDS_] = { ATTU_TYPE_INT32, ATTU_TYPE_INT64, ATTU_TYPE_NUMERIC,
+                                                         ATTU_TYPE_DATE, ATTU_TYPE_TIMESTAMP, ATTU_TYPE_TIMESTAMPTZ };
+    attu_type t = { ids[k], 0, 0, 0 };
+    return t;
+}
+
+/* A TEXT-slot type of its own (json, jsonb, uuid, bytea, an enum,
+ * jsonpath, a range): text to storage, COPY and the wire, never text to
+ * operators and functions. */
 static inline int attu_type_is_typed_text(attu_type t) {
-    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_JSONPATH_SCALE;   /* (7: enums) */
+    return (t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_JSONPATH_SCALE) ||   /* (7: enums) */
+           attu_type_is_range(t);
 }
 
 /* Arrays (engine/array.h), as PostgreSQL's int[] or text[]: a TEXT whose

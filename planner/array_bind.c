@@ -490,6 +490,7 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
+    if (attu_range_array_refused(c, t, e->position)) return NULL;
     attu_type at = attu_type_array_of(t);
     attu_type et = attu_type_array_elem(at);
     attu_bexpr *acc = empty_array(c, at, e->position);
@@ -507,6 +508,7 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     if (!(x = resolve_unknown(c, x))) return NULL;
     attu_type t = x->type;
+    if (attu_range_array_refused(c, t, pos)) return NULL;
     if (attu_type_is_array(t)) {   /* array_agg of arrays: a segment of its own each */
         attu_bexpr *k = empty_array(c, t, pos), *r = k ? arr_call(c, ATTU_ARR_NEST, t, pos, 2, k, x, NULL) : NULL;
         if (r) r->imm = 1;
@@ -783,6 +785,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     }
     if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
         attu_bexpr *l = args[0], *r = args[1];
+        if (attu_range_operands(l, r)) return attu_range_operator(c, name + 1, l, r, pos);   /* planner/range_bind.c */
         if (name[1] != '&' && (attu_type_is_jsonb(l->type) || attu_type_is_jsonb(r->type))) {
             /* jsonb containment (planner/json_bind.c) */
             if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }

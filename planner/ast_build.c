@@ -441,6 +441,11 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
         for (size_t i = 0; i < sizeof json_ops / sizeof *json_ops; i++)
             if (op_tok->len == strlen(json_ops[i]) - 1 && memcmp(c->sql + op_tok->off, json_ops[i] + 1, op_tok->len) == 0)
                 return ab_func2(c, json_ops[i], l, r, op_tok->pos);
+        /* the range operators of their own (planner/range_bind.c) */
+        static const char *const range_ops[] = { " -|-", " &<", " &>" };
+        for (size_t i = 0; i < sizeof range_ops / sizeof *range_ops; i++)
+            if (op_tok->len == strlen(range_ops[i]) - 1 && memcmp(c->sql + op_tok->off, range_ops[i] + 1, op_tok->len) == 0)
+                return ab_func2(c, range_ops[i], l, r, op_tok->pos);
         /* the bitwise operators on integers: calls the binder resolves
          * (planner/bitwise_bind.c) */
         static const char *const bit_ops[] = { " &", " |", " #", " <<", " >>" };

@@ -3538,6 +3538,8 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     /* uuid and bytea take only themselves (their values go to text
      * columns, PostgreSQL's assignment I/O casts) */
     if ((attu_type_is_uuid(t) || attu_type_is_bytea(t)) && !attu_type_equal(t, e->type)) totext = false;
+    /* so does a range column (its values go to text columns) */
+    if (attu_type_is_range(t) && !attu_type_equal(t, e->type)) totext = false;
     /* an enum column takes its own type (and untyped literals) only */
     if (attu_type_is_enum(t) && !attu_type_equal(t, e->type)) totext = false;
     if (!num && !dt && !totext) {

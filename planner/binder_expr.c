@@ -175,9 +175,10 @@ static bool datetime_category(attu_type t) {
 void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int pos) {
     char b1[64], b2[64];
     /* (json and jsonb too: one category, neither preferred, cast to each
-     * other only by assignment; and two arrays: one category, A) */
+     * other only by assignment; and two arrays: one category, A; and two
+     * range types: R) */
     if ((datetime_category(a) && datetime_category(b)) || (attu_type_is_json_any(a) && attu_type_is_json_any(b)) ||
-        (attu_type_is_array(a) && attu_type_is_array(b))) {
+        (attu_type_is_array(a) && attu_type_is_array(b)) || (attu_type_is_range(a) && attu_type_is_range(b))) {
         /* the first stays chosen: a later one replaces it only where the
          * first casts to it implicitly, which mix_type would have taken */
         attu_error_set(c->err, "42846", pos, "%s could not convert type %s to %s", strcmp(what, "CASE") ? what : "CASE/WHEN",
@@ -262,7 +263,8 @@ attu_type mix_decimal_typmod(attu_type t, const attu_bexpr *v) {
 /* The types whose equality is not their bytes' (bpchar_key; json and
  * jsonpath have none, which bpchar_key reports). */
 bool keyed_by_value(attu_type t) {
-    return attu_type_is_json_any(t) || attu_type_is_jsonpath(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
+    return attu_type_is_json_any(t) || attu_type_is_jsonpath(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) ||
+           attu_type_array_shows(t) || (attu_type_is_range(t) && attu_type_range_kind(t) == ATTU_RANGE_NUM);
 }
 
 /* A bpchar without a length keeps its values' trailing blanks (engine/types.h),
@@ -289,6 +291,7 @@ attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
         return NULL;
     }
     if (a && attu_type_array_shows(a->type)) return attu_array_key_expr(c, a);
+    if (a && attu_type_is_range(a->type)) return attu_range_key_expr(c, a);   /* a numrange's key (range_bind.c) */
     if (!a || !attu_type_is_bpchar_any(a->type) || attu_type_is_bpchar(a->type)) return a;
     return mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL, NULL);
 }
@@ -498,6 +501,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) return attu_bytea_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_jsonpath(t)) return attu_jsonpath_parse_literal(c, r, e->s, e->slen);   /* planner/jsonpath_bind.c */
+    if (attu_type_is_range(t)) return attu_range_parse_literal(c, r, e->s, e->slen);   /* planner/range_bind.c */
     if (attu_type_is_enum(t)) return attu_enum_parse_literal(c, r, e->s, e->slen);   /* planner/enum_bind.c */
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
@@ -574,6 +578,9 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return attu_enum_coerce(c, e, t, explicit_cast, pos);   /* planner/enum_bind.c */
     if ((attu_type_is_jsonpath(e->type) || attu_type_is_jsonpath(t)) && !attu_type_is_record(e->type) && !attu_type_is_record(t))
         return attu_jsonpath_coerce(c, e, t, explicit_cast, pos);   /* planner/jsonpath_bind.c */
+    if ((attu_type_is_range(e->type) || attu_type_is_range(t)) && !attu_type_equal(e->type, t) &&
+        !attu_type_is_record(e->type) && !attu_type_is_record(t))
+        return attu_range_coerce(c, e, t, explicit_cast, pos);   /* planner/range_bind.c */
     if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
         !attu_type_is_record(t))
         return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
@@ -953,6 +960,11 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
         if (ru || (lc && rv)) r = l ? mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, r, NULL, NULL, NULL) : NULL;
         if (!l || !r) return NULL;
     }
+    if (attu_type_is_range(t) && attu_type_range_kind(t) == ATTU_RANGE_NUM) {
+        /* numranges compare by their keys, without the bounds' display
+         * scales (engine/range.h) */
+        if (!(l = attu_range_key_expr(c, l)) || !(r = attu_range_key_expr(c, r))) return NULL;
+    }
     int base = op - ATTU_BINOP_EQ;
     attu_opcode o = (attu_opcode)(cmp_opcode_eq(t.id) + base);
     return mk_call(c, o, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
@@ -1260,6 +1272,10 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
         return r ? mk_call(c, ATTU_OP_CONCAT, t, pos, 2, l, r, NULL, NULL) : NULL;
     }
     default:
+        if (attu_range_operands(l, r) &&
+            (e->u.binary.op == ATTU_BINOP_ADD || e->u.binary.op == ATTU_BINOP_SUB || e->u.binary.op == ATTU_BINOP_MUL ||
+             e->u.binary.op == ATTU_BINOP_DIV || e->u.binary.op == ATTU_BINOP_MOD))   /* union, difference, intersection */
+            return attu_range_operator(c, attu_ast_binary_op_name(e->u.binary.op), l, r, pos);
         if (e->u.binary.op == ATTU_BINOP_SUB) {
             bool handled;
             attu_bexpr *jd = attu_json_binary(c, false, l, r, pos, &handled);   /* jsonb - key */
@@ -1360,7 +1376,7 @@ static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
      * 'ab') */
     if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))
         return mk_call(c, ATTU_OP_RTRIM, txt, pos, 1, a, NULL, NULL, NULL);
-    if (a->type.id == ATTU_TYPE_TEXT && !attu_type_is_enum(a->type)) return a;
+    if (a->type.id == ATTU_TYPE_TEXT && !attu_type_is_enum(a->type) && !attu_type_is_range(a->type)) return a;
     return coerce(c, a, txt, true, pos);
 }
 
@@ -1539,7 +1555,7 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
          * (engine/types.h). Only the type changes. */
         return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(a->type) &&
-        t.scale == 0 && a->type.precision != t.precision)
+        !attu_type_is_range(a->type) && t.scale == 0 && a->type.precision != t.precision)
         /* text, varchar(n) and varchar among themselves: the same values
          * under another reported type (engine/types.h; a length to cut to
          * was handled above) */

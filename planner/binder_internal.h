@@ -311,6 +311,17 @@ attu_bexpr *attu_enum_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
 attu_bexpr *attu_enum_first_last(bctx *c, attu_bexpr *x, bool last, int pos);
 attu_bexpr *attu_enum_range(bctx *c, attu_bexpr **args, int n, int pos);
 /* uuid and bytea (planner/bytea_bind.c) */
+/* the range types (planner/range_bind.c) */
+attu_bexpr *attu_range_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+attu_bexpr *attu_range_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *attu_range_key_expr(bctx *c, attu_bexpr *a);
+bool attu_range_operands(const attu_bexpr *l, const attu_bexpr *r);
+bool attu_range_array_refused(bctx *c, attu_type t, int pos);
+attu_bexpr *attu_range_operator(bctx *c, const char *op, attu_bexpr *l, attu_bexpr *r, int pos);
+bool attu_range_operator_name(const char *name);
+attu_bexpr *attu_bind_range_operator_call(bctx *c, const scope *sc, const struct attu_ast_expr *e);
+attu_bexpr *attu_bind_range_function(bctx *c, const struct attu_ast_expr *e, const char *name, attu_bexpr **args, int n,
+                                     bool *handled);
 attu_bexpr *attu_bytea_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
 attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
 attu_bexpr *attu_bytea_like(bctx *c, attu_bexpr *a, attu_bexpr *p, const char *opname, bool plain_like, bool negated,

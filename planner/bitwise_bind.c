@@ -23,6 +23,8 @@ bool attu_bitwise_operator_name(const char *name) {
            !strcmp(name, " >>") || !strcmp(name, " ~");
 }
 
+static bool shift_name(const char *op) { return !strcmp(op, "<<") || !strcmp(op, ">>"); }
+
 static bool integer(attu_type t) {
     return !attu_type_is_array(t) && (t.id == ATTU_TYPE_INT16 || t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_INT64);
 }
@@ -49,6 +51,7 @@ attu_bexpr *attu_bind_bitwise(bctx *c, const scope *sc, const attu_ast_expr *e) 
         return mk_call(c, ATTU_OP_BITNOT_I, attu_type_make(a[0]->type.id), pos, 1, a[0], NULL, NULL, NULL);
     }
     attu_bexpr *l = a[0], *r = a[1];
+    if (shift_name(op) && attu_range_operands(l, r)) return attu_range_operator(c, op, l, r, pos);   /* range << range */
     const bool lu = l->type.id == ATTU_TYPE_UNKNOWN, ru = r->type.id == ATTU_TYPE_UNKNOWN;
     if (lu && ru) return no_operator(c, op, l, r, pos, "42725", "is not unique");
     const bool shift = op[0] == '<' || op[0] == '>';

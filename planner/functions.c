@@ -961,7 +961,7 @@ static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_uuid(t)) return "uuid";
     if (attu_type_is_bytea(t)) return "bytea";
     if (attu_type_is_jsonpath(t)) return "jsonpath";
-    if (attu_type_is_array(t) || attu_type_is_enum(t)) {
+    if (attu_type_is_array(t) || attu_type_is_enum(t) || attu_type_is_range(t)) {
         static _Thread_local char buf[80];
         return attu_type_name(t, buf, sizeof buf);
     }
@@ -1382,6 +1382,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (!strcmp(name, " field") || !strcmp(name, " fields")) return attu_bind_field_select(c, sc, e);        /* planner/row_value.c */
     if (attu_json_function_name(name)) return attu_bind_json_call(c, sc, e);     /* planner/json_bind.c */
     if (!e->u.func.schema && attu_bitwise_operator_name(name)) return attu_bind_bitwise(c, sc, e);   /* planner/bitwise_bind.c */
+    if (!e->u.func.schema && attu_range_operator_name(name)) return attu_bind_range_operator_call(c, sc, e);   /* planner/range_bind.c */
     if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
     if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_session_function_name(name))
@@ -1483,6 +1484,8 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         tzr = attu_bind_time_function(c, e, name, args, n, &handled);   /* planner/time_type.c */
         if (handled) return tzr;
         tzr = attu_bind_bytea_function(c, e, name, args, n, &handled);   /* planner/bytea_bind.c */
+        if (handled) return tzr;
+        tzr = attu_bind_range_function(c, e, name, args, n, &handled);   /* planner/range_bind.c */
         if (handled) return tzr;
     }
     if (!strcmp(name, "isfinite") && n == 1 && !e->u.func.star && !e->u.func.distinct) {

@@ -254,6 +254,7 @@ attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos, const 
     if (x->type.id == ATTU_TYPE_TEXT) {
         if (attu_type_is_bpchar(x->type) && !(x = bpchar_padded(c, x, pos))) return NULL;
         if (attu_type_is_enum(x->type) && !(x = coerce(c, x, txt, true, pos))) return NULL;   /* its label */
+        if (attu_type_is_range(x->type) && !(x = coerce(c, x, txt, true, pos))) return NULL;   /* its text */
         if (x->type.id != ATTU_TYPE_TEXT || x->type.scale || x->type.precision)
             x = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, x, NULL, NULL, NULL);
         return x ? js_call(c, ATTU_JS_QUOTE, jt, pos, 1, x, NULL, NULL, NULL) : NULL;

@@ -68,7 +68,9 @@ static attu_bexpr *item_text(bctx *c, attu_bexpr *v, int pos) {
     if (attu_type_is_record(v->type))
         return mk_call(c, ATTU_OP_MOVE, tx, pos, 1, v, NULL, NULL, NULL);
     if (attu_type_is_bpchar_any(v->type)) return bpchar_padded(c, v, pos);
-    if (v->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(v->type) && !attu_type_is_enum(v->type)) return v;
+    if (v->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(v->type) && !attu_type_is_enum(v->type) &&
+        !attu_type_is_range(v->type))
+        return v;
     return coerce(c, v, tx, true, pos);
 }
 

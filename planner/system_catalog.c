@@ -238,6 +238,12 @@ const pg_type_row syscat_pg_types[] = {
     { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
     { 2950, "uuid",        "uuid",                        16, false, 'U', 'c', 'p', 0, 2951, 0,   false },
     { 3802, "jsonb",       "jsonb",                       -1, false, 'U', 'i', 'x', 0, 3807, 0,   false },
+    { 3904, "int4range",   "int4range",                   -1, false, 'R', 'i', 'x', 0, 3905, 0,   false },
+    { 3906, "numrange",    "numrange",                    -1, false, 'R', 'i', 'x', 0, 3907, 0,   false },
+    { 3908, "tsrange",     "tsrange",                     -1, false, 'R', 'd', 'x', 0, 3909, 0,   false },
+    { 3910, "tstzrange",   "tstzrange",                   -1, false, 'R', 'd', 'x', 0, 3911, 0,   false },
+    { 3912, "daterange",   "daterange",                   -1, false, 'R', 'i', 'x', 0, 3913, 0,   false },
+    { 3926, "int8range",   "int8range",                   -1, false, 'R', 'd', 'x', 0, 3927, 0,   false },
     { 4072, "jsonpath",    "jsonpath",                    -1, false, 'U', 'i', 'x', 0, 4073, 0,   false },
 };
 const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
@@ -504,7 +510,8 @@ static void column_layout(attu_type t, const pg_type_row *pt, int *len, bool *by
 
 static int column_collation(attu_type t) {
     attu_type e = attu_type_is_array(t) ? attu_type_array_elem(t) : t;
-    return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) ? 100 : 0;   /* (an enum has no collation) */
+    /* (an enum has no collation, nor has a range type) */
+    return e.id == ATTU_TYPE_TEXT && !attu_type_is_enum(e) && !attu_type_is_range(e) ? 100 : 0;
 }
 
 /* Where the domains of ri's columns are kept: a temporary relation's in

@@ -278,5 +278,6 @@ uint32_t pg_param_array_elem_oid(uint32_t oid) {
 
 char *pg_binary_param_to_text(uint32_t oid, const char *v, int32_t len, int param, attu_error *err) {
     if (pg_param_array_elem_oid(oid)) return pg_array_recv_text(oid, v, len, param, err);
+    if (pg_range_subtype_oid(oid)) return pg_range_recv_text(oid, v, len, param, err);
     return pg_binary_scalar_to_text(oid, v, len, param, 0, err);
 }

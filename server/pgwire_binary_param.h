@@ -44,4 +44,11 @@ uint32_t pg_param_array_elem_oid(uint32_t oid);
  * '[0:1]={"a","b"}'); NULL with err set on failure (pgwire_array_recv.c). */
 char *pg_array_recv_text(uint32_t array_oid, const char *v, int32_t len, int param, attu_error *err);
 
+/* range_recv: the binary range v[0..len) of the range type OID oid as
+ * range_in's text ('[1,5)', 'empty'; bounds quoted); NULL with err set on
+ * failure (pgwire_range_recv.c). pg_range_subtype_oid: the subtype's OID
+ * of range type OID oid, 0 for no range type. */
+uint32_t pg_range_subtype_oid(uint32_t oid);
+char *pg_range_recv_text(uint32_t oid, const char *v, int32_t len, int param, attu_error *err);
+
 #endif

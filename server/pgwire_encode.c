@@ -472,6 +472,38 @@ static void put_binary_array(pgbuf *b, const attu_column *c, size_t row) {
     }
 }
 
+/* range_send: the flag byte (attu_column_range_get), then each finite
+ * bound as its length and the subtype's binary form (int4send, int8send,
+ * numeric_send, date_send, timestamp_send). */
+static void put_binary_range(pgbuf *b, const attu_column *c, size_t row) {
+    int flags;
+    int64_t v[2];
+    char num[2][96];
+    if (attu_column_range_get(c, row, &flags, v, num)) { pgbuf_put_i32(b, -1); return; }
+    size_t at = b->len;
+    pgbuf_put_i32(b, 0);                       /* the length, patched below */
+    pgbuf_put_u8(b, (uint8_t)flags);
+    int scale = c->type.scale - ATTU_RANGE_SCALE_BASE;   /* the range's kind (engine/types.h) */
+    for (int i = 0; i < 2 && !(flags & 0x01); i++) {
+        if (flags & (i ? 0x10 : 0x08)) continue;
+        switch ((attu_range_kind)scale) {
+        case ATTU_RANGE_INT4: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)v[i]); break;
+        case ATTU_RANGE_INT8: pgbuf_put_i32(b, 8); pgbuf_put_i64(b, v[i]); break;
+        case ATTU_RANGE_DATE: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, pg_date(v[i])); break;
+        case ATTU_RANGE_TS: case ATTU_RANGE_TSTZ: pgbuf_put_i32(b, 8); pgbuf_put_i64(b, pg_timestamp(v[i])); break;
+        default:
+            if (!pg_numeric_put_binary(b, num[i], strlen(num[i]))) pgbuf_put_i32(b, -1);
+            break;
+        }
+    }
+    if (!b->oom && b->len >= at + 4) {
+        uint32_t total = (uint32_t)(b->len - at - 4);
+        unsigned char be[4] = { (unsigned char)(total >> 24), (unsigned char)(total >> 16), (unsigned char)(total >> 8),
+                                (unsigned char)total };
+        memcpy(b->data + at, be, 4);
+    }
+}
+
 void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
                      const int16_t *formats) {
     pgbuf_begin(b, 'D');
@@ -489,6 +521,10 @@ void pg_put_row_fields(pgbuf *b, const attu_result *res, size_t row,
         bool num = c->type.id == ATTU_TYPE_DECIMAL || c->type.id == ATTU_TYPE_NUMERIC;
         if (binary && attu_type_is_array(c->type)) {
             put_binary_array(b, c, row);
+            continue;
+        }
+        if (binary && attu_type_is_range(c->type)) {
+            put_binary_range(b, c, row);
             continue;
         }
         if (binary && c->type.id != ATTU_TYPE_TEXT && !num) {

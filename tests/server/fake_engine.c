@@ -112,6 +112,12 @@ int attu_column_array_each(const attu_column *c, size_t row,
     return -1;
 }
 
+/* ranges: the fake database returns none */
+int attu_column_range_get(const attu_column *c, size_t row, int *flags, int64_t v[2], char num[2][96]) {
+    (void)c; (void)row; (void)flags; (void)v; (void)num;
+    return -1;
+}
+
 int attu_column_array_dims(const attu_column *c, size_t row, int32_t *dims, int32_t *lbs) {
     (void)c; (void)row; (void)dims; (void)lbs;
     return -1;

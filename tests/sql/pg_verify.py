@@ -47,7 +47,9 @@ _RAW_OIDS = (16, 20, 21, 23, 25, 26, 700, 701, 1042, 1043, 1082, 1083, 1266,
              # json and jsonb and their arrays, kept as their text (psycopg2 would parse them)
              114, 3802, 199, 3807,
              # uuid and bytea, kept as their text (psycopg2 makes bytea a memoryview)
-             2950, 17, 2951, 1001)
+             2950, 17, 2951, 1001,
+             # the range types, kept as their text (psycopg2 makes them Range objects)
+             3904, 3926, 3906, 3912, 3908, 3910)
 _RAW = psycopg2.extensions.new_type(_RAW_OIDS, "ATTU_RAW", lambda v, cur: v)
 psycopg2.extensions.register_type(_RAW)
 
