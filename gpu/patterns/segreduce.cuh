@@ -52,7 +52,10 @@
 // the carry entering each tile, and a fix-up folds it into the first
 // segment that tile ends. That segment's in-tile part was stored by the
 // tile (or nothing, if it had no items in that tile), so the fix-up stores
-// carry op stored value, or the carry.
+// carry op stored value, or the carry. Passing the carry inside the tile
+// kernel instead (a decoupled look-back in session 24 and again in session
+// 29, and a wait-free hand-off between neighbouring tiles in session 29)
+// was slower every time than these two small kernels (docs/performance.md).
 #pragma once
 
 #include <cub/block/block_scan.cuh>

@@ -212,7 +212,12 @@ int main() {
       detail::segreduce_blocked_on() = blocked;
       detail::segreduce_pdl_on() = pdl;
       const int bnv = blocked ? 256 * 16 - 4 : snv;
-      for (auto c : geo_cases(bnv, true)) {
+      // means 3000 and 6000: tiles inside one segment (no end: their runs
+      // only carry) beside tiles with ends
+      auto cases = geo_cases(bnv, true);
+      cases.push_back({4 << 20, test::geo_random, 3000});
+      cases.push_back({4 << 20, test::geo_random, 6000});
+      for (auto c : cases) {
         for (int off : {0, 4, 1}) {
           if (c.count > (8 << 20) && off) continue;
           auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 11 + c.geo + off);
