@@ -13,10 +13,12 @@
 //   scatter: output[scatter[s] + r]        = input[segments[s] + r]
 //   move:    output[scatter[s] + r]        = input[gather[s] + r]
 //
-// Intervals of hundreds to a few thousand items (and none very long:
-// warp_segments.cuh decides) are moved a warp an interval instead, when
+// Intervals of hundreds to a few thousand items on average
+// (warp_segments.cuh decides) are moved a warp an interval instead, when
 // the arrays are plain pointers: each warp copies its interval with eight
-// loads in flight a lane, no partition search or tile staging.
+// loads in flight a lane, no partition search or tile staging; an
+// interval longer than kWarpChunkLen is copied in chunks by the warps of a
+// second kernel.
 #pragma once
 
 #include "gpu/patterns/load_balance.cuh"
@@ -29,29 +31,55 @@ namespace gpu {
 
 namespace detail {
 
+// Copies [lo, hi) of an interval whose items start at in / out, eight
+// loads in flight a lane, every load before its store. Warp-collective.
+template <typename T>
+__device__ __forceinline__ void interval_warp_copy(const T* __restrict__ in, T* __restrict__ out, int lo,
+                                                   int hi) {
+  constexpr int rounds = 8;  // loads a lane keeps in flight
+  const int lane = threadIdx.x & 31;
+  for (int r = lo + lane; r < hi; r += 32 * rounds) {
+    T v[rounds];
+#pragma unroll
+    for (int u = 0; u < rounds; ++u)
+      if (r + u * 32 < hi) v[u] = in[r + u * 32];
+#pragma unroll
+    for (int u = 0; u < rounds; ++u)
+      if (r + u * 32 < hi) out[r + u * 32] = v[u];
+  }
+}
+
 // output[dst(s) + r] = input[src(s) + r] for r in [0, len(s)), a warp an
-// interval s; src / dst take (s, segments[s]).
+// interval s; src / dst take (s, segments[s]). An interval longer than
+// kWarpChunkLen is listed as chunks for interval_chunk_kernel instead.
 template <typename T, typename src_t, typename dst_t>
 __global__ void __launch_bounds__(256)
 interval_warp_kernel(const T* __restrict__ input, T* __restrict__ output, const int* __restrict__ segments,
-                     int num_segments, int count, src_t src, dst_t dst) {
-  constexpr int rounds = 8;  // loads a lane keeps in flight
+                     int num_segments, int count, src_t src, dst_t dst, warp_chunks_t chunks) {
   const int s = int((blockIdx.x * 256ll + threadIdx.x) / 32);
-  const int lane = threadIdx.x & 31;
   if (s >= num_segments) return;
   const int a = segments[s];
   const int len = (s + 1 < num_segments ? segments[s + 1] : count) - a;
   if (len <= 0) return;
-  const T* in = input + src(s, a);
-  T* out = output + dst(s, a);
-  for (int r = lane; r < len; r += 32 * rounds) {
-    T v[rounds];
-#pragma unroll
-    for (int u = 0; u < rounds; ++u)
-      if (r + u * 32 < len) v[u] = in[r + u * 32];
-#pragma unroll
-    for (int u = 0; u < rounds; ++u)
-      if (r + u * 32 < len) out[r + u * 32] = v[u];
+  if (len > kWarpChunkLen) {
+    warp_list_chunks(chunks, s, a, a + len);
+    return;
+  }
+  interval_warp_copy(input + src(s, a), output + dst(s, a), 0, len);
+}
+
+// Every warp of a fixed grid copies listed chunks in turn.
+template <typename T, typename src_t, typename dst_t>
+__global__ void __launch_bounds__(256)
+interval_chunk_kernel(const T* __restrict__ input, T* __restrict__ output, warp_chunks_t chunks, src_t src,
+                      dst_t dst) {
+  const int listed = *chunks.count;
+  const int warps = gridDim.x * 8;
+  for (int e = int((blockIdx.x * 256ll + threadIdx.x) / 32); e < listed; e += warps) {
+    const warp_chunk_t c = chunks.chunks[e];
+    const warp_chunk_range_t r = warp_chunk_range(c, e);
+    interval_warp_copy(input + src(c.seg, c.begin), output + dst(c.seg, c.begin), r.lo - c.begin,
+                       r.hi - c.begin);
   }
 }
 
@@ -73,9 +101,13 @@ template <typename T, typename src_t, typename dst_t>
 void interval_warp(const T* input, T* output, const int* segments, int num_segments, int count, src_t src,
                    dst_t dst, context_t& ctx) {
   const long long threads = (long long)num_segments * 32;
+  const warp_chunks_t chunks = warp_chunks_alloc(count, ctx);
   interval_warp_kernel<T><<<unsigned((threads + 255) / 256), 256, 0, ctx.stream()>>>(
-      input, output, segments, num_segments, count, src, dst);
+      input, output, segments, num_segments, count, src, dst, chunks);
   ATTU_CUDA_CHECK_LAUNCH();
+  interval_chunk_kernel<T><<<warp_chunk_blocks(ctx), 256, 0, ctx.stream()>>>(input, output, chunks, src, dst);
+  ATTU_CUDA_CHECK_LAUNCH();
+  warp_chunks_free(chunks, ctx);
 }
 
 // The interval's own start (src or dst of gather / scatter).
@@ -109,7 +141,7 @@ void interval_gather(input_it input, int count, segments_it segments,
   using T = detail::value_of_t<input_it>;
   using G = detail::value_of_t<gather_it>;
   if constexpr (detail::interval_warp_ok<launch_arg_t, input_it, output_it, segments_it, gather_it, gather_it>()) {
-    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+    if (warp_segments_wanted(count, num_segments)) {
       detail::interval_warp<T>(input, output, segments, num_segments, count, detail::interval_at_t{gather},
                                detail::interval_own_t{}, ctx);
       return;
@@ -131,7 +163,7 @@ void interval_scatter(input_it input, int count, segments_it segments,
   using T = detail::value_of_t<input_it>;
   using S = detail::value_of_t<scatter_it>;
   if constexpr (detail::interval_warp_ok<launch_arg_t, input_it, output_it, segments_it, scatter_it, scatter_it>()) {
-    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+    if (warp_segments_wanted(count, num_segments)) {
       detail::interval_warp<T>(input, output, segments, num_segments, count, detail::interval_own_t{},
                                detail::interval_at_t{scatter}, ctx);
       return;
@@ -155,7 +187,7 @@ void interval_move(input_it input, int count, segments_it segments,
   using S = detail::value_of_t<scatter_it>;
   using G = detail::value_of_t<gather_it>;
   if constexpr (detail::interval_warp_ok<launch_arg_t, input_it, output_it, segments_it, scatter_it, gather_it>()) {
-    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+    if (warp_segments_wanted(count, num_segments)) {
       detail::interval_warp<T>(input, output, segments, num_segments, count, detail::interval_at_t{gather},
                                detail::interval_at_t{scatter}, ctx);
       return;

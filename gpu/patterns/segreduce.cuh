@@ -692,13 +692,14 @@ template <typename launch_arg_t = empty_t, typename input_it, typename segments_
 void segreduce(input_it input, int count, segments_it segments, int num_segments,
                output_it output, op_t op, T init, context_t& ctx) {
   // An array of T under an order-free operator, with segments of hundreds
-  // of items or more and none very long: a warp a segment
-  // (segreduce_warp.cuh). A launch box given by the caller keeps the tiles.
+  // to a few thousand items on average: a warp a segment, the very long
+  // ones in chunks (segreduce_warp.cuh). A launch box given by the caller
+  // keeps the tiles.
   if constexpr (std::is_pointer<input_it>::value && std::is_pointer<segments_it>::value &&
                 std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value &&
                 std::is_same<std::remove_cv_t<std::remove_pointer_t<segments_it>>, int>::value &&
                 std::is_same<launch_arg_t, empty_t>::value && segreduce_warp_ok<op_t, T>::value) {
-    if (warp_segments_wanted(count, segments, num_segments, ctx)) {
+    if (warp_segments_wanted(count, num_segments)) {
       segreduce_warp<T>(input, count, segments, num_segments, output, op, init, ctx);
       return;
     }

@@ -14,10 +14,11 @@
 // result does not depend on the order take this path (segreduce_warp_ok):
 // plus over integers and floats (a float sum is regrouped by any parallel
 // reduction; the tile kernels regroup it too), minimum / maximum over
-// integers (over floats a NaN makes them order-dependent). A segment much
-// longer than the mean would leave its warp reading long after the others:
-// segreduce checks the longest segment first (warp_segments_wanted,
-// warp_segments.cuh).
+// integers (over floats a NaN makes them order-dependent). A segment
+// longer than kWarpChunkLen would leave its warp reading long after the
+// others: its warp lists its chunks instead (warp_segments.cuh), the chunk
+// kernel's warps fold one chunk each, and the warp that folds a segment's
+// last chunk combines the chunks' partials in order.
 #pragma once
 
 #include "gpu/patterns/context.cuh"
@@ -55,18 +56,14 @@ namespace segreduce_warp_detail {
 constexpr int nt = 256;
 constexpr int vec_rounds = 8;  // 16-byte loads a lane keeps in flight
 
-template <typename T, typename op_t, typename output_it>
-__global__ void __launch_bounds__(nt)
-warp_kernel(const T* __restrict__ in, int count, const int* __restrict__ segments, int num_segments,
-            output_it output, op_t op, T init) {
+// The warp's fold of items [a, b) of in, in no fixed order: has is false
+// for an empty range. Warp-collective; every lane gets the result.
+template <typename T, typename op_t>
+__device__ __forceinline__ void warp_fold(const T* __restrict__ in, int a, int b, op_t op, T& acc,
+                                          bool& has) {
   constexpr int per_vec = 16 / sizeof(T);
-  const int s = int((blockIdx.x * (long long)nt + threadIdx.x) / 32);
   const int lane = threadIdx.x & 31;
-  if (s >= num_segments) return;  // whole warps leave together
-  const int a = segments[s];
-  const int b = s + 1 < num_segments ? segments[s + 1] : count;
-  bool has = false;
-  T acc = init;
+  has = false;
   auto add = [&](T v) {
     acc = has ? op(acc, v) : v;
     has = true;
@@ -103,7 +100,81 @@ warp_kernel(const T* __restrict__ in, int count, const int* __restrict__ segment
     if (other_has) acc = has ? op(acc, other) : other;
     has = has || other_has;
   }
+}
+
+// A warp a segment; a segment longer than kWarpChunkLen is listed as
+// chunks for chunk_kernel instead.
+template <typename T, typename op_t, typename output_it>
+__global__ void __launch_bounds__(nt)
+warp_kernel(const T* __restrict__ in, int count, const int* __restrict__ segments, int num_segments,
+            output_it output, op_t op, T init, warp_chunks_t chunks) {
+  const int s = int((blockIdx.x * (long long)nt + threadIdx.x) / 32);
+  const int lane = threadIdx.x & 31;
+  if (s >= num_segments) return;  // whole warps leave together
+  const int a = segments[s];
+  const int b = s + 1 < num_segments ? segments[s + 1] : count;
+  if (b - a > kWarpChunkLen) {
+    warp_list_chunks(chunks, s, a, b);
+    return;
+  }
+  T acc = init;
+  bool has;
+  warp_fold(in, a, b, op, acc, has);
   if (lane == 0) output[s] = has ? acc : init;
+}
+
+// Every warp of a fixed grid takes listed chunks in turn: it folds its
+// chunk into partial[entry], and the warp that finishes a segment's last
+// chunk folds the segment's partials in chunk order into output[seg]
+// (the fold of a segment does not depend on which warp did which chunk).
+template <typename T, typename op_t, typename output_it>
+__global__ void __launch_bounds__(nt)
+chunk_kernel(const T* __restrict__ in, warp_chunks_t chunks, T* __restrict__ partial_v,
+             int* __restrict__ partial_has, output_it output, op_t op, T init) {
+  const int listed = *chunks.count;
+  const int lane = threadIdx.x & 31;
+  const int warps = gridDim.x * (nt / 32);
+  for (int e = int((blockIdx.x * (long long)nt + threadIdx.x) / 32); e < listed; e += warps) {
+    const warp_chunk_t c = chunks.chunks[e];
+    const warp_chunk_range_t r = warp_chunk_range(c, e);
+    T acc = init;
+    bool has;
+    warp_fold(in, r.lo, r.hi, op, acc, has);
+    // Lane 0 publishes the partial (store, fence, count); the lane that
+    // counts the last chunk fences again and the warp's barrier orders
+    // the other lanes' reads after it.
+    int last = 0;
+    if (lane == 0) {
+      partial_v[e] = acc;
+      partial_has[e] = has;
+      __threadfence();
+      last = atomicAdd(chunks.done + c.first, 1) == r.n - 1;
+      if (last) __threadfence();
+    }
+    if (!__shfl_sync(0xffffffffu, last, 0)) continue;
+    __syncwarp();
+    // Lane l folds a run of consecutive partials, then the lanes' folds
+    // are combined in lane order.
+    const int per = (r.n + 31) / 32;
+    bool h = false;
+    T v = init;
+    for (int i = c.first + lane * per, end = min(c.first + r.n, c.first + (lane + 1) * per); i < end; ++i) {
+      if (!*(volatile int*)(partial_has + i)) continue;
+      const T p = *(volatile T*)(partial_v + i);
+      v = h ? op(v, p) : p;
+      h = true;
+    }
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const T ov = __shfl_down_sync(0xffffffffu, v, off);
+      const int oh = __shfl_down_sync(0xffffffffu, int(h), off);
+      if ((lane & (2 * off - 1)) == 0 && oh) {
+        v = h ? op(v, ov) : ov;
+        h = true;
+      }
+    }
+    if (lane == 0) output[c.seg] = h ? v : init;
+  }
 }
 
 }  // namespace segreduce_warp_detail
@@ -113,10 +184,19 @@ void segreduce_warp(const T* input, int count, const int* segments, int num_segm
                     op_t op, T init, context_t& ctx) {
   using namespace segreduce_warp_detail;
   if (num_segments <= 0) return;
+  const warp_chunks_t chunks = warp_chunks_alloc(count, ctx);
+  const size_t cap = 2 * ((size_t)count / kWarpChunkLen) + 2;
+  mem_t<T> partial_v(cap, ctx);
+  mem_t<int> partial_has(cap, ctx);
   const long long threads = (long long)num_segments * 32;
   warp_kernel<T><<<unsigned((threads + nt - 1) / nt), nt, 0, ctx.stream()>>>(input, count, segments,
-                                                                              num_segments, output, op, init);
+                                                                              num_segments, output, op, init,
+                                                                              chunks);
   ATTU_CUDA_CHECK_LAUNCH();
+  chunk_kernel<T><<<warp_chunk_blocks(ctx), nt, 0, ctx.stream()>>>(input, chunks, partial_v.data(),
+                                                                     partial_has.data(), output, op, init);
+  ATTU_CUDA_CHECK_LAUNCH();
+  warp_chunks_free(chunks, ctx);
 }
 
 }  // namespace gpu

@@ -1,27 +1,36 @@
-// warp_segments.cuh: when a pattern may give each segment a warp of its own.
+// warp_segments.cuh: when a pattern gives each segment a warp of its own,
+// and what it does with the segments too long for one warp.
 //
 // segreduce_warp.cuh and interval_move's warp path (intervals.cuh) read a
 // segment with one warp: no partition search, no tile scan, just the
 // segment's items in flight. That wins when segments are hundreds to a few
-// thousand items long, and only if none is very long (its warp would read
-// long after the others finished). The sizes tell the first; one small
-// kernel and a wait for its four-byte answer tell the second.
+// thousand items long; the sizes alone decide (warp_segments_wanted).
+//
+// A segment longer than kWarpChunkLen items would keep its warp reading
+// long after the others finished, so its warp does not read it: it lists
+// the segment's chunks of kWarpChunkLen items (warp_list_chunks) and a
+// second kernel, whose warps take the listed chunks in turn, reads them
+// (its grid is fixed and small; with nothing listed it ends at once). So
+// no call waits for the host: the longest segment used to be found by a
+// kernel and a wait for its four-byte answer before the launch, 15-20 us
+// of a 64M-item call on an H200 (docs/performance.md, session 29).
 #pragma once
 
 #include "gpu/patterns/context.cuh"
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace attu {
 namespace gpu {
 
 // The warp path's bounds: inputs of at least ATTU_WARP_SEGMENTS_MIN_COUNT
-// items (below it the length check's round trip to the host is not worth
-// it), a mean segment of at least ATTU_WARP_SEGMENTS_MIN_MEAN items (the
-// environment variable of that name overrides; 0 turns the path off), and
-// no segment over ATTU_WARP_SEGMENTS_MAX_LEN items.
+// items, and a mean segment of at least ATTU_WARP_SEGMENTS_MIN_MEAN items
+// (the environment variable of that name overrides; 0 turns the path off)
+// and at most a quarter of kWarpChunkLen (past that, long segments are
+// common and the tiles serve better).
 #ifndef ATTU_WARP_SEGMENTS_MIN_COUNT
 #define ATTU_WARP_SEGMENTS_MIN_COUNT (1 << 20)
 #endif
@@ -32,49 +41,87 @@ namespace gpu {
 #define ATTU_WARP_SEGMENTS_MAX_LEN 16384
 #endif
 
+constexpr int kWarpChunkLen = ATTU_WARP_SEGMENTS_MAX_LEN;
+
+// One listed chunk: items [begin + k * kWarpChunkLen, ...) of segment seg,
+// whose items are [begin, end), k = this entry's index - first (the
+// segment's chunks are the entries first, first + 1, ...).
+struct warp_chunk_t {
+  int seg, first, begin, end;
+};
+
+// The list a warp kernel fills and the chunk kernel reads. Capacity: a
+// segment past kWarpChunkLen items has at most twice len / kWarpChunkLen
+// chunks, so all of them together at most 2 * count / kWarpChunkLen.
+struct warp_chunks_t {
+  warp_chunk_t* chunks;
+  int* count;  // listed entries, zero before the warp kernel
+  int* done;   // per segment (at its first entry): chunks finished, for a combine
+};
+
 namespace warp_segments_detail {
-
-// The longest segment (segments [segments[s], segments[s + 1] or count)).
-// A template (of the offset type) so that a header may define it.
-template <typename offset_t>
-__global__ void maxlen_kernel(const offset_t* __restrict__ segments, int num_segments, int count,
-                              unsigned int* __restrict__ maxlen) {
-  int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= num_segments) return;
-  int b = s + 1 < num_segments ? segments[s + 1] : count;
-  int len = b - segments[s];
-  if (len > 0) atomicMax(maxlen, unsigned(len));
-}
-
 inline long long env_or(const char* name, long long dflt) {
   const char* e = getenv(name);
   return e && *e ? atoll(e) : dflt;
 }
-
 }  // namespace warp_segments_detail
 
-// Whether the warp path serves this call: by its sizes, then (one small
-// kernel and a wait for it) by its longest segment.
-inline bool warp_segments_wanted(int count, const int* segments, int num_segments, context_t& ctx) {
+// Whether the warp path serves this call, by its sizes.
+inline bool warp_segments_wanted(int count, int num_segments) {
   using namespace warp_segments_detail;
   static const long long min_mean = env_or("ATTU_WARP_SEGMENTS_MIN_MEAN", ATTU_WARP_SEGMENTS_MIN_MEAN);
   if (min_mean <= 0 || num_segments <= 0 || count < ATTU_WARP_SEGMENTS_MIN_COUNT) return false;
-  // A mean past a quarter of the longest allowed makes a longer segment
-  // likely: the tiles then serve without the check's round trip.
   const long long mean = (long long)count / num_segments;
-  if (mean < min_mean || mean > ATTU_WARP_SEGMENTS_MAX_LEN / 4) return false;
-  // The check's answer comes back through a pinned word of this thread
-  // (a pageable copy costs the round trip several microseconds more).
-  thread_local unsigned int* host_word = nullptr;
-  if (!host_word) ATTU_CUDA_CHECK(cudaMallocHost(&host_word, sizeof *host_word));
-  unsigned int* d = (unsigned int*)ctx.alloc(sizeof(unsigned int));
-  ATTU_CUDA_CHECK(cudaMemsetAsync(d, 0, sizeof(unsigned int), ctx.stream()));
-  maxlen_kernel<int><<<(num_segments + 255) / 256, 256, 0, ctx.stream()>>>(segments, num_segments, count, d);
-  ATTU_CUDA_CHECK_LAUNCH();
-  ATTU_CUDA_CHECK(cudaMemcpyAsync(host_word, d, sizeof *host_word, cudaMemcpyDeviceToHost, ctx.stream()));
-  ATTU_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-  ctx.free(d);
-  return *host_word <= ATTU_WARP_SEGMENTS_MAX_LEN;
+  return mean >= min_mean && mean <= kWarpChunkLen / 4;
+}
+
+// The list's buffers for a call of count items (entries, the count word
+// zeroed on the stream, the done words) from ctx's pool; free with
+// warp_chunks_free after the chunk kernel's launch.
+inline warp_chunks_t warp_chunks_alloc(int count, context_t& ctx) {
+  const size_t cap = 2 * ((size_t)count / kWarpChunkLen) + 2;
+  warp_chunks_t w;
+  w.chunks = (warp_chunk_t*)ctx.alloc(cap * sizeof(warp_chunk_t));
+  w.done = (int*)ctx.alloc(cap * sizeof(int));
+  w.count = (int*)ctx.alloc(sizeof(int));
+  ATTU_CUDA_CHECK(cudaMemsetAsync(w.count, 0, sizeof(int), ctx.stream()));
+  return w;
+}
+inline void warp_chunks_free(const warp_chunks_t& w, context_t& ctx) {
+  ctx.free(w.chunks);
+  ctx.free(w.done);
+  ctx.free(w.count);
+}
+
+// The chunk kernel's grid: a few blocks of 256 threads a multiprocessor,
+// enough warps to keep the memory busy on any one long segment.
+inline int warp_chunk_blocks(context_t& ctx) { return 2 * ctx.sm_count(); }
+
+// Warp-collective (all 32 lanes): lists segment seg ([a, b), longer than
+// kWarpChunkLen) as its chunks.
+__device__ inline void warp_list_chunks(const warp_chunks_t& w, int seg, int a, int b) {
+  const int lane = threadIdx.x & 31;
+  const int n = (b - a + kWarpChunkLen - 1) / kWarpChunkLen;
+  int first = 0;
+  if (lane == 0) {
+    first = atomicAdd(w.count, n);
+    w.done[first] = 0;
+  }
+  first = __shfl_sync(0xffffffffu, first, 0);
+  for (int k = lane; k < n; k += 32) w.chunks[first + k] = warp_chunk_t{seg, first, a, b};
+}
+
+// A listed chunk's items [lo, hi) and its place among its segment's chunks.
+struct warp_chunk_range_t {
+  int lo, hi, k, n;
+};
+__device__ inline warp_chunk_range_t warp_chunk_range(const warp_chunk_t& c, int entry) {
+  warp_chunk_range_t r;
+  r.k = entry - c.first;
+  r.n = (c.end - c.begin + kWarpChunkLen - 1) / kWarpChunkLen;
+  r.lo = c.begin + r.k * kWarpChunkLen;
+  r.hi = min(c.end, r.lo + kWarpChunkLen);
+  return r;
 }
 
 }  // namespace gpu

@@ -92,6 +92,25 @@ static std::vector<int> empty_runs(int count) {
   return segs;
 }
 
+// Segment starts for count items in the warp paths' range of means
+// (warp_segments.cuh) with segments past kWarpChunkLen among them: 0 to
+// 2000 items, one segment in 300 of 20,000 to 300,000 items, and one of
+// 1M items (listed as chunks, folded or copied by the chunk kernels).
+static std::vector<int> long_mix(int count) {
+  std::vector<int> segs;
+  unsigned x = 777;
+  int pos = 0, k = 0;
+  while (pos < count) {
+    x = x * 1664525u + 1013904223u;
+    segs.push_back(pos);
+    int len = (int)((x >> 8) % 2001);
+    if (++k % 300 == 0) len = 20000 + (int)((x >> 4) % 280001);
+    if (k == 1000) len = 1 << 20;
+    pos = std::min(count, pos + len);
+  }
+  return segs;
+}
+
 static std::string name_of(const geo_case_t& c, size_t segs) {
   return "n=" + std::to_string(c.count) + " " + test::geometry_name(c.geo) +
          " segs=" + std::to_string(segs);
@@ -250,23 +269,26 @@ int main() {
   });
 
   r.run("segreduce's warp path (segreduce_warp.cuh): mean >= 256, unaligned, empty, ops", [&] {
-    // 2M items (past ATTU_SEGREDUCE_WARP_MIN_COUNT) in segments of 0 to 2 *
+    // 2M items (past ATTU_WARP_SEGMENTS_MIN_COUNT) in segments of 0 to 2 *
     // mean items with empty ones between, read from offsets 0..3 of the
     // buffer (the 16-byte vectors start anywhere in a segment); int plus,
     // min and max, int64 plus exactly; float plus against a double sum;
-    // and a geometry with one segment past ATTU_SEGREDUCE_WARP_MAX_LEN
-    // (the tiles serve it: same answers). A wrong path taken shows only in
-    // bench_core's timings (the answers are the same by design).
-    const int n = 2 << 20;
-    for (int mean : {600, 1000, 5000})  // half the segments empty: means 300 / 500 / 2500
+    // and 12M items of long_mix (segments past kWarpChunkLen, up to 1M
+    // items: the chunk kernel's partials and their combine). A wrong path
+    // taken shows only in bench_core's timings (the answers are the same
+    // by design).
+    for (int mean : {600, 1000, 5000, -2})  // half the segments empty: means 300 / 500 / 2500
       for (int off : {0, 1, 2, 3}) {
-        auto segs = test::make_segments(n - off, test::geo_empty_heavy, mean, mean * 7 + off);
+        const int n = mean > 0 ? 2 << 20 : 12 << 20;
+        auto segs = mean > 0 ? test::make_segments(n - off, test::geo_empty_heavy, mean, mean * 7 + off)
+                             : long_mix(n - off);
         if (off == 3) {
           int mid = segs[segs.size() / 2];
           segs.insert(segs.begin() + segs.size() / 2, mid);  // another empty segment
         }
         int ns = (int)segs.size();
-        std::string what = "mean " + std::to_string(mean) + " offset " + std::to_string(off);
+        std::string what = (mean > 0 ? "mean " + std::to_string(mean) : std::string("long mix")) + " offset " +
+                           std::to_string(off);
         auto in = test::random_values<int>(n, -1000000, 1000000, mean + off);
         mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
         std::vector<int> shifted(in.begin() + off, in.end());
@@ -316,17 +338,6 @@ int main() {
         }
         if (!ok) r.fail("float plus " + what);
       }
-    // one segment past the warp path's longest: the tiles answer
-    auto segs = test::make_segments(n, test::geo_random, 1000, 3);
-    segs.erase(segs.begin() + 1, segs.begin() + 40);  // segment 0 now ~40,000 items
-    int ns = (int)segs.size();
-    auto in = test::random_values<int>(n, -1000, 1000, 4);
-    mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
-    out.memset(0xff);
-    segreduce(d_in.data(), n, (const int*)d_segs.data(), ns, out.data(), plus_t<int>(), -7, ctx);
-    test::expect_equal(r, out.to_host(),
-                       ref::segreduce<int>([&](int i, int, int) { return in[i]; }, n, segs, plus_t<int>(), -7),
-                       "int plus, one long segment (tiles)");
   });
 
   r.run("transform_segreduce non-commutative (affine composition)", [&] {
@@ -431,13 +442,16 @@ int main() {
     // 4 items (runs of equal ends, many ends inside one window)
     cases.push_back({5 * mnv + 3, test::geo_random, -1});
     cases.push_back({1 << 20, test::geo_random, -1});
+    // mean -2: long_mix (intervals past kWarpChunkLen: the chunk kernel)
+    cases.push_back({12 << 20, test::geo_random, -2});
     const bool saved_v3 = detail::lbs_move_v3_on();
     // 0: counted ends (v1), 3: tile-marked segments (v3)
     for (int mode : {3, 0}) {
     for (auto c : cases) {
       detail::lbs_move_v3_on() = mode == 3;
       auto segs = c.mean >= 0 ? test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo)
-                              : empty_runs(c.count);
+                  : c.mean == -1 ? empty_runs(c.count)
+                                 : long_mix(c.count);
       int ns = (int)segs.size();
       std::vector<int> len(ns);
       for (int s = 0; s < ns; ++s) len[s] = ref::interval_end(segs, s, c.count) - segs[s];
