@@ -61,7 +61,7 @@ interval_warp_kernel(const T* __restrict__ input, T* __restrict__ output, const 
   const int a = segments[s];
   const int len = (s + 1 < num_segments ? segments[s + 1] : count) - a;
   if (len <= 0) return;
-  if (len > kWarpChunkLen) {
+  if (len > chunks.len) {
     warp_list_chunks(chunks, s, a, a + len);
     return;
   }
@@ -77,7 +77,7 @@ interval_chunk_kernel(const T* __restrict__ input, T* __restrict__ output, warp_
   const int warps = gridDim.x * 8;
   for (int e = int((blockIdx.x * 256ll + threadIdx.x) / 32); e < listed; e += warps) {
     const warp_chunk_t c = chunks.chunks[e];
-    const warp_chunk_range_t r = warp_chunk_range(c, e);
+    const warp_chunk_range_t r = warp_chunk_range(chunks, c, e);
     interval_warp_copy(input + src(c.seg, c.begin), output + dst(c.seg, c.begin), r.lo - c.begin,
                        r.hi - c.begin);
   }

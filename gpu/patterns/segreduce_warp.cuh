@@ -113,7 +113,7 @@ warp_kernel(const T* __restrict__ in, int count, const int* __restrict__ segment
   if (s >= num_segments) return;  // whole warps leave together
   const int a = segments[s];
   const int b = s + 1 < num_segments ? segments[s + 1] : count;
-  if (b - a > kWarpChunkLen) {
+  if (b - a > chunks.len) {
     warp_list_chunks(chunks, s, a, b);
     return;
   }
@@ -136,7 +136,7 @@ chunk_kernel(const T* __restrict__ in, warp_chunks_t chunks, T* __restrict__ par
   const int warps = gridDim.x * (nt / 32);
   for (int e = int((blockIdx.x * (long long)nt + threadIdx.x) / 32); e < listed; e += warps) {
     const warp_chunk_t c = chunks.chunks[e];
-    const warp_chunk_range_t r = warp_chunk_range(c, e);
+    const warp_chunk_range_t r = warp_chunk_range(chunks, c, e);
     T acc = init;
     bool has;
     warp_fold(in, r.lo, r.hi, op, acc, has);
@@ -185,7 +185,7 @@ void segreduce_warp(const T* input, int count, const int* segments, int num_segm
   using namespace segreduce_warp_detail;
   if (num_segments <= 0) return;
   const warp_chunks_t chunks = warp_chunks_alloc(count, ctx);
-  const size_t cap = 2 * ((size_t)count / kWarpChunkLen) + 2;
+  const size_t cap = warp_chunks_capacity(count);
   mem_t<T> partial_v(cap, ctx);
   mem_t<int> partial_has(cap, ctx);
   const long long threads = (long long)num_segments * 32;

@@ -57,6 +57,7 @@ struct warp_chunks_t {
   warp_chunk_t* chunks;
   int* count;  // listed entries, zero before the warp kernel
   int* done;   // per segment (at its first entry): chunks finished, for a combine
+  int len;     // the chunk length (kWarpChunkLen; ATTU_WARP_CHUNK_LEN for A/B runs)
 };
 
 namespace warp_segments_detail {
@@ -75,12 +76,26 @@ inline bool warp_segments_wanted(int count, int num_segments) {
   return mean >= min_mean && mean <= kWarpChunkLen / 4;
 }
 
+// The chunk length: kWarpChunkLen, or ATTU_WARP_CHUNK_LEN (at least 256;
+// for A/B runs).
+inline int warp_chunk_len() {
+  static const int len = [] {
+    const long long v = warp_segments_detail::env_or("ATTU_WARP_CHUNK_LEN", kWarpChunkLen);
+    return (int)std::max(256LL, std::min(v, 1LL << 24));
+  }();
+  return len;
+}
+
+// The most chunks a call of count items lists.
+inline size_t warp_chunks_capacity(int count) { return 2 * ((size_t)count / warp_chunk_len()) + 2; }
+
 // The list's buffers for a call of count items (entries, the count word
 // zeroed on the stream, the done words) from ctx's pool; free with
 // warp_chunks_free after the chunk kernel's launch.
 inline warp_chunks_t warp_chunks_alloc(int count, context_t& ctx) {
-  const size_t cap = 2 * ((size_t)count / kWarpChunkLen) + 2;
+  const size_t cap = warp_chunks_capacity(count);
   warp_chunks_t w;
+  w.len = warp_chunk_len();
   w.chunks = (warp_chunk_t*)ctx.alloc(cap * sizeof(warp_chunk_t));
   w.done = (int*)ctx.alloc(cap * sizeof(int));
   w.count = (int*)ctx.alloc(sizeof(int));
@@ -98,10 +113,10 @@ inline void warp_chunks_free(const warp_chunks_t& w, context_t& ctx) {
 inline int warp_chunk_blocks(context_t& ctx) { return 2 * ctx.sm_count(); }
 
 // Warp-collective (all 32 lanes): lists segment seg ([a, b), longer than
-// kWarpChunkLen) as its chunks.
+// w.len) as its chunks.
 __device__ inline void warp_list_chunks(const warp_chunks_t& w, int seg, int a, int b) {
   const int lane = threadIdx.x & 31;
-  const int n = (b - a + kWarpChunkLen - 1) / kWarpChunkLen;
+  const int n = (b - a + w.len - 1) / w.len;
   int first = 0;
   if (lane == 0) {
     first = atomicAdd(w.count, n);
@@ -115,12 +130,12 @@ __device__ inline void warp_list_chunks(const warp_chunks_t& w, int seg, int a, 
 struct warp_chunk_range_t {
   int lo, hi, k, n;
 };
-__device__ inline warp_chunk_range_t warp_chunk_range(const warp_chunk_t& c, int entry) {
+__device__ inline warp_chunk_range_t warp_chunk_range(const warp_chunks_t& w, const warp_chunk_t& c, int entry) {
   warp_chunk_range_t r;
   r.k = entry - c.first;
-  r.n = (c.end - c.begin + kWarpChunkLen - 1) / kWarpChunkLen;
-  r.lo = c.begin + r.k * kWarpChunkLen;
-  r.hi = min(c.end, r.lo + kWarpChunkLen);
+  r.n = (c.end - c.begin + w.len - 1) / w.len;
+  r.lo = c.begin + r.k * w.len;
+  r.hi = min(c.end, r.lo + w.len);
   return r;
 }
 
