@@ -15,8 +15,8 @@
 //
 // Intervals of hundreds to a few thousand items on average
 // (warp_segments.cuh decides) are moved a warp an interval instead, when
-// the arrays are plain pointers: each warp copies its interval with eight
-// loads in flight a lane, no partition search or tile staging; an
+// the arrays are plain pointers: each warp copies its interval with
+// sixteen loads in flight a lane, no partition search or tile staging; an
 // interval longer than kWarpChunkLen is copied in chunks by the warps of a
 // second kernel.
 #pragma once
@@ -31,12 +31,15 @@ namespace gpu {
 
 namespace detail {
 
-// Copies [lo, hi) of an interval whose items start at in / out, eight
+// Copies [lo, hi) of an interval whose items start at in / out, sixteen
 // loads in flight a lane, every load before its store. Warp-collective.
+// On an H200 (docs/performance.md, session 29) sixteen beat eight by 3-4%
+// at 64M items, means 300-3000 (0.162-0.163 against 0.168-0.170 ms at mean
+// 1000), and four lost 10-15%.
 template <typename T>
 __device__ __forceinline__ void interval_warp_copy(const T* __restrict__ in, T* __restrict__ out, int lo,
                                                    int hi) {
-  constexpr int rounds = 8;  // loads a lane keeps in flight
+  constexpr int rounds = 16;  // loads a lane keeps in flight
   const int lane = threadIdx.x & 31;
   for (int r = lo + lane; r < hi; r += 32 * rounds) {
     T v[rounds];
