@@ -12,6 +12,7 @@
  */
 #include "db/database.h"
 #include "db/db_internal.h"
+#include "db/db_role.h"
 #include "db/db_domain_check.h"
 #include "engine/enum_type.h"
 #include "db/db_index.h"
@@ -289,6 +290,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
+    bp.current_user = db_current_user_name(s);
+    bp.session_user = db_session_user_name(s);
     bp.backend_pid = s->pid;
     bp.activity = db_activity_rows;
     bp.locks = db_lock_rows;

@@ -34,9 +34,79 @@
 
 attu_comments *db_role_store(attu_session *s) { return attu_catalog_comments(db_cat(s)); }
 
+/* SET SESSION AUTHORIZATION's user, else the connected one ("attu"
+ * without one). */
+const char *db_session_user_name(attu_session *s) {
+    const char *sa = attu_session_setting(s, "session_authorization");
+    if (sa && *sa) return sa;
+    return s->user[0] ? s->user : "attu";
+}
+
+/* SET ROLE's role, else the session user. */
+const char *db_current_user_name(attu_session *s) {
+    const char *r = attu_session_setting(s, "role");
+    if (r && *r && strcmp(r, "none") != 0) return r;
+    return db_session_user_name(s);
+}
+
+/* Whether the connected user is a created role. */
+static bool login_is_role(attu_session *s) {
+    attu_role r;
+    if (!s->user[0] || !attu_role_find(db_role_store(s), s->user, &r)) return false;
+    attu_role_clear(&r);
+    return true;
+}
+
+/* A name to its role: a created role, or the bootstrap superuser's name;
+ * false for neither. */
+static bool role_by_name(attu_session *s, const char *name, unsigned *oid, bool *super) {
+    attu_role r;
+    if (attu_role_find(db_role_store(s), name, &r)) {
+        *oid = r.oid;
+        *super = r.super;
+        attu_role_clear(&r);
+        return true;
+    }
+    if (!strcmp(name, db_role_bootstrap_name(s))) {
+        *oid = ATTU_ROLE_BOOTSTRAP_OID;
+        *super = true;
+        return true;
+    }
+    return false;
+}
+
+int db_role_check_set_role(attu_session *s, const char *name, attu_error *err) {
+    unsigned oid, session_oid;
+    bool super, session_super;
+    if (!role_by_name(s, name, &oid, &super))
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", name);
+    /* PostgreSQL's check_role: the session user must be a member of the
+     * role (a superuser is a member of every role) */
+    if (!role_by_name(s, db_session_user_name(s), &session_oid, &session_super)) session_super = true;
+    if (!session_super && session_oid != oid && !attu_role_is_member(db_role_store(s), session_oid, oid, false))
+        return attu_error_set(err, "42501", 0, "permission denied to set role \"%s\"", name);
+    return 0;
+}
+
+int db_role_check_session_authorization(attu_session *s, const char *name, attu_error *err) {
+    unsigned oid;
+    bool super;
+    if (!role_by_name(s, name, &oid, &super))
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", name);
+    /* only a superuser that connected may be someone else */
+    const char *login = s->user[0] ? s->user : "attu";
+    unsigned login_oid;
+    bool login_super = true;
+    if (login_is_role(s)) role_by_name(s, login, &login_oid, &login_super);
+    if (!login_super && strcmp(name, login) != 0)
+        return attu_error_set(err, "42501", 0, "permission denied to set session authorization");
+    return 0;
+}
+
 bool db_role_session(attu_session *s, attu_role *out) {
     attu_role r;
-    bool is = s->user[0] && attu_role_find(db_role_store(s), s->user, &r);
+    const char *u = db_current_user_name(s);
+    bool is = u[0] && attu_role_find(db_role_store(s), u, &r);
     if (is && out) *out = r;
     else if (is) attu_role_clear(&r);
     return is;
@@ -44,7 +114,7 @@ bool db_role_session(attu_session *s, attu_role *out) {
 
 const char *db_role_bootstrap_name(attu_session *s) {
     if (!s->user[0]) return "attu";
-    return db_role_session(s, NULL) ? "attu" : s->user;
+    return login_is_role(s) ? "attu" : s->user;
 }
 
 unsigned db_role_current_oid(attu_session *s) {

@@ -17,8 +17,17 @@ struct attu_exec_callbacks;
 
 /* The store the roles are in (the session's catalog's comments). */
 struct attu_comments *db_role_store(struct attu_session *s);
-/* Whether the session's user is a created role (then *out, when not
- * NULL, is it: attu_role_clear it). */
+/* The session user (SET SESSION AUTHORIZATION's, else the connected
+ * one) and the current user (SET ROLE's, else the session user). */
+const char *db_session_user_name(struct attu_session *s);
+const char *db_current_user_name(struct attu_session *s);
+/* SET ROLE's and SET SESSION AUTHORIZATION's checks, as PostgreSQL 15's:
+ * the role must exist (22023); the session user must be a member of the
+ * role, and only a connected superuser may become another user (42501). */
+int db_role_check_set_role(struct attu_session *s, const char *name, attu_error *err);
+int db_role_check_session_authorization(struct attu_session *s, const char *name, attu_error *err);
+/* Whether the session's current user is a created role (then *out, when
+ * not NULL, is it: attu_role_clear it). */
 bool db_role_session(struct attu_session *s, attu_role *out);
 /* The name the bootstrap superuser (OID 10) has in this session: its
  * user, or "attu" where that is a created role. */

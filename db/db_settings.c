@@ -23,6 +23,7 @@
  * transaction there (db_settings_end_statement).
  */
 #include "db/db_internal.h"
+#include "db/db_role.h"
 #include "engine/datestyle.h"
 #include "engine/interval.h"
 #include "engine/setting_catalog.h"
@@ -471,10 +472,9 @@ static int check_value(attu_session *s, const attu_setting_def *d, const char *n
     if (!strcmp(name, "timezone") && check_timezone(v, cap, err)) return -1;
     if (!strcmp(name, "client_encoding") && check_client_encoding(v, cap, err)) return -1;
     if (!strcmp(name, "datestyle") && check_datestyle(s, v, cap, err)) return -1;
-    /* one role exists: the connected user (SET role also takes none) */
-    if ((!strcmp(name, "session_authorization") || (!strcmp(name, "role") && strcmp(v, "none") != 0)) &&
-        strcmp(v, reset_value(s, "session_authorization", NULL)) != 0)
-        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", v);
+    /* SET ROLE (or none) and SET SESSION AUTHORIZATION (db_role.c) */
+    if (!strcmp(name, "role") && strcmp(v, "none") != 0 && db_role_check_set_role(s, v, err)) return -1;
+    if (!strcmp(name, "session_authorization") && db_role_check_session_authorization(s, v, err)) return -1;
     return 0;
 }
 

@@ -236,6 +236,10 @@ typedef struct attu_bind_params {
      * (planner/system_catalog.c); NULL: "attu" */
     const char         *user;
     const char         *database;
+    /* current_user (SET ROLE's role, else the session user) and
+     * session_user (SET SESSION AUTHORIZATION's, else user); NULL: user */
+    const char         *current_user;
+    const char         *session_user;
     /* Data-modifying WITH queries (db/db_with_modify.c runs them before
      * the query holding them). with_rows answers for cte: 1 with its
      * RETURNING rows in *out (run already), 2 when it is the one running

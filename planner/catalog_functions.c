@@ -74,9 +74,20 @@ static bool m_current_database(bctx *c, sbuf *b, int n) {
     syscat_sb_puts(b, "::text");
     return true;
 }
+/* current_user / current_role / user: SET ROLE's role, else the session
+ * user; session_user: SET SESSION AUTHORIZATION's, else the connected
+ * user (the db layer hands both over; without it the connected user). */
 static bool m_current_user(bctx *c, sbuf *b, int n) {
     if (n != 0) return false;
-    syscat_sb_quote(b, syscat_user(c));
+    const char *u = c->params && c->params->current_user ? c->params->current_user : syscat_user(c);
+    syscat_sb_quote(b, u);
+    syscat_sb_puts(b, "::text");
+    return true;
+}
+static bool m_session_user(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    const char *u = c->params && c->params->session_user ? c->params->session_user : syscat_user(c);
+    syscat_sb_quote(b, u);
     syscat_sb_puts(b, "::text");
     return true;
 }
@@ -601,7 +612,7 @@ static const catalog_fn catalog_fns[] = {
     { "current_schemas", NULL, 1, 1, "CASE WHEN $1 THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END" },
     { "current_database", BODY(m_current_database) },
     { "current_user", BODY(m_current_user) },
-    { "session_user", BODY(m_current_user) },
+    { "session_user", BODY(m_session_user) },
     { "current_role", BODY(m_current_user) },   /* these three only as keywords (the grammar's func_expr_common) */
     { "user", BODY(m_current_user) },
     { "current_catalog", BODY(m_current_database) },

@@ -4439,11 +4439,23 @@ explainable_stmt(A) ::= execute_stmt(S).    { A = S; }
 /* SET / SHOW / RESET                                                        */
 
 %include {
-typedef struct ab_set { const char *name; ab_strlist *values; bool to_default; } ab_set;
+typedef struct ab_set { const char *name; ab_strlist *values; bool to_default; int pos; } ab_set;   /* pos: AUTHORIZATION's */
+/* SET ROLE's / SET SESSION AUTHORIZATION's value and where it stands */
+typedef struct ab_role_value { const char *text; int pos; size_t off; int len; } ab_role_value;
 }
 %type set_stmt {attu_ast_stmt *}
+%include {
+/* SET AUTHORIZATION x without SESSION: PostgreSQL's syntax error at x. */
+static void ab_set_authorization_needs_session(attu_parse_ctx *ctx, const ab_set *r) {
+    if (r->name && !strcmp(r->name, "authorization") && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, r->pos, "syntax error at or near \"authorization\"");
+        ctx->failed = true;
+    }
+}
+}
 set_stmt(A) ::= SET(K) set_rest(R).
 {
+    ab_set_authorization_needs_session(ctx, &R);
     A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
     A->u.set.name = (char *)R.name;
     A->u.set.to_default = R.to_default;
@@ -4451,6 +4463,7 @@ set_stmt(A) ::= SET(K) set_rest(R).
 }
 set_stmt(A) ::= SET(K) LOCAL set_rest(R).
 {
+    ab_set_authorization_needs_session(ctx, &R);
     A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
     A->u.set.name = (char *)R.name;
     A->u.set.local = true;
@@ -4460,7 +4473,7 @@ set_stmt(A) ::= SET(K) LOCAL set_rest(R).
 set_stmt(A) ::= SET(K) SESSION set_rest(R).
 {
     A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
-    A->u.set.name = (char *)R.name;
+    A->u.set.name = R.name && !strcmp(R.name, "authorization") ? "session_authorization" : (char *)R.name;
     A->u.set.to_default = R.to_default;
     if (R.values) { A->u.set.values = R.values->v.items; A->u.set.nvalues = R.values->v.n; }
 }
@@ -4512,6 +4525,41 @@ set_rest(A) ::= NAMES.
     { A.name = "client_encoding"; A.values = NULL; A.to_default = true; }
 set_rest(A) ::= TRANSACTION txn_mode_list(M).
     { A.name = "transaction"; A.values = M; A.to_default = false; }
+/* SET [SESSION | LOCAL] ROLE name | NONE and SET SESSION AUTHORIZATION
+ * name | DEFAULT: the settings role and session_authorization, whose
+ * checks are db/db_role.c's. ROLE is a word here, AUTHORIZATION a
+ * type_func_name keyword (TYPEFUNC_BARE) taken only after SESSION
+ * (set_stmt turns "authorization" into session_authorization there and
+ * refuses it elsewhere). */
+%include {
+/* SET word value without TO / =: a syntax error at the value (PostgreSQL
+ * reads ROLE and AUTHORIZATION as keywords, any other name then wants TO
+ * or = before it). */
+static void ab_set_word_value(attu_parse_ctx *ctx, ab_set *a, const attu_token *w, const char *word,
+                              const char *name, ab_role_value v) {
+    if (!ab_word_is(ctx, w, word) && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, v.pos, "syntax error at or near \"%.*s\"", v.len, ctx->sql + v.off);
+        ctx->failed = true;
+    }
+    a->name = name;
+    a->values = strlist_push(ctx, NULL, v.text);
+    a->to_default = false;
+    a->pos = w->pos;
+}
+}
+set_rest(A) ::= ID(W) role_value(V).            { ab_set_word_value(ctx, &A, &W, "role", "role", V); }
+set_rest(A) ::= TYPEFUNC_BARE(W) role_value(V). { ab_set_word_value(ctx, &A, &W, "authorization", "authorization", V); }
+set_rest(A) ::= TYPEFUNC_BARE(W) DEFAULT.
+{
+    ab_word_expect(ctx, &W, "authorization");
+    A.pos = W.pos;
+    A.name = "authorization";
+    A.values = NULL;
+    A.to_default = true;
+}
+%type role_value {ab_role_value}
+role_value(A) ::= colid(N).   { A.text = ab_tokstr(&N); A.pos = N.pos; A.off = N.off; A.len = (int)N.len; }
+role_value(A) ::= SCONST(T).  { A.text = ab_strndup(ctx, T.str, T.slen); A.pos = T.pos; A.off = T.off; A.len = (int)T.len; }
 
 %type zone_value {const char *}
 zone_value(A) ::= SCONST(T).        { A = ab_strndup(ctx, T.str, T.slen); }
@@ -4575,6 +4623,12 @@ reset_stmt(A) ::= RESET(K) TIME ZONE.
     { A = ab_stmt(ctx, ATTU_STMT_RESET, K.pos); A->u.reset.name = "time zone"; }
 reset_stmt(A) ::= RESET(K) ALL.
     { A = ab_stmt(ctx, ATTU_STMT_RESET, K.pos); A->u.reset.name = NULL; }
+reset_stmt(A) ::= RESET(K) SESSION TYPEFUNC_BARE(W).
+{
+    ab_word_expect(ctx, &W, "authorization");
+    A = ab_stmt(ctx, ATTU_STMT_RESET, K.pos);
+    A->u.reset.name = "session_authorization";
+}
 
 /* ======================================================================== */
 /* DESCRIBE and transactions                                                */
