@@ -8,7 +8,10 @@ and on attud, which must agree; attu's roles: db/db_role.c):
   - a LOGIN role's session is that role (current_user, session_user,
     pg_roles), may change its own password, and without CREATEROLE may
     not create, alter or drop other roles (42501);
-  - the first session (a superuser) sees what the second one changed."""
+  - the first session (a superuser) sees what the second one changed;
+  - SET SESSION AUTHORIZATION reports session_authorization; a role that
+    is no superuser may not be another user (42501) and may SET ROLE only
+    to a role it is a member of."""
 import os
 import struct
 
@@ -89,6 +92,36 @@ expect("CREATE ROLE with CREATEROLE", sqlstate(b, "CREATE ROLE rw_other"), None)
 expect("CREATEROLE grants roles", sqlstate(b, "GRANT rw_other TO rw_nologin"), None)
 expect("CREATEROLE makes no superuser", sqlstate(b, "CREATE ROLE rw_super SUPERUSER"), "42501")
 expect("DROP ROLE with CREATEROLE", sqlstate(b, "DROP ROLE rw_other"), None)
+b.s.close()
+
+# SET SESSION AUTHORIZATION: the ParameterStatus session_authorization
+# follows it (PostgreSQL reports the setting); a role that connected as
+# no superuser may not be another user, and may SET ROLE only to a role it
+# is a member of
+
+
+def reported(reply, name):
+    """The value of the ParameterStatus name in reply, or None."""
+    for t, p in reply.msgs:
+        if t == "S":
+            k, v = p.split(b"\0")[:2]
+            if k.decode() == name:
+                return v.decode()
+    return None
+
+
+r = a.query("SET SESSION AUTHORIZATION rw_login")
+expect("SET SESSION AUTHORIZATION reports it", reported(r, "session_authorization"), "rw_login")
+expect("session_user after it", val(a, "SELECT session_user"), "rw_login")
+r = a.query("RESET SESSION AUTHORIZATION")
+expect("RESET SESSION AUTHORIZATION reports it", reported(r, "session_authorization") not in (None, "rw_login"), True)
+b = Conn(host, port, "rw_login", dbname)
+expect("no superuser: SET SESSION AUTHORIZATION", sqlstate(b, "SET SESSION AUTHORIZATION rw_nologin"), "42501")
+expect("no member: SET ROLE", sqlstate(b, "SET ROLE rw_nologin"), "42501")
+ok(a, "GRANT rw_nologin TO rw_login")
+expect("a member: SET ROLE", sqlstate(b, "SET ROLE rw_nologin"), None)
+expect("current_user after SET ROLE", val(b, "SELECT current_user"), "rw_nologin")
+expect("session_user after SET ROLE", val(b, "SELECT session_user"), "rw_login")
 b.s.close()
 
 ok(a, "DROP ROLE rw_nologin, rw_login")
