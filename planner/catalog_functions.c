@@ -77,19 +77,17 @@ static bool m_current_database(bctx *c, sbuf *b, int n) {
 /* current_user / current_role / user: SET ROLE's role, else the session
  * user; session_user: SET SESSION AUTHORIZATION's, else the connected
  * user (the db layer hands both over; without it the connected user). */
-static bool m_current_user(bctx *c, sbuf *b, int n) {
+static bool user_name_body(bctx *c, sbuf *b, int n, const char *u) {
     if (n != 0) return false;
-    const char *u = c->params && c->params->current_user ? c->params->current_user : syscat_user(c);
-    syscat_sb_quote(b, u);
+    syscat_sb_quote(b, u ? u : syscat_user(c));
     syscat_sb_puts(b, "::text");
     return true;
 }
+static bool m_current_user(bctx *c, sbuf *b, int n) {
+    return user_name_body(c, b, n, c->params ? c->params->current_user : NULL);
+}
 static bool m_session_user(bctx *c, sbuf *b, int n) {
-    if (n != 0) return false;
-    const char *u = c->params && c->params->session_user ? c->params->session_user : syscat_user(c);
-    syscat_sb_quote(b, u);
-    syscat_sb_puts(b, "::text");
-    return true;
+    return user_name_body(c, b, n, c->params ? c->params->session_user : NULL);
 }
 
 /* format_type(oid, typmod): each type by its OID, decoding the modifiers
