@@ -71,6 +71,9 @@ static const char *txn_default(const char *name) {
 }
 
 static const char *get_setting(const attu_session *s, const char *name) {
+    /* is_superuser follows the current role (SET ROLE, SET SESSION
+     * AUTHORIZATION), as PostgreSQL's assign hooks set it */
+    if (!strcmp(name, "is_superuser")) return db_role_is_superuser((attu_session *)s) ? "on" : "off";
     for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
     /* a transaction's mode not set in it: the session's default for it */
     if (txn_default(name)) return get_setting(s, txn_default(name));

@@ -142,7 +142,7 @@ int conn_on_result_rows(conn *c, const attu_result *res, size_t from, size_t to,
  * one), as PostgreSQL reports its GUC_REPORT settings. */
 const char *const conn_reported_names[CONN_NREPORTED] = {
     "application_name", "client_encoding", "DateStyle", "default_transaction_read_only", "IntervalStyle",
-    "standard_conforming_strings", "session_authorization",
+    "standard_conforming_strings", "session_authorization", "is_superuser",
 };
 
 static void conn_ready(conn *c) {

@@ -92,7 +92,7 @@ typedef struct server server;
 
 /* The settings PostgreSQL reports in a ParameterStatus when they change
  * (its GUC_REPORT ones a session can change), besides TimeZone. */
-#define CONN_NREPORTED 7
+#define CONN_NREPORTED 8
 extern const char *const conn_reported_names[CONN_NREPORTED];
 
 typedef struct conn {

@@ -69,7 +69,7 @@ static void startup_complete(conn *c) {
     pg_msg_parameter_status(b, "in_hot_standby", "off");
     pg_msg_parameter_status(b, "integer_datetimes", "on");
     pg_msg_parameter_status(b, "IntervalStyle", SESSION_VALUE("IntervalStyle", "postgres"));
-    pg_msg_parameter_status(b, "is_superuser", "on");
+    pg_msg_parameter_status(b, "is_superuser", SESSION_VALUE("is_superuser", "on"));
     pg_msg_parameter_status(b, "server_encoding", "UTF8");
     pg_msg_parameter_status(b, "server_version", SERVER_VERSION);
     pg_msg_parameter_status(b, "session_authorization", c->user);

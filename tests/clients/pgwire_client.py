@@ -29,11 +29,15 @@ class Conn:
         body = struct.pack("!i", 196608) + params
         self.s.sendall(struct.pack("!i", len(body) + 4) + body)
         self.pid = self.key = None
+        self.startup_params = {}   # the ParameterStatus values before the first ReadyForQuery
         for t, p in self.until_ready():
             if t == "R" and struct.unpack("!i", p[:4])[0] != 0:
                 raise SystemExit("the server asks for a password: run against a trust setup")
             if t == "K":
                 self.pid, self.key = struct.unpack("!iI", p[:8])
+            if t == "S":
+                k, v = p.split(b"\0")[:2]
+                self.startup_params[k.decode()] = v.decode()
 
     def _read(self, n):
         b = b""

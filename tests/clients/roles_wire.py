@@ -112,10 +112,13 @@ def reported(reply, name):
 
 r = a.query("SET SESSION AUTHORIZATION rw_login")
 expect("SET SESSION AUTHORIZATION reports it", reported(r, "session_authorization"), "rw_login")
+expect("and is_superuser", reported(r, "is_superuser"), "off")
 expect("session_user after it", val(a, "SELECT session_user"), "rw_login")
 r = a.query("RESET SESSION AUTHORIZATION")
 expect("RESET SESSION AUTHORIZATION reports it", reported(r, "session_authorization") not in (None, "rw_login"), True)
 b = Conn(host, port, "rw_login", dbname)
+expect("a role that is no superuser: is_superuser at startup", b.startup_params.get("is_superuser"), "off")
+expect("the superuser's session: is_superuser at startup", a.startup_params.get("is_superuser"), "on")
 expect("no superuser: SET SESSION AUTHORIZATION", sqlstate(b, "SET SESSION AUTHORIZATION rw_nologin"), "42501")
 expect("no member: SET ROLE", sqlstate(b, "SET ROLE rw_nologin"), "42501")
 ok(a, "GRANT rw_nologin TO rw_login")
