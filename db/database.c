@@ -206,6 +206,14 @@ void attu_session_free(attu_session *s) {
 void attu_session_set_identity(attu_session *s, const char *user, const char *database) {
     snprintf(s->user, sizeof s->user, "%s", user ? user : "");
     snprintf(s->database, sizeof s->database, "%s", database ? database : "");
+    /* is_superuser's reset value: the committed catalog, read under its lock */
+    attu_role r;
+    bool found = false;
+    pthread_rwlock_rdlock(&s->db->lock);
+    if (s->user[0]) found = attu_role_find(attu_catalog_comments(s->db->cat), s->user, &r);
+    pthread_rwlock_unlock(&s->db->lock);
+    s->login_not_super = found && !r.super;
+    if (found) attu_role_clear(&r);
 }
 
 char attu_session_txn_status(const attu_session *s) { return s->txn; }

@@ -95,6 +95,7 @@ struct attu_session {
     volatile int     cancel;
     char             txn;
     bool             implicit_block;   /* running a multi-statement query string outside BEGIN */
+    bool             login_not_super;  /* the connected user is a created role without SUPERUSER (is_superuser's reset value) */
     int              statement_timeout_ms;
     int64_t          max_recursive_rows;   /* attu.max_recursive_rows: 0 = the default, < 0 = none */
     double           stmt_start_ms;

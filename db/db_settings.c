@@ -46,6 +46,8 @@ static const char *reset_value(const attu_session *s, const char *name, const ch
     const attu_setting_def *d = attu_setting_find(name);
     if (source) *source = "default";
     if (d && !strcmp(d->name, "session_authorization")) return s->user[0] ? s->user : "attu";
+    /* whether the connected user is a superuser (found at login) */
+    if (d && !strcmp(d->name, "is_superuser")) return s->login_not_super ? "off" : "on";
     return d ? d->value : NULL;
 }
 
@@ -71,9 +73,6 @@ static const char *txn_default(const char *name) {
 }
 
 static const char *get_setting(const attu_session *s, const char *name) {
-    /* is_superuser follows the current role (SET ROLE, SET SESSION
-     * AUTHORIZATION), as PostgreSQL's assign hooks set it */
-    if (!strcmp(name, "is_superuser")) return db_role_is_superuser((attu_session *)s) ? "on" : "off";
     for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
     /* a transaction's mode not set in it: the session's default for it */
     if (txn_default(name)) return get_setting(s, txn_default(name));
@@ -534,6 +533,17 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
         if (!u || (!local && keep_value(u, value ? v : NULL, err))) goto out;
     }
     if (restore_setting(s, name, value ? v : NULL, err)) goto out;
+    /* is_superuser follows the current role, set with it as PostgreSQL's
+     * assign hooks set it (so ROLLBACK and SET LOCAL undo both): the
+     * catalog is read here, inside a statement */
+    if (d && (!strcmp(name, "role") || !strcmp(name, "session_authorization"))) {
+        const char *super = db_role_is_superuser(s) ? "on" : "off";
+        if (in_block(s) || statement_block) {
+            db_setting_undo *u = remember(s, "is_superuser", err);
+            if (!u || (!local && keep_value(u, super, err))) goto out;
+        }
+        if (restore_setting(s, "is_superuser", super, err)) goto out;
+    }
     sync_timeout(s);
     rc = 0;
 out:
