@@ -4477,6 +4477,24 @@ set_stmt(A) ::= SET(K) SESSION set_rest(R).
     A->u.set.to_default = R.to_default;
     if (R.values) { A->u.set.values = R.values->v.items; A->u.set.nvalues = R.values->v.n; }
 }
+/* SET LOCAL SESSION AUTHORIZATION: PostgreSQL takes it (until the block ends) */
+set_stmt(A) ::= SET(K) LOCAL SESSION TYPEFUNC_BARE(W) role_value(V).
+{
+    ab_word_expect(ctx, &W, "authorization");
+    A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
+    A->u.set.name = "session_authorization";
+    A->u.set.local = true;
+    ab_strlist *l = strlist_push(ctx, NULL, V.text);
+    if (l) { A->u.set.values = l->v.items; A->u.set.nvalues = l->v.n; }
+}
+set_stmt(A) ::= SET(K) LOCAL SESSION TYPEFUNC_BARE(W) DEFAULT.
+{
+    ab_word_expect(ctx, &W, "authorization");
+    A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
+    A->u.set.name = "session_authorization";
+    A->u.set.local = true;
+    A->u.set.to_default = true;
+}
 set_stmt(A) ::= SET(K) SESSION CHARACTERISTICS AS TRANSACTION txn_mode_list(M).
 {
     A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
