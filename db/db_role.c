@@ -93,12 +93,9 @@ int db_role_check_session_authorization(attu_session *s, const char *name, attu_
     bool super;
     if (!role_by_name(s, name, &oid, &super))
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", name);
-    /* only a superuser that connected may be someone else */
-    const char *login = s->user[0] ? s->user : "attu";
-    unsigned login_oid;
-    bool login_super = true;
-    if (login_is_role(s)) role_by_name(s, login, &login_oid, &login_super);
-    if (!login_super && strcmp(name, login) != 0)
+    /* only a superuser that connected may be someone else (what it was
+     * at login, as PostgreSQL's AuthenticatedUserIsSuperuser) */
+    if (s->login_not_super && strcmp(name, s->user) != 0)
         return attu_error_set(err, "42501", 0, "permission denied to set session authorization");
     return 0;
 }

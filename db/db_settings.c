@@ -480,6 +480,18 @@ static int check_value(attu_session *s, const attu_setting_def *d, const char *n
     return 0;
 }
 
+/* name = value (NULL: its reset value), remembered for the block's end
+ * when in one: a ROLLBACK undoes it, and so does the block's end for a
+ * local one. */
+static int put_undoable(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
+                        attu_error *err) {
+    if (in_block(s) || statement_block) {
+        db_setting_undo *u = remember(s, name, err);
+        if (!u || (!local && keep_value(u, value, err))) return -1;
+    }
+    return restore_setting(s, name, value, err);
+}
+
 int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
                      char **shown, attu_error *err) {
     const attu_setting_def *d = attu_setting_find(name);
@@ -528,22 +540,13 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
         local = true;
     }
     if (local && !in_block(s) && !statement_block) { rc = 0; goto out; }
-    if (in_block(s) || statement_block) {
-        db_setting_undo *u = remember(s, name, err);
-        if (!u || (!local && keep_value(u, value ? v : NULL, err))) goto out;
-    }
-    if (restore_setting(s, name, value ? v : NULL, err)) goto out;
+    if (put_undoable(s, name, value ? v : NULL, local, statement_block, err)) goto out;
     /* is_superuser follows the current role, set with it as PostgreSQL's
      * assign hooks set it (so ROLLBACK and SET LOCAL undo both): the
      * catalog is read here, inside a statement */
-    if (d && (!strcmp(name, "role") || !strcmp(name, "session_authorization"))) {
-        const char *super = db_role_is_superuser(s) ? "on" : "off";
-        if (in_block(s) || statement_block) {
-            db_setting_undo *u = remember(s, "is_superuser", err);
-            if (!u || (!local && keep_value(u, super, err))) goto out;
-        }
-        if (restore_setting(s, "is_superuser", super, err)) goto out;
-    }
+    if (d && (!strcmp(name, "role") || !strcmp(name, "session_authorization")) &&
+        put_undoable(s, "is_superuser", db_role_is_superuser(s) ? "on" : "off", local, statement_block, err))
+        goto out;
     sync_timeout(s);
     rc = 0;
 out:
