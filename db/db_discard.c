@@ -9,10 +9,11 @@
  * statement is not among them and stays, as in PostgreSQL.
  *
  * DISCARD ALL is, as in PostgreSQL, DEALLOCATE ALL plus RESET ALL (the
- * WITH HOLD cursors closed, as CLOSE ALL, and UNLISTEN *; the rest of PostgreSQL's
- * list has nothing to undo here: no session authorization, advisory locks,
- * cached plans, sequences or session-temporary tables; TEMP tables are
- * ordinary ones). Like PostgreSQL it refuses to run inside a transaction
+ * WITH HOLD cursors closed, as CLOSE ALL, UNLISTEN *,
+ * pg_advisory_unlock_all(), and SET SESSION AUTHORIZATION DEFAULT with
+ * RESET ROLE, which RESET ALL leaves; the rest of PostgreSQL's list has
+ * nothing to undo here: no cached plans or session-temporary tables;
+ * TEMP tables are ordinary ones). Like PostgreSQL it refuses to run inside a transaction
  * block, including a multi-statement query string (25001). DISCARD PLANS,
  * SEQUENCES and TEMP have nothing to discard and succeed.
  */
@@ -34,7 +35,11 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     case ATTU_DISCARD_ALL: {
         if (s->txn != 'I' || s->implicit_block)
             return attu_error_set(err, "25001", 0, "DISCARD ALL cannot run inside a transaction block");
-        /* RESET ALL, without its own command tag */
+        /* SET SESSION AUTHORIZATION DEFAULT and RESET ROLE (which RESET
+         * ALL leaves), then RESET ALL, without their own command tags */
+        if (db_setting_apply(s, "role", NULL, false, false, NULL, err) ||
+            db_setting_apply(s, "session_authorization", NULL, false, false, NULL, err))
+            return -1;
         attu_ast_stmt reset;
         memset(&reset, 0, sizeof reset);
         reset.kind = ATTU_STMT_RESET;
@@ -46,6 +51,7 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         db_seq_session_free(s);   /* DISCARD SEQUENCES too */
         db_cursors_free(s);       /* and CLOSE ALL (the WITH HOLD cursors) */
         db_notify_unlisten_all(s);   /* and UNLISTEN * */
+        db_advisory_session_end(s);  /* and pg_advisory_unlock_all() */
         return db_deliver_tag(cb, "DISCARD ALL", err) ? -2 : 0;
     }
     case ATTU_DISCARD_PLANS: return db_deliver_tag(cb, "DISCARD PLANS", err) ? -2 : 0;

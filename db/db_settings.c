@@ -719,8 +719,12 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
             return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
         }
         /* RESET is a SET to the default (an application's name: ""): a
-         * COMMIT keeps it */
+         * COMMIT keeps it. role and session_authorization stay, as
+         * PostgreSQL's GUC_NO_RESET_ALL ones (and is_superuser with them);
+         * DISCARD ALL resets those first. */
         for (int i = 0; i < s->nsettings; i++) {
+            const char *n = s->settings[i].name;
+            if (!strcmp(n, "role") || !strcmp(n, "session_authorization") || !strcmp(n, "is_superuser")) continue;
             bool custom = !attu_setting_find(s->settings[i].name);
             if (in_block(s)) {
                 db_setting_undo *u = remember(s, s->settings[i].name, err);
