@@ -694,7 +694,11 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         }
         /* a list (SET search_path = a, b) is kept as "a, b"; search_path's
          * names quoted where they need it ("$user", public), as PostgreSQL
-         * flattens a GUC_LIST_QUOTE setting */
+         * flattens a GUC_LIST_QUOTE setting. Only PostgreSQL's
+         * GUC_LIST_INPUT settings take a list (22023 for the others). */
+        if (st->u.set.nvalues > 1 && strcmp(name, "search_path") != 0 && strcmp(name, "datestyle") != 0 &&
+            strcmp(name, "temp_tablespaces") != 0)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "SET %s takes only one argument", name);
         attu_strbuf value = {0};
         const bool quote = !strcmp(name, "search_path");
         for (int i = 0; i < st->u.set.nvalues; i++) {
