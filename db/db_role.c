@@ -114,16 +114,23 @@ const char *db_role_bootstrap_name(attu_session *s) {
     return login_is_role(s) ? "attu" : s->user;
 }
 
+/* Whether the current user, being no created role, is the bootstrap
+ * superuser: otherwise it is a role dropped (by another session) while
+ * SET ROLE or SET SESSION AUTHORIZATION named it, which has nothing. */
+static bool current_is_bootstrap(attu_session *s) {
+    return !strcmp(db_current_user_name(s), db_role_bootstrap_name(s));
+}
+
 unsigned db_role_current_oid(attu_session *s) {
     attu_role r;
-    if (!db_role_session(s, &r)) return ATTU_ROLE_BOOTSTRAP_OID;
+    if (!db_role_session(s, &r)) return current_is_bootstrap(s) ? ATTU_ROLE_BOOTSTRAP_OID : 0;
     attu_role_clear(&r);
     return r.oid;
 }
 
 bool db_role_is_superuser(attu_session *s) {
     attu_role r;
-    if (!db_role_session(s, &r)) return true;
+    if (!db_role_session(s, &r)) return current_is_bootstrap(s);
     attu_role_clear(&r);
     return r.super;
 }
@@ -162,7 +169,7 @@ int db_role_resolve(attu_session *s, const char *name, int pos, unsigned *oid, c
 
 bool db_role_has_createrole(attu_session *s) {
     attu_role r;
-    if (!db_role_session(s, &r)) return true;
+    if (!db_role_session(s, &r)) return current_is_bootstrap(s);
     attu_role_clear(&r);
     return r.super || r.createrole;
 }

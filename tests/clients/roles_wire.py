@@ -11,7 +11,8 @@ and on attud, which must agree; attu's roles: db/db_role.c):
   - the first session (a superuser) sees what the second one changed;
   - SET SESSION AUTHORIZATION reports session_authorization; a role that
     is no superuser may not be another user (42501) and may SET ROLE only
-    to a role it is a member of."""
+    to a role it is a member of; a role dropped while another session's
+    SET ROLE names it has no privileges there."""
 import os
 import struct
 
@@ -126,6 +127,17 @@ expect("a member: SET ROLE", sqlstate(b, "SET ROLE rw_nologin"), None)
 expect("current_user after SET ROLE", val(b, "SELECT current_user"), "rw_nologin")
 expect("session_user after SET ROLE", val(b, "SELECT session_user"), "rw_login")
 b.s.close()
+
+# a role dropped by another session while SET ROLE names it has no
+# privileges left (attu fell back to the bootstrap superuser)
+ok(a, "CREATE ROLE rw_gone")
+c = connect_from_env()
+ok(c, "SET ROLE rw_gone")
+ok(a, "DROP ROLE rw_gone")
+expect("a dropped current role: CREATE ROLE", sqlstate(c, "CREATE ROLE rw_other2"), "42501")
+expect("RESET ROLE after it", sqlstate(c, "RESET ROLE"), None)
+expect("the session user again", val(c, "SELECT current_user = session_user"), "t")
+c.s.close()
 
 ok(a, "DROP ROLE rw_nologin, rw_login")
 finish("roles_wire")
