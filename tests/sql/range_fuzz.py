@@ -42,13 +42,9 @@ def literal(kind):
         return "'empty'::%s" % kind
     lo = '' if random.random() < 0.12 else bound(kind)
     hi = '' if random.random() < 0.12 else bound(kind)
-    if lo and hi and kind not in ('numrange',):
-        a, b = sorted([lo, hi], key=lambda v: (len(v), v) if kind.startswith('int') else v)
-        if kind.startswith('int'):
-            a, b = sorted([lo, hi], key=int)
-        lo, hi = a, b
-    elif lo and hi:
-        lo, hi = sorted([lo, hi], key=float)
+    if lo and hi:   # lower bound first: numbers by value, dates and times by their text
+        key = int if kind.startswith('int') else float if kind == 'numrange' else str
+        lo, hi = sorted([lo, hi], key=key)
     lb, ub = random.choice('[('), random.choice('])')
     q = lambda v: '"%s"' % v if ' ' in v else v
     if random.random() < 0.5:
