@@ -500,6 +500,19 @@ int main(int argc, char** argv) {
             }
           ag::detail::segreduce_pdl_on() = saved;
         }
+        // ATTU_BENCH_SEGREDUCE_LEAN=1: the blocked kernel's fold with a
+        // global store at each tail (ATTU_SEGREDUCE_LEAN=0) beside the lean
+        // fold (tails' values in shared memory, stored by the ends' threads:
+        // the default), alternately twice
+        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_LEAN")) {
+          const bool saved = ag::detail::segreduce_lean_on();
+          for (int round = 0; round < 2; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::segreduce_lean_on() = on;
+              bc::bench_segreduce(ctx, n, mean, on ? " (blocked lean, default)" : " (blocked, LEAN=0)");
+            }
+          ag::detail::segreduce_lean_on() = saved;
+        }
         // the tile kernels beside the warp path (a launch box keeps them)
         if (bench_wanted("segreduce") && mean >= 100)
           bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (tiles)");

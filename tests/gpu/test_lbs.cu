@@ -225,11 +225,15 @@ int main() {
     // The blocked kernel runs twice (segreduce_blocked_impl's pdl flag):
     // as programmatic dependents (the default), then with plain launches
     // (ATTU_SEGREDUCE_PDL=0); on a device before Hopper both are plain.
-    const bool saved = detail::segreduce_blocked_on(), saved_pdl = detail::segreduce_pdl_on();
-    for (int mode : {0, 1, 2}) {
-      const bool blocked = mode != 2, pdl = mode == 0;
+    // Mode 3: the dependent launches with the fold that stores each tail
+    // to global memory (ATTU_SEGREDUCE_LEAN=0).
+    const bool saved = detail::segreduce_blocked_on(), saved_pdl = detail::segreduce_pdl_on(),
+               saved_lean = detail::segreduce_lean_on();
+    for (int mode : {0, 1, 2, 3}) {
+      const bool blocked = mode != 2, pdl = mode == 0 || mode == 3;
       detail::segreduce_blocked_on() = blocked;
       detail::segreduce_pdl_on() = pdl;
+      detail::segreduce_lean_on() = mode != 3;
       const int bnv = blocked ? 256 * 16 - 4 : snv;
       // means 3000 and 6000: tiles inside one segment (no end: their runs
       // only carry) beside tiles with ends
@@ -244,7 +248,7 @@ int main() {
           auto in = test::random_values<int>(c.count + off, -1000, 1000, c.count + 7 * off);
           std::vector<int> shifted(in.begin() + off, in.end());
           mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
-          std::string what = std::string(!blocked ? "tails" : pdl ? "blocked pdl" : "blocked launches") + " off " +
+          std::string what = std::string(!blocked ? "tails" : mode == 3 ? "blocked pdl, not lean" : pdl ? "blocked pdl" : "blocked launches") + " off " +
                              std::to_string(off) + " " +
                              name_of(c, ns);
           auto check = [&](auto op, int init, const char* opname) {
@@ -266,6 +270,7 @@ int main() {
     }
     detail::segreduce_blocked_on() = saved;
     detail::segreduce_pdl_on() = saved_pdl;
+    detail::segreduce_lean_on() = saved_lean;
   });
 
   r.run("segreduce's warp path (segreduce_warp.cuh): mean >= 256, unaligned, empty, ops", [&] {
