@@ -40,10 +40,13 @@
 // scan has completed each thread's first run, the threads of the tile's
 // segment ends store the segments' values in one coalesced pass. That
 // replaced a global store at every tail from inside the fold (an index
-// read from shared memory, a scattered store, a branch an item): float
-// sums at mean 10 took 0.145 against 0.152 ms at 64M on an H200, 0.478
-// against 0.503 at 256M (ATTU_SEGREDUCE_LEAN=0 keeps the old fold for A/B
-// runs).
+// read from shared memory, a scattered store, a branch an item); a full
+// thread with tails stores all its slots' run values as vector stores
+// into a padded layout (vt / 4 stores without bank conflicts in place of
+// vt predicated scalar stores, 2.4-way conflicted under Nsight Compute).
+// Float sums at mean 10 on an H200: 0.141-0.143 against 0.152-0.154 ms at
+// 64M, 0.459-0.461 against 0.501-0.502 at 256M (ATTU_SEGREDUCE_LEAN=0
+// keeps the old fold for A/B runs).
 //
 // segreduce_lbs_kernel (lbs_segreduce: the value needs the item's segment
 // and rank):
@@ -304,7 +307,12 @@ __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
   using run_t = seg_run_t<T>;
   using scan_t = cub::BlockScan<run_t, nt>;
   __shared__ unsigned tails[words];
-  __shared__ int tail_seg[nv];
+  // !lean: tail_seg[q], the segment whose last item is slot q. lean: the
+  // value of the run ending at slot q, at word q + 4 * (q / vt): each
+  // thread's vt slots and 4 words of padding, so that a quarter-warp's
+  // 16-byte stores of consecutive threads' slots hit distinct banks.
+  enum { tail_words = lean ? nt * (vt + 4) : nv };
+  __shared__ __align__(16) int tail_seg[tail_words];
   __shared__ typename scan_t::TempStorage scan_storage;
 
   if constexpr (pdl) wait_for_primary_grid();
@@ -373,21 +381,34 @@ __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
   // (tail_val), and the segments' values leave in one coalesced pass by
   // their ends' threads at the end.
   T* const tail_val = reinterpret_cast<T*>(tail_seg);
+  auto tail_at = [](int q) { return q + 4 * (q / vt); };
   if (lean && lo == 0 && hi == vt) {
-    // A full thread, without branches: the run restarts after each tail.
-    acc = x[0];
-    if (bits & 1u) tail_val[q0] = acc;
+    // A full thread, without branches: the run restarts after each tail;
+    // x[i] becomes the run's value at slot i, and all vt go to shared
+    // memory as vt / 4 vector stores (only the tails' are read).
 #pragma unroll
     for (int i = 1; i < vt; ++i) {
-      const T folded = op(acc, x[i]);
-      acc = ((bits >> (i - 1)) & 1u) ? x[i] : folded;
-      if ((bits >> i) & 1u) tail_val[q0 + i] = acc;
+      const T folded = op(x[i - 1], x[i]);
+      x[i] = ((bits >> (i - 1)) & 1u) ? x[i] : folded;
     }
+    acc = x[vt - 1];
     have = !((bits >> (vt - 1)) & 1u);
+    if (bits) {
+      uint4* dst = reinterpret_cast<uint4*>(tail_seg + tid * (vt + 4));
+#pragma unroll
+      for (int j = 0; j < vt / 4; ++j) {
+        uint4 u;
+        memcpy(&u.x, &x[4 * j], 4);
+        memcpy(&u.y, &x[4 * j + 1], 4);
+        memcpy(&u.z, &x[4 * j + 2], 4);
+        memcpy(&u.w, &x[4 * j + 3], 4);
+        dst[j] = u;
+      }
+    }
   } else if (lean) {
     fold_thread_runs<vt>(x, false, lo, hi, bits, op, acc, lead, have,
-                         [&](int i, const T& v) { tail_val[q0 + i] = v; });
-    if (bits) tail_val[q0 + first_tail] = lead;
+                         [&](int i, const T& v) { tail_val[tail_at(q0 + i)] = v; });
+    if (bits) tail_val[tail_at(q0 + first_tail)] = lead;
   } else {
     fold_thread_runs<vt>(x, lo == 0 && hi == vt, lo, hi, bits, op, acc, lead, have,
                          [&](int i, const T& v) { output[tail_seg[q0 + i]] = v; });
@@ -409,8 +430,8 @@ __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
     return;
   }
   if (bits) {
-    const T first = tail_val[q0 + first_tail];
-    tail_val[q0 + first_tail] = (carry.flags & 1) ? op(carry.v, first) : first;
+    const T first = tail_val[tail_at(q0 + first_tail)];
+    tail_val[tail_at(q0 + first_tail)] = (carry.flags & 1) ? op(carry.v, first) : first;
   }
   __syncthreads();
   for (int j = tid; j < nb; j += nt) {
@@ -419,7 +440,7 @@ __global__ __launch_bounds__(nt, min_blocks) void segreduce_blocked_kernel(
       e = ends[r.b0 + j];
       s = ends[r.b0 + j - 1];
     }
-    if (s != e && e > a0) output[r.b0 + j] = tail_val[e - 1 - base];
+    if (s != e && e > a0) output[r.b0 + j] = tail_val[tail_at(e - 1 - base)];
   }
 }
 
