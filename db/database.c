@@ -859,7 +859,8 @@ bool db_allowed_when_aborted(const attu_ast_stmt *st) {
 int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callbacks *cb) {
     attu_error err;
     attu_error_clear(&err);
-    attu_parse_result *pr = attu_parse(sql, &err);
+    attu_parse_result *pr = attu_parse_notify(sql, sql ? strlen(sql) : 0, &err,
+                                              cb ? cb->on_notice : NULL, cb ? cb->ctx : NULL);
     if (!pr) { report_error(s, cb, &err); return -1; }
     if (pr->n == 0) { attu_parse_free(pr); return 1; }
     db_activity_begin(s, sql);

@@ -238,6 +238,12 @@ void attu_notifications_free(attu_notification *n);
  * types (0 = infer). Returns NULL with err on failure. */
 attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
                             const uint32_t *param_oids, attu_error *err);
+/* attu_prepare telling cb->on_notice (cb may be NULL) of the NOTICEs its
+ * parse gives (identifiers truncated to 63 bytes), as a Parse message's
+ * are sent before its ParseComplete or error. */
+attu_prepared *attu_prepare_notify(attu_session *s, const char *sql, int nparam_oids,
+                                   const uint32_t *param_oids, attu_error *err,
+                                   const attu_exec_callbacks *cb);
 /* A prepared statement is reference counted: attu_prepare gives one
  * reference, attu_prepared_ref takes another, attu_prepared_free drops one
  * (the last frees it). */

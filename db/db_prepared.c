@@ -261,7 +261,14 @@ attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *
 
 attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
                             const uint32_t *param_oids, attu_error *err) {
-    attu_parse_result *pr = attu_parse(sql, err);
+    return attu_prepare_notify(s, sql, nparam_oids, param_oids, err, NULL);
+}
+
+attu_prepared *attu_prepare_notify(attu_session *s, const char *sql, int nparam_oids,
+                                   const uint32_t *param_oids, attu_error *err,
+                                   const attu_exec_callbacks *cb) {
+    attu_parse_result *pr = attu_parse_notify(sql, sql ? strlen(sql) : 0, err,
+                                              cb ? cb->on_notice : NULL, cb ? cb->ctx : NULL);
     if (!pr) return NULL;
     if (pr->n > 1) {
         attu_parse_free(pr);

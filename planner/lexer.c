@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -443,6 +444,18 @@ static size_t clip_name(const char *s, size_t n) {
     n = NAME_MAX_BYTES;
     while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
     return n;
+}
+
+/* PostgreSQL's NOTICE for an identifier longer than 63 bytes: name is the
+ * whole identifier (n bytes, folded or unquoted), keep the bytes it keeps. */
+static void notice_truncated(const attu_lexer *lx, const char *name, size_t n, size_t keep) {
+    if (!lx->on_notice) return;
+    size_t cap = 2 * n + 64;
+    char *msg = malloc(cap);
+    if (!msg) return;
+    snprintf(msg, cap, "identifier \"%.*s\" will be truncated to \"%.*s\"", (int)n, name, (int)keep, name);
+    lx->on_notice(lx->notice_ctx, "42622", msg);
+    free(msg);
 }
 
 /* ---- the scanner --------------------------------------------------------- */
@@ -929,6 +942,8 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
             w[i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
         }
         size_t clen = clip_name(w, len);
+        /* keywords are never that long: only names are told of */
+        if (clen < len) notice_truncated(lx, w, len, clen);
         w[clen] = '\0';
         tok->len = len;
         tok->str = w;
@@ -987,7 +1002,11 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
             return attu_error_set(err, "22021", tok->pos,
                                   "invalid byte sequence for encoding \"UTF8\": 0x00");
         }
-        if (!b.oom) b.n = clip_name(b.p, b.n);
+        if (!b.oom) {
+            size_t keep = clip_name(b.p, b.n);
+            if (keep < b.n) notice_truncated(lx, b.p, b.n, keep);
+            b.n = keep;
+        }
         tok->type = TK_ID;
         tok->len = p - start;
         lx->off = p;

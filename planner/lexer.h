@@ -8,7 +8,8 @@
  *   - whitespace; -- comments to end of line; slash-star comments, nested
  *   - identifiers: unquoted ones folded to lower case (ASCII letters only)
  *     and looked up as keywords; "quoted" ones with "" escapes, kept as is;
- *     both truncated to 63 bytes at a character boundary
+ *     both truncated to 63 bytes at a character boundary, with a NOTICE
+ *     (42622) through on_notice as PostgreSQL gives
  *   - strings: '...' with '' escapes (backslash is an ordinary character),
  *     E'...' with backslash escapes (\n \t \b \f \r \\ \' \ooo \xhh \uXXXX
  *     \UXXXXXXXX), $tag$...$tag$ dollar quoting, and the SQL rule that
@@ -52,6 +53,11 @@ typedef struct attu_lexer {
     size_t          char_off;   /* byte offset whose char position is known */
     int             char_pos;   /* 1-based character position of char_off */
     attu_ast_arena *arena;      /* decoded strings live here */
+    /* Told of each identifier truncated to 63 bytes (PostgreSQL's NOTICE
+     * 42622 'identifier "..." will be truncated to "..."'), as it is
+     * scanned; NULL: nobody is told (set after attu_lexer_init). */
+    void          (*on_notice)(void *ctx, const char *sqlstate, const char *message);
+    void           *notice_ctx;
 } attu_lexer;
 
 void attu_lexer_init(attu_lexer *lx, const char *sql, size_t len,

@@ -46,6 +46,13 @@ attu_parse_result *attu_parse(const char *sql, attu_error *err) {
 }
 
 attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
+    return attu_parse_notify(sql, len, err, NULL, NULL);
+}
+
+attu_parse_result *attu_parse_notify(const char *sql, size_t len, attu_error *err,
+                                     void (*on_notice)(void *ctx, const char *sqlstate,
+                                                       const char *message),
+                                     void *notice_ctx) {
     if (!sql) { sql = ""; len = 0; }
     /* PostgreSQL's wire protocol cannot carry a NUL inside a query string;
      * when one arrives in a buffer, the text ends there. */
@@ -70,6 +77,8 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
 
     attu_lexer lx;
     attu_lexer_init(&lx, sql, len, arena);
+    lx.on_notice = on_notice;
+    lx.notice_ctx = notice_ctx;
     attu_parse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.arena = arena;

@@ -55,6 +55,15 @@ attu_parse_result *attu_parse(const char *sql, attu_error *err);
 /* Like attu_parse but for len bytes that need not be NUL-terminated. */
 attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err);
 
+/* attu_parse_n for a client's query text: on_notice (may be NULL) is told
+ * of what PostgreSQL's scanner reports as NOTICEs while it reads the text
+ * (identifiers truncated to 63 bytes, 42622), in text order and before
+ * any error of the parse, as PostgreSQL sends them. */
+attu_parse_result *attu_parse_notify(const char *sql, size_t len, attu_error *err,
+                                     void (*on_notice)(void *ctx, const char *sqlstate,
+                                                       const char *message),
+                                     void *notice_ctx);
+
 /* Frees the result and every node (NULL is fine). */
 void attu_parse_free(attu_parse_result *r);
 

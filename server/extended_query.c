@@ -149,7 +149,9 @@ void ext_parse(conn *c, inmsg *m) {
         pg_parse_msg_free(&pm);
         return;
     }
-    attu_prepared *prep = attu_prepare(c->session, pm.query, pm.nparams, pm.param_oids, &err);
+    attu_exec_callbacks ncb = conn_callbacks_template;
+    ncb.ctx = c;
+    attu_prepared *prep = attu_prepare_notify(c->session, pm.query, pm.nparams, pm.param_oids, &err, &ncb);
     if (!prep) {
         if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "could not prepare");
         ext_error(c, &err);

@@ -616,6 +616,14 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     return p;
 }
 
+/* The fake's statements have no identifiers to truncate: no notices. */
+attu_prepared *attu_prepare_notify(attu_session *s, const char *sql, int nparam_oids,
+                                   const uint32_t *param_oids, attu_error *err,
+                                   const attu_exec_callbacks *cb) {
+    (void)cb;
+    return attu_prepare(s, sql, nparam_oids, param_oids, err);
+}
+
 attu_prepared *attu_prepared_ref(attu_prepared *p) {
     if (p) p->refs++;
     return p;
