@@ -90,6 +90,13 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
  * quantifier;
  * engine/similar.c): 0A000. */
 static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_error *err) {
+    if (k >= 1 && k <= sim->nsub && sim->glibc_loop) {
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                       "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
+        attu_error_set_hint(err, "attu reports no group's extent in a pattern that repeats without bound a group "
+                                 "that can match the empty string in several ways.");
+        return -1;
+    }
     if (k < 1 || k > sim->nsub || !sim->cap_rep[k - 1]) return 0;
     attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                    "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
@@ -369,10 +376,12 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         bool glob;
         if (prepare(sim, b, fname, &glob, true, err)) return -1;
         /* the groups the replacement takes (\\ is a backslash) */
+        sim->groups_wanted = false;
         for (size_t k = 0; k + 1 < c->len; k++) {
             if (c->v.s[k] != '\\') continue;
             char e = c->v.s[++k];
             if (e >= '1' && e <= '9' && group_ok(sim, e - '0', fname, err)) return -1;
+            if (e >= '1' && e <= '9') sim->groups_wanted = true;
         }
         if (!(aux & 1)) nth = glob ? 0 : 1;
         if (!char_offset(str, len, start - 1, &from)) { *o = *a; return 0; }
@@ -391,6 +400,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         start = c->v.i;
         if (start <= 0) return bad_param(err, "start", start);
         if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        sim->groups_wanted = false;   /* the count reads only the matches */
         int64_t k = 0;
         if (char_offset(str, len, start - 1, &from))
             for (size_t search = from; search <= len && attu_regex_find(sim, str, len, search); k++)
@@ -415,6 +425,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         int nsub = sim->nsub ? sim->nsub : 1;
         if (!sim->nsub && sub == 1) sub = 0;
         if (group_ok(sim, sub, fname, err)) return -1;
+        sim->groups_wanted = sub > 0;
         long so = -1, eo = -1;
         if (char_offset(str, len, start - 1, &from) && sub <= nsub && nth_match(sim, str, len, from, nth)) {
             so = sim->span[sub].so;
@@ -432,6 +443,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         if (prepare(sim, b, fname, aux ? &glob : NULL, true, err)) return -1;
         for (int k = 1; k <= sim->nsub; k++)
             if (group_ok(sim, k, fname, err)) return -1;
+        sim->groups_wanted = aux != 1;   /* the row count reads only the matches */
         if (aux == 1) {
             walk all = { 0 };
             while ((glob || all.k == 0) && walk_next_match(&all, sim, str, len)) {}
@@ -454,6 +466,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
     }
     case ATTU_OP_REGEXP_SPLIT:
         if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        sim->groups_wanted = false;   /* the pieces between the matches */
         return split_row(aux, w, sim, a, b, aux == 2 ? c->v.i : 0, str, len, o, alloc, ctx, err);
     case ATTU_OP_REGEXP_LIKE:
         if (prepare(sim, b, fname, NULL, false, err)) return -1;
@@ -466,6 +479,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         if (prepare(sim, b, fname, NULL, true, err)) return -1;
         int k = sim->nsub > 0;
         if (group_ok(sim, k, fname, err)) return -1;
+        sim->groups_wanted = k > 0;
         if (!attu_regex_find(sim, str, len, 0) || sim->span[k].so < 0) { o->null = 1; o->v.i = 0; return 0; }
         o->v.s = a->v.s + sim->span[k].so; o->len = (uint32_t)(sim->span[k].eo - sim->span[k].so);
         return 0;

@@ -494,6 +494,16 @@ typedef struct open_group {
     bool  unit1;       /* (once closed) it always matches one character */
     bool  var_seen;    /* a part of its content so far matches varying lengths */
     bool  var_before;  /* the same of the level it opened in, when it opened */
+    /* What may send glibc's group resolution into an endless loop (see
+     * nullable_quantified): whether the current alternative matches the
+     * empty string so far, and did before its last atom; whether a
+     * finished one does; its own alternatives that do; those of its
+     * alternations and of the groups in it; whether an alternation in it
+     * has one that does; whether it holds an unbounded repetition of a
+     * group that does; (once closed) whether it matches empty. */
+    bool  cur_null, prev_null, any_null;
+    int   own_null, null_alts;
+    bool  null_alt_in, null_rep_in, nullable;
 } open_group;
 
 /* What the translation learns of an ARE's groups. */
@@ -517,6 +527,7 @@ typedef struct tr_info {
     /* the expanded size: the top level's, and the last atom's */
     double top_w, top_eps, last_w, last_eps;
     bool  top_var;    /* var_seen of the top level */
+    bool  glibc_loop; /* a repetition glibc's group resolution may never end on */
 } tr_info;
 
 /* glibc's matcher expands {m,n} into copies and computes, for each
@@ -594,11 +605,31 @@ static bool open_push(tr_info *ti) {
         ti->open = o;
         ti->open_room = room;
     }
-    if (ti->nopen) { ti->open[ti->nopen - 1].complex = true; ti->open[ti->nopen - 1].plain = false; }
+    /* a group inside makes its parent's alternatives no plain runs; it
+     * makes the parent complex only if it is (see the ')' case) */
+    if (ti->nopen) ti->open[ti->nopen - 1].plain = false;
     bool *var = ti->nopen ? &ti->open[ti->nopen - 1].var_seen : &ti->top_var;
     ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0, 0, 0, 0,
-                                          false, false, *var };
+                                          false, false, *var, true, true, false, 0, 0, false, false, false };
     return true;
+}
+
+/* A quantifier {min, max} (max LONG_MAX: unbounded) applies to the last
+ * atom. glibc's regexec, asked for group extents, never returns on some
+ * unbounded repetitions of a group that matches the empty string: with
+ * three alternatives that may be empty ('(b?|c?|d?)*' on '-cbc'), or one
+ * such repetition inside another ('((b?|c?)*)*'); two alternatives
+ * ('(b?|c?)*') and bounded repetitions are fine (measured on glibc 2.36).
+ * Such patterns are marked (glibc_loop): the functions that report group
+ * extents refuse them (0A000); a match and its whole extent are still
+ * found (no group resolution). The rule is conservative: it also marks
+ * some patterns glibc would answer ('(b?|(c?|d?))*'). */
+static void nullable_quantified(tr_info *ti, long min, long max, bool after_group) {
+    open_group *level = ti->nopen ? &ti->open[ti->nopen - 1] : NULL;
+    if (min == 0 && level) level->cur_null = level->prev_null;
+    if (!after_group || max != LONG_MAX || !ti->last.nullable) return;
+    if (ti->last.null_alts >= 3 || (ti->last.null_alt_in && ti->last.null_rep_in)) ti->glibc_loop = true;
+    if (level) level->null_rep_in = true;
 }
 
 static void open_free(tr_info *ti) {
@@ -616,6 +647,8 @@ static bool alt_atom(tr_info *ti, bool one) {
     if (!ti->nopen) return true;
     open_group *g = &ti->open[ti->nopen - 1];
     if (!one) { g->plain = false; return true; }
+    g->prev_null = g->cur_null;   /* a character: the alternative is no longer empty */
+    g->cur_null = false;
     return !g->plain || put(&g->alts, "x", 1);
 }
 
@@ -845,6 +878,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             }
             else { ok = putc_(b, (char)c); i++; }
             quantified(ti, max, after_group);
+            nullable_quantified(ti, min, max, after_group);
             greed_quantified(ti, after_group, fixed);
             cost_quantified(ti, min, max == LONG_MAX ? -1 : max);
             alt_atom(ti, false);
@@ -903,6 +937,21 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             if (depth == 0) return bad_re(err, "parentheses () not balanced");
             depth--; ok = putc_(b, ')'); i++; state = 1;
             ti->last = ti->open[--ti->nopen];
+            {
+                open_group *g = &ti->last;
+                if (g->has_alt && g->cur_null) g->own_null++;
+                g->nullable = g->any_null || g->cur_null;
+                g->null_alt_in = g->null_alt_in || (g->has_alt && g->own_null > 0);
+                g->null_alts += g->has_alt ? g->own_null : 0;
+                if (ti->nopen) {
+                    open_group *p = &ti->open[ti->nopen - 1];
+                    p->prev_null = p->cur_null;
+                    p->cur_null = p->cur_null && g->nullable;
+                    p->null_alts += g->null_alts;
+                    p->null_alt_in = p->null_alt_in || g->null_alt_in;
+                    p->null_rep_in = p->null_rep_in || g->null_rep_in;
+                }
+            }
             alt_close(ti, &ti->last, b);
             {
                 /* the group as an atom of the enclosing level, until a
@@ -917,6 +966,13 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             if (ti->last.var_seen || ti->last.has_alt) {
                 if (ti->nopen) ti->open[ti->nopen - 1].var_seen = true; else ti->top_var = true;
             }
+            /* A group of fixed content (no quantifier, no alternatives,
+             * no such group inside) matches one way: a repetition of its
+             * parent still splits a run only one way, and the groups in
+             * it report the last iteration in glibc as in ARE
+             * ('(?:([a-z])\d)+'). Any other makes its parent complex. */
+            if (ti->nopen && (ti->last.complex || ti->last.var_seen || ti->last.has_alt))
+                ti->open[ti->nopen - 1].complex = true;
             ti->last_is_group = true;
             if (ti->nopen && ti->last.anchor) ti->open[ti->nopen - 1].anchor = true;
         } else if (c == '|') {
@@ -925,6 +981,8 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             if (ti->nopen) ti->open[ti->nopen - 1].eps += 1; else ti->top_eps += 1;
             if (ti->nopen) {
                 open_group *g = &ti->open[ti->nopen - 1];
+                if (g->cur_null) { g->own_null++; g->any_null = true; }
+                g->cur_null = g->prev_null = true;
                 g->complex = g->has_alt = true;
                 ok = ok && put(&g->alts, "", 1);   /* the NUL that ends an alternative */
                 g->cur = g->alts.n;
@@ -1119,6 +1177,8 @@ static int compile(attu_similar *s, const char *pat, size_t plen, const char *es
     s->nongreedy = ti.nongreedy;
     /* ARE takes the shortest match when the expression is non-greedy;
      * the groups' extents then follow rules attu does not compute */
+    s->groups_wanted = true;
+    s->glibc_loop = ti.glibc_loop;
     s->shortest = !ti.top_alt && ti.top_attr == 2;
     s->has_dollar = ti.has_dollar;
     if (ti.nongreedy) for (int k = 0; k < ti.ncap; k++) ti.rep[k] = true;
@@ -1154,7 +1214,8 @@ bool attu_regex_find(attu_similar *s, const char *str, size_t len, size_t from) 
      * what precedes `from` still counts for ^ */
     s->pm[0].rm_so = (regoff_t)from;
     s->pm[0].rm_eo = (regoff_t)len;
-    if (regexec(&s->re, str ? str : "", s->re.re_nsub + 1, s->pm, REG_STARTEND)) return false;
+    const size_t nmatch = s->groups_wanted ? s->re.re_nsub + 1 : 1;
+    if (regexec(&s->re, str ? str : "", nmatch, s->pm, REG_STARTEND)) return false;
     if (s->shortest && s->pm[0].rm_eo > s->pm[0].rm_so) {
         /* a non-greedy expression: the shortest match at that start,
          * the smallest end e for which a search of the window [start, e)
@@ -1172,7 +1233,7 @@ bool attu_regex_find(attu_similar *s, const char *str, size_t len, size_t from) 
     }
     s->span[0].so = s->pm[0].rm_so;
     s->span[0].eo = s->pm[0].rm_eo;
-    for (int k = 0; k < s->nsub; k++) {
+    for (int k = 0; s->groups_wanted && k < s->nsub; k++) {
         const regmatch_t *g = &s->pm[s->cap[k]];
         s->span[k + 1].so = g->rm_so < 0 ? -1 : g->rm_so;
         s->span[k + 1].eo = g->rm_so < 0 ? -1 : g->rm_eo;

@@ -74,6 +74,17 @@ typedef struct attu_similar {
      * whole match first */
     regmatch_t      *pm;
     attu_regex_span *span;
+    /* false: attu_regex_find reports the whole match only (span[0]; the
+     * groups' spans are left as they were). glibc then skips resolving
+     * the groups, which for nested repeats of optional parts
+     * ('(a?|(a?a*){1,2}c?|\d*)*') takes exponential time on a few
+     * characters. The functions that read no group set it false. */
+    bool             groups_wanted;
+    /* glibc's group resolution may never end on this pattern (an
+     * unbounded repetition of a group that matches empty, with several
+     * alternatives that do): the functions that report group extents
+     * refuse it (0A000). */
+    bool             glibc_loop;
 } attu_similar;
 
 /* Compiles pat with the escape esc (has_esc false: the default backslash;
