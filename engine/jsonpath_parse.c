@@ -666,13 +666,16 @@ static int parse_like_regex(jp_parser *ps, jp_item *it) {
         }
         if (next(ps)) return -1;
     }
-    /* the pattern is compiled now, as PostgreSQL does */
+    /* the pattern is compiled now, as PostgreSQL does; the compiler's
+     * state lives on the heap: this function is inlined into the parser's
+     * recursion, whose frames must stay small (nesting_limits) */
     int mode;
     if (attu_jsonpath_regex_mode(it->flags, &mode, ps->err)) return -1;
-    attu_similar re;
-    memset(&re, 0, sizeof re);
-    int rc = attu_regex_prepare_opts(&re, it->s, it->slen, mode, ps->err);
-    attu_similar_free(&re);
+    attu_similar *re = calloc(1, sizeof *re);
+    if (!re) { attu_error_oom(ps->err); return -1; }
+    int rc = attu_regex_prepare_opts(re, it->s, it->slen, mode, ps->err);
+    attu_similar_free(re);
+    free(re);
     return rc;
 }
 
