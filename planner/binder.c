@@ -2111,6 +2111,16 @@ static void defer_outer_only(bctx *c, scope *sc, const aggstate *st, attu_bexpr 
  * column's position; any other bare constant (a string, a decimal, a
  * boolean, NULL, an integer past int4) is PostgreSQL's 42601 "non-integer
  * constant" there */
+/* Whether two output columns of one name are one expression, for ORDER
+ * BY and DISTINCT ON by that name (else 42702). A cast that only drops a
+ * numeric's typmod (CAST(d AS numeric) of a numeric(12,2) column) is the
+ * same value here but another expression to PostgreSQL (a relabel), so
+ * the two differ. */
+static bool same_output(const attu_bexpr *x, const attu_bexpr *y) {
+    if (!attu_bx_equal(x, y)) return false;
+    return x->type.id != ATTU_TYPE_DECIMAL || x->type.no_typmod == y->type.no_typmod;
+}
+
 static bool nonint_const(bctx *c, const attu_ast_expr *e, const char *clause) {
     if (e->kind != ATTU_EXPR_LITERAL) return false;
     if (e->u.literal.kind == ATTU_LIT_INTEGER) {
@@ -2626,7 +2636,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             for (int k = 0; k < n; k++) if (!strcmp(names[k], oe->u.column.name)) { if (hit < 0) hit = k; hits++; }
             if (hits > 1) {
                 bool same = true;
-                for (int k = 0; k < n; k++) if (!strcmp(names[k], oe->u.column.name) && !attu_bx_equal(items[k], items[hit])) same = false;
+                for (int k = 0; k < n; k++) if (!strcmp(names[k], oe->u.column.name) && !same_output(items[k], items[hit])) same = false;
                 if (!same) { attu_error_set(c->err, ATTU_SQLSTATE_AMBIGUOUS_COLUMN, oe->position, "ORDER BY \"%s\" is ambiguous", oe->u.column.name); return NULL; }
             }
             if (hit >= 0) { ord_out[i] = hit; continue; }
@@ -2694,7 +2704,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 if (de->kind == ATTU_EXPR_COLUMN && !de->u.column.qualifier) {
                     for (int o = 0; o < n; o++) {
                         if (strcmp(names[o], de->u.column.name)) continue;
-                        if (k && !attu_bx_equal(k, items[o])) {
+                        if (k && !same_output(k, items[o])) {
                             attu_error_set(c->err, ATTU_SQLSTATE_AMBIGUOUS_COLUMN, de->position, "DISTINCT ON \"%s\" is ambiguous", de->u.column.name);
                             return NULL;
                         }
