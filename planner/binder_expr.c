@@ -1529,6 +1529,10 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
          * spaces, as every char(n) value is kept (engine/types.h) */
         /* an untyped parameter cast so is a varchar or bpchar parameter
          * (PostgreSQL: $1::varchar(3) describes $1 as character varying) */
+        /* to its own type (a varchar(5) to varchar(5)): no cast at all, as
+         * in PostgreSQL, where the value is the same expression (ORDER BY
+         * a name it shares with the column is then not ambiguous) */
+        if (!is_untyped_param(a) && !memcmp(&a->type, &t, sizeof t)) return a;
         attu_type plain = attu_type_is_bpchar(t) ? attu_type_bpchar_unbounded() : attu_type_varchar_unbounded();
         attu_bexpr *x = is_untyped_param(a) ? coerce(c, a, plain, true, pos) : bind_cast_plain_text(c, a, pos);
         if (!x) return NULL;
