@@ -87,20 +87,15 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
  * under a repeating quantifier whose iterations could split the run more
  * than one way, one in, around or after alternatives that do not each
  * match a fixed number of characters, any in a pattern with a non-greedy
- * quantifier;
+ * quantifier, any in a pattern glibc may never finish resolving;
  * engine/similar.c): 0A000. */
 static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_error *err) {
-    if (k >= 1 && k <= sim->nsub && sim->glibc_loop) {
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                       "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
-        attu_error_set_hint(err, "attu reports no group's extent in a pattern that repeats without bound a group "
-                                 "that can match the empty string in several ways.");
-        return -1;
-    }
-    if (k < 1 || k > sim->nsub || !sim->cap_rep[k - 1]) return 0;
+    if (k < 1 || k > sim->nsub || !(sim->glibc_loop || sim->cap_rep[k - 1])) return 0;
     attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                    "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
-    attu_error_set_hint(err, sim->nongreedy ? "attu reports no group's extent in a pattern with a non-greedy quantifier."
+    attu_error_set_hint(err, sim->glibc_loop ? "attu reports no group's extent in a pattern that repeats without bound a "
+                                               "group that can match the empty string in several ways."
+                             : sim->nongreedy ? "attu reports no group's extent in a pattern with a non-greedy quantifier."
                              : "attu reports a group's extent only outside repeated groups that hold quantifiers or "
                                "alternatives, and after no alternatives of varying widths.");
     return -1;
