@@ -79,7 +79,7 @@ void bench_reduce(context_t& ctx, size_t n, const char* type) {
 }
 
 template <typename T>
-void bench_scan(context_t& ctx, size_t n, const char* type) {
+void bench_scan(context_t& ctx, size_t n, const char* type, const char* label = "") {
   dbuf<T> a(n), b(n);
   fill_random(a.p, n, 4, 1000);
   double ours = time_ms(ctx, no_prep, [&] {
@@ -91,21 +91,22 @@ void bench_scan(context_t& ctx, size_t n, const char* type) {
   double theirs = time_ms(ctx, no_prep, [&] {
     ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, a.p, b.p, int(n), ctx.stream()));
   });
-  row("exclusive scan", type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
+  std::string name = std::string("exclusive scan") + label;
+  row(name.c_str(), type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
 }
 
 // ATTU_BENCH_SCAN_BOXES=1: the scan over other launch boxes (nt x vt) on
 // sm_90, to tune stream_box_t per type.
 template <typename T, int nt, int vt>
-void bench_scan_box(context_t& ctx, size_t n, const char* type) {
+void bench_scan_box(context_t& ctx, size_t n, const char* type, const char* note = "") {
   using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
   dbuf<T> a(n), b(n);
   fill_random(a.p, n, 4, 1000);
   double ours = time_ms(ctx, no_prep, [&] {
     ag::scan<ag::scan_type_exc, box_t>(a.p, int(n), b.p, ag::plus_t<T>(), (T*)nullptr, ctx);
   });
-  char name[64];
-  std::snprintf(name, sizeof name, "exclusive scan, box %dx%d", nt, vt);
+  char name[96];
+  std::snprintf(name, sizeof name, "exclusive scan, box %dx%d%s", nt, vt, note);
   row(name, type, n, 2.0 * n * sizeof(T), ours, "-", 0);
 }
 
@@ -424,6 +425,29 @@ int main(int argc, char** argv) {
           bc::bench_scan_box<long long, 128, 24>(ctx, n, "int64");
           bc::bench_scan_box<long long, 256, 12>(ctx, n, "int64");
         }
+      }
+      // ATTU_BENCH_SCAN_VECTOR=1: the striped kernel (ATTU_SCAN_VECTOR=0)
+      // and the vector kernel (the default for aligned 4-byte arrays)
+      // alternately three times at the default box and at session 30's
+      // 128 x 28, then the vector kernel over other boxes of an odd number
+      // of vectors a thread
+      if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_VECTOR")) {
+        const bool saved = ag::detail::scan_vector_on();
+        for (int round = 0; round < 3; ++round)
+          for (bool on : {false, true}) {
+            ag::detail::scan_vector_on() = on;
+            const char* note = on ? " (vector)" : " (striped, VECTOR=0)";
+            bc::bench_scan<int>(ctx, n, "int32", note);
+            bc::bench_scan<float>(ctx, n, "float", note);
+            bc::bench_scan_box<int, 128, 28>(ctx, n, "int32", note);
+          }
+        ag::detail::scan_vector_on() = true;
+        for (int round = 0; round < 2; ++round) {
+          bc::bench_scan_box<int, 128, 44>(ctx, n, "int32", " (vector)");
+          bc::bench_scan_box<int, 128, 52>(ctx, n, "int32", " (vector)");
+          bc::bench_scan_box<int, 160, 36>(ctx, n, "int32", " (vector)");
+        }
+        ag::detail::scan_vector_on() = saved;
       }
       if (bench_wanted("scan") && getenv("ATTU_BENCH_SCAN_DATA")) {
         bc::bench_scan_data<int>(ctx, n, "int32", false, 1000, "1..1000");

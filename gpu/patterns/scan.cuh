@@ -45,6 +45,9 @@
 // rather than the type moves the float row).
 #pragma once
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -58,18 +61,24 @@ namespace gpu {
 
 enum scan_type_t { scan_type_exc, scan_type_inc };
 
-// The single-pass scan's default tiles: 128 x 28 items of 4 bytes (reduce's
-// streaming box has 24). Measured (session 27, bench_core's scan boxes,
-// 64M / 256M): on an H100 int32 0.215 / 0.824 ms against 0.217-0.220 /
-// 0.844-0.849 for 128 x 24, float 0.218 / 0.837 against 0.220-0.221 /
-// 0.847; on an H200, twice, int32 0.168-0.169 / 0.637-0.638 against
-// 0.172-0.176 / 0.659-0.664, float 0.167-0.169 / 0.647-0.654 against
-// 0.173-0.175 / 0.665-0.666. 128 x 32 and 96 x 32 were no better than
-// 128 x 24 on either card. Wider items keep the streaming box.
+// The single-pass scan's default tiles: 128 x 36 items of 4 bytes (reduce's
+// streaming box has 24). Session 27 (the striped kernel, bench_core's scan
+// boxes, 64M / 256M) chose 128 x 28: on an H100 int32 0.215 / 0.824 ms
+// against 0.217-0.220 / 0.844-0.849 for 128 x 24; on an H200, twice,
+// int32 0.168-0.169 / 0.637-0.638 against 0.172-0.176 / 0.659-0.664
+// (128 x 32 and 96 x 32 no better than 128 x 24 on either card). Session
+// 31 (an H200, the vector kernel, which needs an odd number of 4-item
+// vectors a thread: vt 20, 28, 36, ...), alternately three times: 128 x
+// 36 int32 0.164-0.169 / 0.626-0.628 ms, float 0.162-0.164 / 0.617-0.623,
+// against 128 x 28's 0.168-0.170 / 0.635-0.637 (vector) and 0.168-0.171 /
+// 0.637-0.641 (striped); 128 x 44, 128 x 52 and 160 x 36 within 1% of
+// 128 x 36, 96 x 36-44 and 64 x 52 slower. The striped kernel (4-byte items
+// that are not an aligned array) times the same at 128 x 36 and 128 x 28.
+// Wider items keep the streaming box.
 template <typename T>
 using scan_box_t = launch_box_t<
     arch_cta_t<700, 256, (sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : 2)>,
-    arch_cta_t<900, 128, (sizeof(T) <= 4 ? 28 : sizeof(T) <= 8 ? 12 : 6)>>;
+    arch_cta_t<900, 128, (sizeof(T) <= 4 ? 36 : sizeof(T) <= 8 ? 12 : 6)>>;
 
 namespace detail {
 
@@ -186,25 +195,23 @@ template <typename T>
 using scan_delay_t = cub::detail::fixed_delay_constructor_t<(sizeof(T) <= 4 ? 648 : 632),
                                                             (sizeof(T) <= 4 ? 1245 : 1290)>;
 
-template <scan_type_t scan_type, typename launch_t, typename delay_t, typename T, typename func_t,
-          typename out_it, typename op_t, typename tile_state_t, typename red_it>
-__global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
-    func_t f, int count, out_it output, op_t op, T init, tile_state_t tile_state,
-    tile_state_t next_state, int next_tiles, red_it reduction, bool want_reduction) {
-  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using exchange_t = cub::BlockExchange<T, nt, vt>;
+// The middle of a single-pass tile, shared by both kernels below: x holds
+// the thread's vt consecutive items of the tile (blocked); y gets their
+// scanned values. Tile 0 publishes its aggregate at once, the others learn
+// their prefix through the look-back (warp 0, inside the block scan, whose
+// barriers every thread passes: the caller may reuse the shared memory its
+// blocked loads read once this returns). The thread holding the grid's last
+// item stores the reduction.
+template <scan_type_t scan_type, int nt, int vt, typename delay_t, typename T, typename op_t,
+          typename tile_state_t, typename red_it>
+__device__ __forceinline__ void scan_tile_blocked(
+    const T (&x)[vt], T (&y)[vt], int tid, int cta, int tile_count, int count, op_t op, T init,
+    tile_state_t& tile_state, typename cub::BlockScan<T, nt>::TempStorage& scan_storage,
+    typename cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>::TempStorage& prefix_storage,
+    red_it reduction, bool want_reduction) {
+  enum { nv = nt * vt };
   using scan_t = cub::BlockScan<T, nt>;
   using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>;
-  __shared__ typename exchange_t::TempStorage exchange;
-  __shared__ typename scan_t::TempStorage scan_storage;
-  __shared__ typename prefix_op_t::TempStorage prefix_storage;
-  int tid = threadIdx.x, cta = blockIdx.x;
-  lookback_mark_next(next_state, next_tiles);
-  int tile_begin = cta * nv;
-  int tile_count = min(nv, count - tile_begin);
-  T x[vt];
-  load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
-  exchange_t(exchange).StripedToBlocked(x);
   // The thread's items scanned as one serial chain: incl[i] = x0 op ... op
   // xi, its fold incl[vt - 1]. (Garbage past the end of a partial tile
   // only flows into slots that are never stored.)
@@ -224,7 +231,6 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
     scan_t(scan_storage).ExclusiveScan(incl[vt - 1], prefix, op, prefix_op);
     has_prefix = true;
   }
-  T y[vt];
 #pragma unroll
   for (int i = 0; i < vt; ++i) {
     if (scan_type == scan_type_inc) {
@@ -246,9 +252,119 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
       reduction[0] = red;
     }
   }
+}
+
+template <scan_type_t scan_type, typename launch_t, typename delay_t, typename T, typename func_t,
+          typename out_it, typename op_t, typename tile_state_t, typename red_it>
+__global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
+    func_t f, int count, out_it output, op_t op, T init, tile_state_t tile_state,
+    tile_state_t next_state, int next_tiles, red_it reduction, bool want_reduction) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  using exchange_t = cub::BlockExchange<T, nt, vt>;
+  using scan_t = cub::BlockScan<T, nt>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>;
+  __shared__ typename exchange_t::TempStorage exchange;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ typename prefix_op_t::TempStorage prefix_storage;
+  int tid = threadIdx.x, cta = blockIdx.x;
+  lookback_mark_next(next_state, next_tiles);
+  int tile_begin = cta * nv;
+  int tile_count = min(nv, count - tile_begin);
+  T x[vt];
+  load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
+  exchange_t(exchange).StripedToBlocked(x);
+  T y[vt];
+  scan_tile_blocked<scan_type, nt, vt, delay_t>(x, y, tid, cta, tile_count, count, op, init, tile_state,
+                                                scan_storage, prefix_storage, reduction, want_reduction);
   // every thread is past the block scan's barriers: the loads' exchange is read
   exchange_t(exchange).BlockedToStriped(y);
   store_striped<nt, vt>(output, tid, tile_begin, tile_count, y);
+}
+
+// The single pass over an array of 4-byte items at a 16-byte aligned
+// address, written to another such array (or in place): the striped
+// kernel's tile and look-back, but a full tile moves as 16-byte vectors in
+// warp-striped order (vector j of thread t holds items 4 (j nt + t) to
+// 4 (j nt + t) + 3 of the tile: each warp instruction reads or writes 512
+// contiguous bytes), a quarter of the striped kernel's loads and stores.
+// The tile passes through shared memory as vectors both ways: stored at
+// vector j nt + t, read back blocked as vector t vv + k (vv = vt / 4 odd,
+// so a quarter-warp's 16-byte accesses land in 8 distinct bank groups:
+// no conflicts either way). A partial tile (the grid's last) moves item by
+// item. Unlike session 29's blocked vectors (a thread's own vt items
+// loaded and stored as vectors: a warp's store touched 32 lines a quarter
+// at a time), every global access here is whole lines.
+template <scan_type_t scan_type, typename launch_t, typename delay_t, typename T, typename op_t,
+          typename tile_state_t, typename red_it>
+__global__ __launch_bounds__(launch_t::nt) void scan_vector_kernel(
+    const T* input, int count, T* output, op_t op, T init, tile_state_t tile_state,
+    tile_state_t next_state, int next_tiles, red_it reduction, bool want_reduction) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt, vv = vt / 4 };
+  static_assert(sizeof(T) == 4 && vt % 4 == 0 && vv % 2 == 1,
+                "scan_vector_kernel: 4-byte items, an odd number of vectors a thread");
+  using scan_t = cub::BlockScan<T, nt>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t, delay_t>;
+  __shared__ __align__(16) T s_tile[nv];
+  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ typename prefix_op_t::TempStorage prefix_storage;
+  const int tid = threadIdx.x, cta = blockIdx.x;
+  lookback_mark_next(next_state, next_tiles);
+  const int tile_begin = cta * nv;
+  const int tile_count = min((int)nv, count - tile_begin);
+  uint4* s4 = reinterpret_cast<uint4*>(s_tile);
+  if (tile_count == nv) {
+    const uint4* in4 = reinterpret_cast<const uint4*>(input + tile_begin);
+    uint4 v[vv];
+#pragma unroll
+    for (int j = 0; j < vv; ++j) v[j] = in4[j * nt + tid];
+#pragma unroll
+    for (int j = 0; j < vv; ++j) s4[j * nt + tid] = v[j];
+  } else {
+    T v[vt];
+#pragma unroll
+    for (int i = 0; i < vt; ++i)
+      if (i * nt + tid < tile_count) v[i] = input[tile_begin + i * nt + tid];
+#pragma unroll
+    for (int i = 0; i < vt; ++i)
+      if (i * nt + tid < tile_count) s_tile[i * nt + tid] = v[i];
+  }
+  __syncthreads();
+  T x[vt];
+#pragma unroll
+  for (int k = 0; k < vv; ++k) {
+    const uint4 u = s4[tid * vv + k];
+    memcpy(&x[4 * k], &u, sizeof u);
+  }
+  T y[vt];
+  scan_tile_blocked<scan_type, nt, vt, delay_t>(x, y, tid, cta, tile_count, count, op, init, tile_state,
+                                                scan_storage, prefix_storage, reduction, want_reduction);
+  // every thread is past the block scan's barriers: its blocked reads are done
+#pragma unroll
+  for (int k = 0; k < vv; ++k) {
+    uint4 u;
+    memcpy(&u, &y[4 * k], sizeof u);
+    s4[tid * vv + k] = u;
+  }
+  __syncthreads();
+  if (tile_count == nv) {
+    uint4* out4 = reinterpret_cast<uint4*>(output + tile_begin);
+#pragma unroll
+    for (int j = 0; j < vv; ++j) out4[j * nt + tid] = s4[j * nt + tid];
+  } else {
+#pragma unroll
+    for (int i = 0; i < vt; ++i)
+      if (i * nt + tid < tile_count) output[tile_begin + i * nt + tid] = s_tile[i * nt + tid];
+  }
+}
+
+// ATTU_SCAN_VECTOR=0 keeps 4-byte arrays on the striped kernel (for A/B
+// runs; the bench and the tests flip it through this).
+inline bool& scan_vector_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_SCAN_VECTOR");
+    return !(e && *e == '0');
+  }();
+  return on;
 }
 
 template <scan_type_t scan_type, typename launch_arg_t, typename delay_arg_t = void,
@@ -288,6 +404,34 @@ void scan_impl(func_t f, int count, out_it output, op_t op, T init,
   }
 }
 
+// scan of an array through scan_vector_kernel when it applies (4-byte
+// items, both arrays 16-byte aligned, a box of an odd number of vectors a
+// thread, the switch on); false leaves the call to scan_impl.
+template <scan_type_t scan_type, typename launch_arg_t, typename T, typename op_t, typename red_it>
+bool scan_vector_impl(const T* input, int count, T* output, op_t op, T init, red_it reduction,
+                      bool want_reduction, context_t& ctx) {
+  using launch_t = launch_of_t<launch_arg_t, scan_box_t<T>>;
+  if constexpr (sizeof(T) != 4 || launch_t::sm_ptx::vt % 4 != 0 || (launch_t::sm_ptx::vt / 4) % 2 != 1) {
+    return false;
+  } else {
+    if (!scan_vector_on() || count <= 0 || ((uintptr_t)input | (uintptr_t)output) % 16) return false;
+    // launch_t::sm_ptx is the box of the device code being compiled; the
+    // host asks for the device's box, which must be the same one
+    const auto dim = launch_t::cta_dim(ctx.ptx_version());
+    if (dim.nt != launch_t::sm_ptx::nt || dim.vt != launch_t::sm_ptx::vt) return false;
+    using delay_t = scan_delay_t<T>;
+    using tile_state_t = cub::ScanTileState<T>;
+    const int nv = dim.nv();
+    const int num_tiles = div_up(count, nv);
+    auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
+    scan_vector_kernel<scan_type, launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        input, count, output, op, init, lb.state, lb.next, lb.next_tiles, reduction, want_reduction);
+    ATTU_CUDA_CHECK_LAUNCH();
+    lookback_end(lb, ctx);
+    return true;
+  }
+}
+
 }  // namespace detail
 
 // Scan of f(0), f(1), ...; reduction is a T* (device or mapped pinned host
@@ -317,6 +461,12 @@ template <scan_type_t scan_type = scan_type_exc, typename launch_arg_t = empty_t
           typename input_it, typename out_it, typename op_t, typename T>
 void scan(input_it input, int count, out_it output, op_t op, T* reduction,
           context_t& ctx, T init = T()) {
+  if constexpr (std::is_pointer<input_it>::value && std::is_same<out_it, T*>::value &&
+                std::is_same<std::remove_cv_t<std::remove_pointer_t<input_it>>, T>::value) {
+    if (detail::scan_vector_impl<scan_type, launch_arg_t>(static_cast<const T*>(input), count, output, op, init,
+                                                          reduction, reduction != nullptr, ctx))
+      return;
+  }
   transform_scan<scan_type, launch_arg_t>(
       [=] __device__(int i) { return (T)input[i]; }, count, output, op,
       reduction, ctx, init);

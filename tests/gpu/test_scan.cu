@@ -301,6 +301,53 @@ int main() {
     }
   });
 
+  // The two single-pass kernels of 4-byte arrays (scan_vector_kernel for
+  // 16-byte aligned arrays, the striped kernel otherwise or with
+  // ATTU_SCAN_VECTOR=0), each against the reference: sizes around the
+  // tile, a non-commutative 4-byte map, misaligned input or output (the
+  // striped kernel serves them), in place.
+  r.run("scan vector and striped kernels: around the tile, 1M, misaligned, in place", [&] {
+    const bool saved = detail::scan_vector_on();
+    const int nv = scan_box_t<int>::cta_dim(ctx.ptx_version()).nv();
+    for (bool vec : {true, false}) {
+      detail::scan_vector_on() = vec;
+      const std::string mode = vec ? "vector " : "striped ";
+      for (int n : sizes_around(nv, false)) {
+        for (int shift : {0, 1, 3}) {  // items before the input (and output) pointer
+          auto in = test::random_values<int>(n + shift, -1000, 1000, 101 + n + shift);
+          mem_t<int> d = to_mem(in, ctx), out(n + 4, ctx), red(1, ctx);
+          std::vector<int> mine(in.begin() + shift, in.end());
+          for (int oshift : {0, shift}) {
+            out.memset(0xff);
+            red.memset(0xff);
+            scan<scan_type_inc>(d.data() + shift, n, out.data() + oshift, plus_t<int>(), red.data(), ctx);
+            int want_red;
+            auto want = ref::scan(mine, true, plus_t<int>(), 0, &want_red);
+            auto got = out.to_host();
+            std::vector<int> got_n(got.begin() + oshift, got.begin() + oshift + n);
+            std::string what = mode + "n=" + std::to_string(n) + " shift=" + std::to_string(shift) +
+                               " out shift=" + std::to_string(oshift);
+            test::expect_equal(r, got_n, want, what.c_str());
+            if (red.to_host()[0] != want_red) r.fail("reduction " + what);
+            for (int i = 0; i < oshift; ++i)
+              if (got[i] != -1) r.fail("store before the output " + what);
+            if (got[oshift + n] != -1) r.fail("store past the output " + what);
+          }
+        }
+        auto v = test::random_values<unsigned>(2 * (size_t)n, 0, 0xffff, 111 + n);
+        std::vector<affine16_t> in16(n);
+        for (int i = 0; i < n; ++i) in16[i] = {(unsigned short)(v[2 * i] | 1u), (unsigned short)v[2 * i + 1]};
+        check_non_commutative(in16, compose16_t(), affine16_t{1, 0});
+        auto in = test::random_values<int>(n, -9, 9, 121 + n);
+        mem_t<int> d = to_mem(in, ctx);
+        scan<scan_type_exc>(d.data(), n, d.data(), plus_t<int>(), (int*)nullptr, ctx, 5);
+        test::expect_equal(r, d.to_host(), ref::scan(in, false, plus_t<int>(), 5),
+                           (mode + "in place n=" + std::to_string(n)).c_str());
+      }
+    }
+    detail::scan_vector_on() = saved;
+  });
+
   r.run("scan with a small launch box override and in-place output", [&] {
     int n = 100003;
     auto in = test::random_values<int>(n, 1, 9, 5);
@@ -444,29 +491,36 @@ int main() {
     }
   });
 
-  // Stores aligned and not.
+  // Stores aligned and not; an input pointer that is not 16-byte aligned.
   r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
     int nv = select_box_t<int>::cta_dim(ctx.ptx_version()).nv();
     const bool saved = detail::select_align_on();
-    for (bool align : {true, false})
-    for (int n : sizes_around(nv, true)) {
+    for (int form = 0; form < 3; ++form)  // stores aligned, stores from the tile's first, input shifted
+    for (int n : sizes_around(nv, form == 0)) {
+      const bool align = form != 1;
+      const int shift = form == 2 ? 1 : 0;
       detail::select_align_on() = align;
-      auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
+      auto in = test::random_values<int>(n + shift, -1000000, 1000000, 41 + n);
       mem_t<int> d = to_mem(in, ctx);
-      for (int mode = 0; mode < 3; ++mode) {
+      in.erase(in.begin(), in.begin() + shift);
+      const int* p = d.data() + shift;
+      for (int mode = 0; mode < 4; ++mode) {
         std::vector<int> want;
         for (int x : in)
-          if (mode == 2 || (mode == 1 && (x & 3) != 0 && x > -500000)) want.push_back(x);
+          if (mode == 2 || (mode == 1 && (x & 3) != 0 && x > -500000) || (mode == 3 && (x & 15) == 0))
+            want.push_back(x);
         mem_t<int> out(n > 0 ? n : 1, ctx), cnt(1, ctx);
         out.memset(0xab);  // poisoned: every kept slot must be written
         cnt.memset(0xff);
-        if (mode == 0) select_if(d.data(), n, [] __device__(int) { return false; }, out.data(), cnt.data(), ctx);
+        if (mode == 0) select_if(p, n, [] __device__(int) { return false; }, out.data(), cnt.data(), ctx);
         else if (mode == 1)
-          select_if(d.data(), n, [] __device__(int x) { return (x & 3) != 0 && x > -500000; }, out.data(),
+          select_if(p, n, [] __device__(int x) { return (x & 3) != 0 && x > -500000; }, out.data(),
                     cnt.data(), ctx);
-        else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
+        else if (mode == 2) select_if(p, n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
+        else select_if(p, n, [] __device__(int x) { return (x & 15) == 0; }, out.data(), cnt.data(), ctx);
         int k = cnt.to_host()[0];
-        std::string what = std::string(align ? "" : "unaligned ") + "n=" +
+        static const char* forms[] = {"", "unaligned stores ", "input shifted "};
+        std::string what = std::string(forms[form]) + "n=" +
                            std::to_string(n) + " mode " + std::to_string(mode);
         if (k != (int)want.size()) {
           r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
