@@ -565,6 +565,37 @@ int main(int argc, char** argv) {
           ag::detail::lbs_direct_on() = saved;
           ag::detail::lbs_align_on() = saved_align;
         }
+        // ATTU_BENCH_LBS_V3=1: transform_lbs by the merge path
+        // (ATTU_LBS_V3=0) and as dispatched (through the interval moves'
+        // marks below a mean of 512) alternately three times, then the
+        // marks over other boxes
+        if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_V3")) {
+          const bool saved = ag::detail::lbs_v3_on();
+          for (int round = 0; round < 3; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::lbs_v3_on() = on;
+              bc::bench_lbs(ctx, n, mean, on ? " (default)" : " (merge path, V3=0)");
+            }
+          ag::detail::lbs_v3_on() = true;
+          if (mean < ag::detail::kLbsMarksMaxMean) {
+            bc::bench_lbs<ag::launch_params_t<128, 8>>(ctx, n, mean, " (marks, 128x8)");
+            bc::bench_lbs<ag::launch_params_t<128, 16>>(ctx, n, mean, " (marks, 128x16)");
+            bc::bench_lbs<ag::launch_params_t<64, 16>>(ctx, n, mean, " (marks, 64x16)");
+          }
+          ag::detail::lbs_v3_on() = saved;
+        }
+        // ATTU_BENCH_MOVE_BOXES=1: the interval moves' tiles (256 x 6, the
+        // default) beside other boxes
+        if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_BOXES") && mean < 256) {
+          for (int round = 0; round < 2; ++round) {
+            bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (256x6)");
+            bc::bench_interval_move<ag::launch_params_t<128, 6>>(ctx, n, mean, " (128x6)");
+            bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
+            bc::bench_interval_move<ag::launch_params_t<128, 12>>(ctx, n, mean, " (128x12)");
+            bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");
+            bc::bench_interval_move<ag::launch_params_t<256, 4>>(ctx, n, mean, " (256x4)");
+          }
+        }
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_BOXES")) {
           if (mean == means[0]) bc::bench_write_pairs(ctx, n);
           bc::bench_lbs<ag::launch_params_t<256, 16>>(ctx, n, mean, " (256x16)");

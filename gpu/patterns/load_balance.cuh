@@ -427,30 +427,34 @@ __device__ inline int highest_bit(unsigned x) {
 // position p of the tile, segment b0 + sl its local segment sl (sl = the
 // number of the tile's ends at or before the item).
 // - Marks (16-bit): s_mark[p] = sl + 1 when item p starts a segment or is
-//   the first of a window of 32 items (p = 32 w), else 0. Of a run of equal
-//   ends (empty segments) only the last writes, with its own count (index +
-//   1): every end below a1 has all its equal ends in the tile (they all
-//   merge before that item) and the ends before b0 are at or below a0, so
-//   the count is exact. A window's first item, when no segment starts there,
-//   is written by the thread of the segment covering it, or keeps the
-//   default 1 (segment b0) from the clear. So no two threads write one mark
-//   (no atomics), and every window's lane 0 holds a mark.
+//   a warp's first item (p = 32 vt w), else 0. Of a run of equal ends
+//   (empty segments) only the last writes, with its own count (index + 1):
+//   every end below a1 has all its equal ends in the tile (they all merge
+//   before that item) and the ends before b0 are at or below a0, so the
+//   count is exact. A warp's first item, when no segment starts there, is
+//   written by the thread of the segment covering it, or keeps the default
+//   1 (segment b0) from the clear. So no two threads write one mark (no
+//   atomics), and every warp's first item holds a mark.
 // - s_start[sl] = the local start of segment sl (segment b0's may lie before
 //   a0: start_b0 - a0, in wrapping arithmetic, exact once subtracted from
 //   p), beside its cached values s_cache[sl].
-// Per window a lane loads its mark, ballots the nonzero ones, takes the
-// value of the highest at or below it (bfind, shfl): its segment; its rank
-// is p - s_start[sl]. No selects, no carry between a warp's windows.
+// A warp walks its 32 vt items a row of 32 at a time: a lane loads its
+// mark, ballots the nonzero ones, takes the value of the highest at or
+// below it (bfind, shfl): its segment, or with none the segment of the
+// row's last item before (carried from lane 31, a shfl a row); its rank is
+// p - s_start[sl]. Until session 31 every window of 32 items held a mark
+// (no carry), which a long segment's thread wrote one by one: nv / 32
+// stores at mean 1000 and beyond, 32 vt times fewer now.
 // Registers keep each item's cached values from its load to its store (no
 // second shared load). Shared memory at 256 x 6 with int pairs cached: 9.2
 // KB static + 12.3 KB dynamic a CTA, still 8 CTAs a
 // multiprocessor (the driver sizes the carveout for occupancy). Two barriers
 // a tile: after clearing the marks (the thread's first ends and cached
 // values already loading) and after writing them. Every geometry is exact:
-// empty segments (each run one mark), one huge segment (window marks only),
+// empty segments (each run one mark), one huge segment (warp marks only),
 // tiles with no ends (all marks default), ends at a1 (p = na: no mark), the
-// partial last tile (windows past na read cleared marks; their items are
-// masked).
+// partial last tile (rows past na read cleared marks and carry; their
+// items are masked).
 //
 // Registers: 4-byte items up to 6 a thread are held to 32 registers (2048
 // threads a multiprocessor, 8 CTAs of 256 x 6; unbounded they took 48, 5
@@ -501,9 +505,9 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
         s_mark[p] = (unsigned short)(j + 2);
         s_start[j + 1] = p;
       }
-      // one window a segment at mean 10 or less; a long one writes many
-#pragma unroll 4
-      for (int w = (p >> 5) + 1; 32 * w < pe; ++w) s_mark[32 * w] = (unsigned short)(j + 2);
+      // the warps' first items it covers after its start (none at short
+      // means; a long segment writes at most one a warp)
+      for (int w = p / (32 * vt) + 1; 32 * vt * w < pe; ++w) s_mark[32 * vt * w] = (unsigned short)(j + 2);
     }
   };
   int e0 = 0, e0_next = 0;
@@ -513,12 +517,13 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
     c0v = load_cached(caching, r.b0 + tid, seq);
   }
   const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
-  // 16 bytes (8 marks) a store, 4 a window; window firsts: segment b0
+  // 16 bytes (8 marks) a store, 4 vt a warp's items; the warps' firsts:
+  // segment b0
   constexpr int n16 = nv / 8;
 #pragma unroll
   for (int k = 0; k < (n16 + nt - 1) / nt; ++k) {
     const int q = tid + k * nt;
-    if (n16 % nt == 0 || q < n16) reinterpret_cast<int4*>(s_mark)[q] = make_int4(q % 4 == 0, 0, 0, 0);
+    if (n16 % nt == 0 || q < n16) reinterpret_cast<int4*>(s_mark)[q] = make_int4(q % (4 * vt) == 0, 0, 0, 0);
   }
   if (tid == 0) s_start[0] = (int)((unsigned)start_b0 - (unsigned)r.a0);
   __syncthreads();
@@ -537,12 +542,15 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   T v[vt];
   int seg_of[vt], rank_of[vt];
   cache_t c_of[vt];
+  int carry = 0;  // the local segment of the warp's item before this row (row 0's lane 0 holds a mark)
 #pragma unroll
   for (int i = 0; i < vt; ++i) {
     const int p = c0 + 32 * i + lane;
     const int m = s_mark[p];
-    const unsigned marks = __ballot_sync(~0u, m != 0) & at_or_below;  // bit 0 always set
-    const int sl = __shfl_sync(~0u, m, highest_bit(marks)) - 1;
+    const unsigned marks = __ballot_sync(~0u, m != 0) & at_or_below;
+    const int from = __shfl_sync(~0u, m, marks ? highest_bit(marks) : 0) - 1;
+    const int sl = marks ? from : carry;
+    carry = __shfl_sync(~0u, sl, 31);
     const int rank = (int)((unsigned)p - (unsigned)s_start[sl]);
     if (p < na) {
       seg_of[i] = r.b0 + sl;
@@ -585,6 +593,67 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
   ATTU_CUDA_CHECK_LAUNCH();
 }
 
+// transform_lbs through lbs_move_v3_kernel's marks: the move's load
+// returns nothing and its store calls f, so each lane finds its item's
+// segment by one ballot over the tile's marks instead of the merge path's
+// search and serial merge. The default below a mean segment of
+// kLbsMarksMaxMean items, on tiles of lbs_marks_box_t; longer segments keep
+// transform_lbs_kernel, whose tiles with few ends count them directly.
+// Measured (session 31, an H200, transform_lbs writing seg and rank, ms at
+// 64M / 256M, alternately three times): mean 10 merge path 0.216 / 0.801,
+// marks 128 x 12 0.174 / 0.640 (79% / 83% of the copy); mean 100 0.172 /
+// 0.631 against 0.150 / 0.544; mean 300 0.200 / 0.742 against 0.146 /
+// 0.526; mean 1000 (direct counts) 0.139-0.141 / 0.506-0.510 against
+// 0.144 / 0.525. ATTU_LBS_V3=0 keeps the merge path everywhere (read once;
+// tests and the bench switch it through this).
+inline bool& lbs_v3_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_LBS_V3");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+constexpr long long kLbsMarksMaxMean = 512;
+inline bool lbs_marks_wanted(int count, int num_segments) {
+  return lbs_v3_on() && (long long)count < kLbsMarksMaxMean * num_segments;
+}
+// 128 x 12 beat 256 x 6 (the moves' box; 0.181 ms at mean 10, 64M),
+// 128 x 6 / 8 / 16, 64 x 8 / 16 and 256 x 8 by 1-10% at means 10-1000.
+using lbs_marks_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 128, 12>>;
+
+struct lbs_no_value_t {};
+
+template <typename cache_t>
+struct lbs_load_nothing_t {
+  __device__ lbs_no_value_t operator()(int, int, int, const cache_t&) const { return {}; }
+};
+
+template <typename func_t, typename cache_t, bool caching_on>
+struct lbs_store_call_t {
+  func_t f;
+  __device__ void operator()(int index, int seg, int rank, const cache_t& c, lbs_no_value_t) const {
+    if constexpr (caching_on) f(index, seg, rank, c);
+    else f(index, seg, rank);
+  }
+};
+
+template <typename launch_arg_t, typename func_t, typename segments_it, typename tpl_t>
+void transform_lbs_v3(func_t f, int count, segments_it segments, int num_segments, tpl_t caching,
+                      context_t& ctx) {
+  using cache_t = typename cached_tuple<tpl_t>::type;
+  lbs_move<launch_of_t<launch_arg_t, lbs_marks_box_t>, lbs_no_value_t>(
+      lbs_load_nothing_t<cache_t>{}, lbs_store_call_t<func_t, cache_t, true>{f}, count, segments, num_segments,
+      caching, ctx);
+}
+
+template <typename launch_arg_t, typename func_t, typename segments_it>
+void transform_lbs_v3(func_t f, int count, segments_it segments, int num_segments, no_cache_t, context_t& ctx) {
+  using cache_t = cuda::std::tuple<>;
+  lbs_move<launch_of_t<launch_arg_t, lbs_marks_box_t>, lbs_no_value_t>(
+      lbs_load_nothing_t<cache_t>{}, lbs_store_call_t<func_t, cache_t, false>{f}, count, segments, num_segments,
+      cuda::std::tuple<>(), ctx);
+}
+
 }  // namespace detail
 
 // f(index, seg, rank, cuda::std::tuple<values...>) for every work item;
@@ -593,6 +662,10 @@ template <typename launch_arg_t = empty_t, typename func_t,
           typename segments_it, typename... its>
 void transform_lbs(func_t f, int count, segments_it segments, int num_segments,
                    cuda::std::tuple<its...> caching, context_t& ctx) {
+  if (detail::lbs_marks_wanted(count, num_segments)) {
+    detail::transform_lbs_v3<launch_arg_t>(f, count, segments, num_segments, caching, ctx);
+    return;
+  }
   detail::transform_lbs_impl<launch_arg_t>(f, count, segments, num_segments,
                                            caching, ctx);
 }
@@ -601,6 +674,10 @@ void transform_lbs(func_t f, int count, segments_it segments, int num_segments,
 template <typename launch_arg_t = empty_t, typename func_t, typename segments_it>
 void transform_lbs(func_t f, int count, segments_it segments, int num_segments,
                    context_t& ctx) {
+  if (detail::lbs_marks_wanted(count, num_segments)) {
+    detail::transform_lbs_v3<launch_arg_t>(f, count, segments, num_segments, detail::no_cache_t(), ctx);
+    return;
+  }
   detail::transform_lbs_impl<launch_arg_t>(f, count, segments, num_segments,
                                            detail::no_cache_t(), ctx);
 }

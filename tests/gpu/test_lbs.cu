@@ -163,13 +163,54 @@ int main() {
     }
   });
 
+  // transform_lbs through the interval moves' marks (the default below a
+  // mean segment of 512 items), called directly so that long segments take
+  // it too: every geometry around its tile, the merge path's and the
+  // moves', with caching; load_balance_search (no caching) as dispatched,
+  // and through the merge path (ATTU_LBS_V3=0).
+  r.run("transform_lbs and load_balance_search through the moves' marks, all geometries", [&] {
+    const bool saved = detail::lbs_v3_on();
+    const int knv = detail::lbs_marks_box_t::cta_dim(ctx.ptx_version()).nv();
+    for (int tile : {knv, nv, mnv})
+      for (auto c : geo_cases(tile, false)) {
+        auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 5 + c.geo);
+        int ns = (int)segs.size();
+        auto va = test::random_values<int>(ns, -1000, 1000, ns + 3);
+        auto vb = test::random_values<long long>(ns, 1, 1LL << 40, ns + 4);
+        mem_t<int> d_segs = to_mem(segs, ctx), d_va = to_mem(va, ctx), seg_out(c.count, ctx);
+        mem_t<long long> d_vb = to_mem(vb, ctx), out(c.count, ctx);
+        out.memset(0xff);
+        long long* o = out.data();
+        detail::transform_lbs_v3<empty_t>(
+            [=] __device__(int index, int seg, int rank, cuda::std::tuple<int, long long> v) {
+              o[index] = cuda::std::get<0>(v) * 1000003LL + cuda::std::get<1>(v) * 7 + rank * 31 + seg;
+            },
+            c.count, (const int*)d_segs.data(), ns,
+            cuda::std::make_tuple((const int*)d_va.data(), (const long long*)d_vb.data()), ctx);
+        std::vector<long long> want(c.count);
+        ref::transform_lbs([&](int i, int s, int rank) {
+          want[i] = va[s] * 1000003LL + vb[s] * 7 + rank * 31 + s;
+        }, c.count, segs);
+        test::expect_equal(r, out.to_host(), want, ("marks cached " + name_of(c, ns)).c_str());
+        for (bool v3 : {true, false}) {
+          detail::lbs_v3_on() = v3;
+          seg_out.memset(0xff);
+          load_balance_search(c.count, (const int*)d_segs.data(), ns, seg_out.data(), ctx);
+          test::expect_equal(r, seg_out.to_host(), ref::load_balance_search(c.count, segs),
+                             ((v3 ? "lbs " : "lbs, merge path ") + name_of(c, ns)).c_str());
+        }
+      }
+    detail::lbs_v3_on() = saved;
+  });
+
   r.run("transform_lbs: the direct count of tiles with few ends and the merge, long segments", [&] {
     // Means 300 to 20000 (empty segments among them in the empty-heavy
     // geometry) put tiles with 0 to 8 ends and tiles with more side by
     // side; each geometry runs with the direct count on and off, the
     // items aligned to 32 or mapped from the tile's first, with and
     // without caching.
-    const bool saved = detail::lbs_direct_on(), saved_align = detail::lbs_align_on();
+    const bool saved = detail::lbs_direct_on(), saved_align = detail::lbs_align_on(), saved_v3 = detail::lbs_v3_on();
+    detail::lbs_v3_on() = false;  // (mean 300 would take the marks)
     for (int mode = 0; mode < 4; ++mode) {  // direct / merge, items aligned / from a0
       const bool direct = mode % 2 == 0;
       detail::lbs_direct_on() = direct;
@@ -200,6 +241,7 @@ int main() {
     }
     detail::lbs_direct_on() = saved;
     detail::lbs_align_on() = saved_align;
+    detail::lbs_v3_on() = saved_v3;
   });
 
   r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {
