@@ -584,6 +584,21 @@ int main(int argc, char** argv) {
           }
           ag::detail::lbs_v3_on() = saved;
         }
+        // ATTU_BENCH_LBS_PDL=1: the marks tiles (transform_lbs below a
+        // mean of 512, the interval moves' tiles) as plain launches
+        // (ATTU_LBS_PDL=0) and as the partition's programmatic dependents
+        // (the default) alternately three times
+        if (getenv("ATTU_BENCH_LBS_PDL") && mean < 256) {
+          const bool saved = ag::detail::lbs_pdl_on();
+          for (int round = 0; round < 3; ++round)
+            for (bool on : {false, true}) {
+              ag::detail::lbs_pdl_on() = on;
+              const char* note = on ? " (pdl, default)" : " (plain launch, PDL=0)";
+              if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean, note);
+              if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean, note);
+            }
+          ag::detail::lbs_pdl_on() = saved;
+        }
         // ATTU_BENCH_MOVE_BOXES=1: the interval moves' tiles (256 x 6, the
         // default) beside other boxes
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_BOXES") && mean < 256) {

@@ -40,6 +40,7 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
+#include "gpu/patterns/dependent_launch.cuh"
 #include "gpu/patterns/memory.cuh"
 #include "gpu/patterns/search.cuh"
 #include "gpu/patterns/transform.cuh"
@@ -77,9 +78,7 @@ template <typename segments_it>
 __global__ void lbs_partition_kernel(segments_it segments, int count,
                                      int num_segments, int nv, int num_parts,
                                      int* __restrict__ part, bool per_warp, bool trigger) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (trigger) cudaTriggerProgrammaticLaunchCompletion();
-#endif
+  if (trigger) trigger_dependent_launch();
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
   if (t >= num_parts) return;
@@ -406,6 +405,18 @@ __global__ __launch_bounds__(launch_t::nt) void lbs_move_kernel(
 // warp finding its items' segments itself by ballots over the tile's ends
 // (0.283; about 100 warp instructions per 32 items, issue-bound), and v2
 // run by resident CTAs loading the next tile's ends ahead (0.356).
+// ATTU_LBS_PDL=0 launches lbs_move_v3_kernel (the interval moves' and
+// transform_lbs's marks tiles) as a plain launch after the partition
+// kernel instead of its programmatic dependent (for A/B runs; the bench
+// and tests switch it through this, read once).
+inline bool& lbs_pdl_on() {
+  static bool on = [] {
+    const char* e = getenv("ATTU_LBS_PDL");
+    return !(e && *e == '0');
+  }();
+  return on;
+}
+
 inline bool& lbs_move_v3_on() {
   static bool on = [] {
     const char* e = getenv("ATTU_LBS_MOVE_V3");
@@ -481,6 +492,9 @@ __global__ __launch_bounds__(launch_t::nt, (lbs_move_v3_min_ctas<T, launch_t::nt
   extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
   cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
   const int tid = threadIdx.x;
+  // (launched as the partition kernel's programmatic dependent, or not:
+  // then this returns at once)
+  wait_for_primary_grid();
   const lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
   const int na = r.na(), nb = r.nb();
   // Segments referenced by the tile's items: b0 .. min(b1, last), nb or nb + 1.
@@ -573,18 +587,22 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
   using launch_t = launch_of_t<launch_arg_t, lbs_move_box_t>;
   if (count <= 0 || num_segments <= 0) return;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
-  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
-  int num_tiles = (int)part.size() - 1;
   size_t cache_bytes = (nv + 1) * sizeof(typename cached_tuple<tpl_t>::type);
   if (lbs_move_v3_on()) {
+    // the tiles as the partition kernel's programmatic dependent (Hopper)
+    const bool pdl = lbs_pdl_on() && ctx.ptx_version() >= 900;
+    const int num_tiles = (int)div_up((long long)count + num_segments, (long long)nv);
+    mem_t<int> part(num_tiles + 1, ctx);
+    lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, pdl);
     auto kernel = lbs_move_v3_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
     ATTU_CUDA_CHECK(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
-    kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
-        load, store, count, segments, num_segments, part.data(), caching);
-    ATTU_CUDA_CHECK_LAUNCH();
+    launch_maybe_dependent(kernel, num_tiles, launch_t::nt, cache_bytes, pdl, ctx, load, store, count, segments,
+                           num_segments, (const int*)part.data(), caching);
     return;
   }
+  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
+  int num_tiles = (int)part.size() - 1;
   auto kernel = lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
   ATTU_CUDA_CHECK(cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));

@@ -76,6 +76,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "gpu/patterns/dependent_launch.cuh"
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/operators.cuh"
 #include "gpu/patterns/scan.cuh"
@@ -270,15 +271,6 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
   if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
-// A kernel launched with programmatic stream serialization (Hopper's
-// programmatic dependent launch) may start while the kernel before it in
-// the stream still runs; this waits until that kernel has finished and its
-// stores are visible. Without such a launch it returns at once.
-__device__ __forceinline__ void wait_for_primary_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cudaGridDependencySynchronize();
-#endif
-}
 
 // segreduce_blocked_kernel: the tails kernel for an array of 4-byte values
 // at a 16-byte aligned address (segreduce's common case). Each thread's vt
@@ -602,32 +594,6 @@ __global__ __launch_bounds__(128) void segreduce_fixup_kernel(fixup_t fixup, int
   if (t < num_tiles) fixup(t);
 }
 
-// kernel<<<grid, block>>>(args...) on ctx's stream; dependent: as a
-// programmatic dependent of the stream's kernel before it (Hopper's
-// programmatic stream serialization, cudaLaunchKernelEx): it may be launched
-// and its CTAs placed while that kernel drains, so it must wait
-// (wait_for_primary_grid) before its first read of that kernel's results.
-template <typename... params_t, typename... args_t>
-void launch_maybe_dependent(void (*kernel)(params_t...), int grid, int block, bool dependent,
-                            context_t& ctx, args_t... args) {
-  if (!dependent) {
-    kernel<<<grid, block, 0, ctx.stream()>>>(args...);
-    ATTU_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3((unsigned)grid);
-  cfg.blockDim = dim3((unsigned)block);
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = ctx.stream();
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  ATTU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
-}
-
 template <typename T>
 struct load_run_t {
   const seg_run_t<T>* runs;
@@ -654,7 +620,7 @@ void segreduce_carry_tiles(const seg_run_t<T>* runs, seg_run_t<T>* carry_in, con
   using fixup_t = segreduce_fixup_t<T, segments_it, output_it, op_t>;
   fixup_t fixup{carry_in, runs, part, nv,
                 segment_ends_t<segments_it>{segments, num_segments, count}, output, op};
-  launch_maybe_dependent(segreduce_fixup_kernel<fixup_t, pdl>, (int)div_up(num_tiles, 128), 128,
+  launch_maybe_dependent(segreduce_fixup_kernel<fixup_t, pdl>, (int)div_up(num_tiles, 128), 128, 0,
                          pdl, ctx, fixup, num_tiles);
 }
 
@@ -713,7 +679,7 @@ void segreduce_blocked_impl(const T* input, int count, segments_it segments,
   lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, pdl);
   launch_maybe_dependent(
       segreduce_blocked_kernel<nt, vt, min_blocks, T, segments_it, output_it, op_t, pdl, lean>,
-      num_tiles, nt, pdl, ctx, input, count, segments, num_segments, (const int*)part.data(), nv,
+      num_tiles, nt, 0, pdl, ctx, input, count, segments, num_segments, (const int*)part.data(), nv,
       output, op, init, runs.data());
   segreduce_carry_tiles<pdl>(runs.data(), carry_in.data(), part.data(), num_tiles, nv, count,
                              segments, num_segments, output, op, init, ctx);

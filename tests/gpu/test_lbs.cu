@@ -169,7 +169,7 @@ int main() {
   // moves', with caching; load_balance_search (no caching) as dispatched,
   // and through the merge path (ATTU_LBS_V3=0).
   r.run("transform_lbs and load_balance_search through the moves' marks, all geometries", [&] {
-    const bool saved = detail::lbs_v3_on();
+    const bool saved = detail::lbs_v3_on(), saved_pdl = detail::lbs_pdl_on();
     const int knv = detail::lbs_marks_box_t::cta_dim(ctx.ptx_version()).nv();
     for (int tile : {knv, nv, mnv})
       for (auto c : geo_cases(tile, false)) {
@@ -181,6 +181,7 @@ int main() {
         mem_t<long long> d_vb = to_mem(vb, ctx), out(c.count, ctx);
         out.memset(0xff);
         long long* o = out.data();
+        detail::lbs_pdl_on() = c.count % 2 == 0;  // the marks tiles as the partition's dependent, or not
         detail::transform_lbs_v3<empty_t>(
             [=] __device__(int index, int seg, int rank, cuda::std::tuple<int, long long> v) {
               o[index] = cuda::std::get<0>(v) * 1000003LL + cuda::std::get<1>(v) * 7 + rank * 31 + seg;
@@ -201,6 +202,7 @@ int main() {
         }
       }
     detail::lbs_v3_on() = saved;
+    detail::lbs_pdl_on() = saved_pdl;
   });
 
   r.run("transform_lbs: the direct count of tiles with few ends and the merge, long segments", [&] {
@@ -491,11 +493,13 @@ int main() {
     cases.push_back({1 << 20, test::geo_random, -1});
     // mean -2: long_mix (intervals past kWarpChunkLen: the chunk kernel)
     cases.push_back({12 << 20, test::geo_random, -2});
-    const bool saved_v3 = detail::lbs_move_v3_on();
-    // 0: counted ends (v1), 3: tile-marked segments (v3)
-    for (int mode : {3, 0}) {
+    const bool saved_v3 = detail::lbs_move_v3_on(), saved_pdl = detail::lbs_pdl_on();
+    // 0: counted ends (v1), 3: tile-marked segments (v3) as the partition's
+    // programmatic dependent, 4: v3 as a plain launch
+    for (int mode : {3, 4, 0}) {
     for (auto c : cases) {
-      detail::lbs_move_v3_on() = mode == 3;
+      detail::lbs_move_v3_on() = mode >= 3;
+      detail::lbs_pdl_on() = mode == 3;
       auto segs = c.mean >= 0 ? test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo)
                   : c.mean == -1 ? empty_runs(c.count)
                                  : long_mix(c.count);
@@ -514,7 +518,7 @@ int main() {
       mem_t<int> d_src = to_mem(src, ctx), d_segs = to_mem(segs, ctx),
                  d_g = to_mem(gather, ctx), d_s = to_mem(scatter, ctx), out(c.count, ctx);
       const int* S = d_segs.data();
-      std::string nm = name_of(c, ns) + (mode == 0 ? " v1" : " v3");
+      std::string nm = name_of(c, ns) + (mode == 0 ? " v1" : mode == 3 ? " v3" : " v3 plain");
       out.memset(0xff);
       interval_expand((const int*)d_src.data(), c.count, S, ns, out.data(), ctx);
       std::vector<int> src_ns(src.begin(), src.begin() + ns);
@@ -554,6 +558,7 @@ int main() {
     }
     }
     detail::lbs_move_v3_on() = saved_v3;
+    detail::lbs_pdl_on() = saved_pdl;
   });
 
   r.run("lbs_workcreate: upsweep counts, downsweep segments and order", [&] {
