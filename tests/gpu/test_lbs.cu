@@ -139,27 +139,34 @@ int main() {
     }
   });
 
+  // transform_lbs with two cached iterators and the rank, against the
+  // reference: as dispatched, or (marks) through the interval moves' marks
+  // directly, whatever the mean
+  auto check_cached = [&](const geo_case_t& c, const std::vector<int>& segs, int seed, bool marks) {
+    int ns = (int)segs.size();
+    auto va = test::random_values<int>(ns, -1000, 1000, seed);
+    auto vb = test::random_values<long long>(ns, 1, 1LL << 40, seed + 1);
+    mem_t<int> d_segs = to_mem(segs, ctx), d_va = to_mem(va, ctx);
+    mem_t<long long> d_vb = to_mem(vb, ctx), out(c.count, ctx);
+    out.memset(0xff);
+    long long* o = out.data();
+    auto f = [=] __device__(int index, int seg, int rank, cuda::std::tuple<int, long long> v) {
+      o[index] = cuda::std::get<0>(v) * 1000003LL + cuda::std::get<1>(v) * 7 + rank * 31 + seg;
+    };
+    auto cache = cuda::std::make_tuple((const int*)d_va.data(), (const long long*)d_vb.data());
+    if (marks) detail::transform_lbs_v3<empty_t>(f, c.count, (const int*)d_segs.data(), ns, cache, ctx);
+    else transform_lbs(f, c.count, (const int*)d_segs.data(), ns, cache, ctx);
+    std::vector<long long> want(c.count);
+    ref::transform_lbs([&](int i, int s, int rank) {
+      want[i] = va[s] * 1000003LL + vb[s] * 7 + rank * 31 + s;
+    }, c.count, segs);
+    test::expect_equal(r, out.to_host(), want, ((marks ? "marks cached " : "") + name_of(c, ns)).c_str());
+  };
+
   r.run("transform_lbs with tuple caching (two iterators) and rank", [&] {
     for (auto c : geo_cases(nv, false)) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 3 + c.geo);
-      int ns = (int)segs.size();
-      auto va = test::random_values<int>(ns, -1000, 1000, ns);
-      auto vb = test::random_values<long long>(ns, 1, 1LL << 40, ns + 1);
-      mem_t<int> d_segs = to_mem(segs, ctx), d_va = to_mem(va, ctx);
-      mem_t<long long> d_vb = to_mem(vb, ctx), out(c.count, ctx);
-      out.memset(0xff);
-      long long* o = out.data();
-      transform_lbs(
-          [=] __device__(int index, int seg, int rank, cuda::std::tuple<int, long long> v) {
-            o[index] = cuda::std::get<0>(v) * 1000003LL + cuda::std::get<1>(v) * 7 + rank * 31 + seg;
-          },
-          c.count, (const int*)d_segs.data(), ns,
-          cuda::std::make_tuple((const int*)d_va.data(), (const long long*)d_vb.data()), ctx);
-      std::vector<long long> want(c.count);
-      ref::transform_lbs([&](int i, int s, int rank) {
-        want[i] = va[s] * 1000003LL + vb[s] * 7 + rank * 31 + s;
-      }, c.count, segs);
-      test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
+      check_cached(c, segs, (int)segs.size(), false);
     }
   });
 
@@ -175,24 +182,9 @@ int main() {
       for (auto c : geo_cases(tile, false)) {
         auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 5 + c.geo);
         int ns = (int)segs.size();
-        auto va = test::random_values<int>(ns, -1000, 1000, ns + 3);
-        auto vb = test::random_values<long long>(ns, 1, 1LL << 40, ns + 4);
-        mem_t<int> d_segs = to_mem(segs, ctx), d_va = to_mem(va, ctx), seg_out(c.count, ctx);
-        mem_t<long long> d_vb = to_mem(vb, ctx), out(c.count, ctx);
-        out.memset(0xff);
-        long long* o = out.data();
         detail::lbs_pdl_on() = c.count % 2 == 0;  // the marks tiles as the partition's dependent, or not
-        detail::transform_lbs_v3<empty_t>(
-            [=] __device__(int index, int seg, int rank, cuda::std::tuple<int, long long> v) {
-              o[index] = cuda::std::get<0>(v) * 1000003LL + cuda::std::get<1>(v) * 7 + rank * 31 + seg;
-            },
-            c.count, (const int*)d_segs.data(), ns,
-            cuda::std::make_tuple((const int*)d_va.data(), (const long long*)d_vb.data()), ctx);
-        std::vector<long long> want(c.count);
-        ref::transform_lbs([&](int i, int s, int rank) {
-          want[i] = va[s] * 1000003LL + vb[s] * 7 + rank * 31 + s;
-        }, c.count, segs);
-        test::expect_equal(r, out.to_host(), want, ("marks cached " + name_of(c, ns)).c_str());
+        check_cached(c, segs, ns + 3, true);
+        mem_t<int> d_segs = to_mem(segs, ctx), seg_out(c.count, ctx);
         for (bool v3 : {true, false}) {
           detail::lbs_v3_on() = v3;
           seg_out.memset(0xff);
