@@ -131,9 +131,12 @@ void bench_scan_delay(context_t& ctx, size_t n, const char* type, const char* de
   dbuf<T> a(n), b(n);
   fill_random(a.p, n, 4, 1000);
   const T* in = a.p;
+  // (an aligned 4-byte array goes through the vector kernel, as scan() does)
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::detail::scan_impl<ag::scan_type_exc, box_t, delay_t>([=] __device__(int i) { return in[i]; }, int(n), b.p,
-                                                           ag::plus_t<T>(), T(), (T*)nullptr, false, ctx, nullptr);
+    if (!ag::detail::scan_vector_impl<ag::scan_type_exc, box_t, delay_t>(in, int(n), b.p, ag::plus_t<T>(), T(),
+                                                                         (T*)nullptr, false, ctx))
+      ag::detail::scan_impl<ag::scan_type_exc, box_t, delay_t>([=] __device__(int i) { return in[i]; }, int(n), b.p,
+                                                             ag::plus_t<T>(), T(), (T*)nullptr, false, ctx, nullptr);
   });
   char name[96];
   std::snprintf(name, sizeof name, "exclusive scan, box %dx%d, %s", nt, vt, delay);
@@ -248,6 +251,34 @@ template <int nt, int vt>
 void bench_select_delays(context_t& ctx, size_t n) {
   bench_select_delay<nt, vt, cub::detail::fixed_delay_constructor_t<350, 450>>(ctx, n, "delay 350/450");
   bench_select_delay<nt, vt, ag::detail::select_delay_t>(ctx, n, "CUB's sm_90 delay");
+}
+
+// ATTU_BENCH_DELAY_SWEEP=1: the default tiles of the scan (int32) and of
+// select_if under other look-back delays (cub's delay constructors: a
+// first wait of L2WriteLatency ns before the look-back reads, then Delay
+// ns between its polls), twice
+void bench_delay_sweep(context_t& ctx, size_t n) {
+  namespace cd = cub::detail;
+  for (int round = 0; round < 2; ++round) {
+    bench_scan_delay<int, 128, 36, ag::detail::scan_delay_t<int>>(ctx, n, "int32", "648/1245 (default)");
+    bench_scan_delay<int, 128, 36, cd::fixed_delay_constructor_t<648, 600>>(ctx, n, "int32", "648/600");
+    bench_scan_delay<int, 128, 36, cd::fixed_delay_constructor_t<648, 300>>(ctx, n, "int32", "648/300");
+    bench_scan_delay<int, 128, 36, cd::fixed_delay_constructor_t<648, 0>>(ctx, n, "int32", "648/0");
+    bench_scan_delay<int, 128, 36, cd::fixed_delay_constructor_t<350, 450>>(ctx, n, "int32", "350/450");
+    bench_scan_delay<int, 128, 36, cd::fixed_delay_constructor_t<150, 600>>(ctx, n, "int32", "150/600");
+    bench_scan_delay<int, 128, 36, cd::fixed_delay_constructor_t<1000, 2000>>(ctx, n, "int32", "1000/2000");
+    bench_scan_delay<int, 128, 36, cd::no_delay_constructor_t<600>>(ctx, n, "int32", "none/600");
+    bench_scan_delay<int, 128, 36, cd::exponential_backoff_constructor_t<64, 600>>(ctx, n, "int32", "backoff 64/600");
+    bench_select_delay<128, 32, ag::detail::select_delay_t>(ctx, n, "76/1150 (default)");
+    bench_select_delay<128, 32, cd::fixed_delay_constructor_t<76, 600>>(ctx, n, "76/600");
+    bench_select_delay<128, 32, cd::fixed_delay_constructor_t<76, 300>>(ctx, n, "76/300");
+    bench_select_delay<128, 32, cd::fixed_delay_constructor_t<76, 0>>(ctx, n, "76/0");
+    bench_select_delay<128, 32, cd::fixed_delay_constructor_t<350, 450>>(ctx, n, "350/450");
+    bench_select_delay<128, 32, cd::fixed_delay_constructor_t<648, 1245>>(ctx, n, "648/1245");
+    bench_select_delay<128, 32, cd::fixed_delay_constructor_t<76, 2000>>(ctx, n, "76/2000");
+    bench_select_delay<128, 32, cd::no_delay_constructor_t<600>>(ctx, n, "none/600");
+    bench_select_delay<128, 32, cd::exponential_backoff_constructor_t<32, 600>>(ctx, n, "backoff 32/600");
+  }
 }
 
 // Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.
@@ -462,6 +493,7 @@ int main(int argc, char** argv) {
         bc::bench_scan_delays<long long, 256, 12>(ctx, n, "int64");
       }
       if (bench_wanted("compact")) bc::bench_compact(ctx, n);
+      if (getenv("ATTU_BENCH_DELAY_SWEEP")) bc::bench_delay_sweep(ctx, n);
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SCAN_TUNING")) {
         bc::bench_select_delays<128, 24>(ctx, n);
         bc::bench_select_delays<384, 17>(ctx, n);

@@ -407,7 +407,8 @@ void scan_impl(func_t f, int count, out_it output, op_t op, T init,
 // scan of an array through scan_vector_kernel when it applies (4-byte
 // items, both arrays 16-byte aligned, a box of an odd number of vectors a
 // thread, the switch on); false leaves the call to scan_impl.
-template <scan_type_t scan_type, typename launch_arg_t, typename T, typename op_t, typename red_it>
+template <scan_type_t scan_type, typename launch_arg_t, typename delay_arg_t = void, typename T, typename op_t,
+          typename red_it>
 bool scan_vector_impl(const T* input, int count, T* output, op_t op, T init, red_it reduction,
                       bool want_reduction, context_t& ctx) {
   using launch_t = launch_of_t<launch_arg_t, scan_box_t<T>>;
@@ -419,7 +420,7 @@ bool scan_vector_impl(const T* input, int count, T* output, op_t op, T init, red
     // host asks for the device's box, which must be the same one
     const auto dim = launch_t::cta_dim(ctx.ptx_version());
     if (dim.nt != launch_t::sm_ptx::nt || dim.vt != launch_t::sm_ptx::vt) return false;
-    using delay_t = scan_delay_t<T>;
+    using delay_t = std::conditional_t<std::is_void<delay_arg_t>::value, scan_delay_t<T>, delay_arg_t>;
     using tile_state_t = cub::ScanTileState<T>;
     const int nv = dim.nv();
     const int num_tiles = div_up(count, nv);
