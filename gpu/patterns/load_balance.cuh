@@ -23,8 +23,11 @@
 // default kernel (lbs_move_v3_kernel; ATTU_LBS_MOVE_V3=0 for the counted
 // one, lbs_move_kernel) marks in shared memory each item that starts a
 // segment (the last end of a run of equal ends writes it: no atomics) and
-// the first item of each 32-item window, then each lane takes the highest
-// mark at or below its item by one ballot, bfind and shfl.
+// each warp's first item, then each lane takes the highest mark at or below
+// its item by one ballot, bfind and shfl (or, with none in its row of 32,
+// the row before's last). Since session 31 transform_lbs runs through the
+// same marks kernel below a mean segment of 512 items (transform_lbs_v3,
+// lbs_marks_wanted), and keeps the merge above.
 //
 // transform_lbs: f(index, seg, rank) or f(index, seg, rank, cached) where
 // cached is a cuda::std::tuple of it[seg] for each iterator of the caching
