@@ -29,6 +29,7 @@
 #include <strings.h>
 
 #include "planner/ast_build.h"
+#include "planner/unsupported_statement.h"
 #include "engine/interval.h"
 #include <errno.h>
 
@@ -426,8 +427,14 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
     (void)yymajor;
     if (!ctx->failed) {
         int pos = TOKEN.pos;
+        char unsupported[160];
         if (TOKEN.type == 0) {
             ab_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "syntax error at end of input");
+        } else if (attu_unsupported_statement(ctx->sql, ctx->sql_len, ctx->stmt_start, TOKEN.off, unsupported,
+                                              sizeof unsupported)) {
+            /* a statement PostgreSQL has and attu lacks, stopped at the
+             * word that names it: 0A000, not a syntax error */
+            ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "%s", unsupported);
         } else {
             ab_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "syntax error at or near \"%.*s\"",
                      (int)TOKEN.len, ctx->sql + TOKEN.off);

@@ -198,3 +198,28 @@ Test(parser_errors, every_truncation_fails_cleanly) {
     fclose(f);
     cr_assert_gt(checked, 3000);
 }
+
+/* Statements PostgreSQL has and attu lacks (planner/unsupported_statement.c):
+ * 0A000 at the word that names the form, after comments, in a later
+ * statement of the string, with non-ASCII text before it (positions are
+ * characters); the words as names, and mistyped statements, keep theirs. */
+Test(parser_errors, unsupported_statements) {
+    expect_error("CREATE SCHEMA s", "0A000", 8, "CREATE SCHEMA is not supported");
+    expect_error("  /* x */ -- y\n create   schema s", "0A000", 26, "CREATE SCHEMA is not supported");
+    expect_error("SELECT 'é'; DROP TRIGGER tr ON t", "0A000", 18, "DROP TRIGGER is not supported");
+    expect_error("CREATE OR REPLACE RULE r AS ON INSERT TO t DO NOTHING", "0A000", 19,
+                 "CREATE RULE is not supported");
+    expect_error("GRANT USAGE ON SCHEMA public TO u", "0A000", 13,
+                 "GRANT of privileges on objects is not supported");
+    expect_error("SELECT * FROM t TABLESAMPLE SYSTEM (1)", "0A000", 17, "TABLESAMPLE is not supported");
+    expect_error("CREATE TYPE p AS (a int)", "0A000", 18,
+                 "CREATE TYPE ... AS (composite types) is not supported");
+    expect_error("PREPARE TRANSACTION 'x'", "0A000", 21, "PREPARE TRANSACTION is not supported");
+    expect_error("DO $$ BEGIN END $$", "0A000", 1, "DO is not supported");
+    /* not PostgreSQL statements either: syntax errors as there */
+    expect_error("CREATE SYSTEM x", "42601", 8, "syntax error at or near \"SYSTEM\"");
+    expect_error("ALTER CAST (int AS text)", "42601", 7, "syntax error at or near \"CAST\"");
+    expect_error("CREATE FOREIGN x", "42601", 8, "syntax error at or near \"FOREIGN\"");
+    expect_error("CREATE TABL t (x int)", "42601", 8, "syntax error at or near \"TABL\"");
+    expect_error("CREATE SCHEMA", "0A000", 8, "CREATE SCHEMA is not supported");
+}
