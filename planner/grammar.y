@@ -43,7 +43,13 @@ static bool ab_word_is(attu_parse_ctx *ctx, const attu_token *t, const char *wor
 }
 static void ab_word_expect(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
     if (ctx->failed || ab_word_is(ctx, t, word)) return;
-    ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
+    char unsupported[160];
+    /* (CREATE SCHEMA reads SCHEMA where UNLOGGED may stand: a statement
+     * attu lacks, as in the syntax-error handler) */
+    if (attu_unsupported_statement(ctx->sql, ctx->sql_len, ctx->stmt_start, t->off, unsupported, sizeof unsupported))
+        ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, t->pos, "%s", unsupported);
+    else
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
     ctx->failed = true;
 }
 /* A sequence's options as written; OWNED BY (CREATE / ALTER SEQUENCE
@@ -3442,6 +3448,13 @@ key_word ::= ID(T).
 opt_temp(A) ::= TEMP.           { A = true; }
 opt_temp(A) ::= TEMPORARY.      { A = true; }
 opt_temp(A) ::= .               { A = false; }
+/* CREATE [TEMP | UNLOGGED] TABLE / SEQUENCE: true for TEMP. UNLOGGED is
+ * PostgreSQL's table or sequence without WAL, emptied after a crash;
+ * attu's are all alike (committed to the data directory, kept after a
+ * crash), so it changes nothing, as in SELECT ... INTO UNLOGGED. */
+%type opt_persistence {bool}
+opt_persistence(A) ::= opt_temp(T).  { A = T; }
+opt_persistence(A) ::= ID(U).        { A = false; ab_word_expect(ctx, &U, "unlogged"); }
 
 /* ON COMMIT PRESERVE ROWS | DELETE ROWS | DROP (db/db_temp.c): 'p', 'd',
  * 'D'; 0 when absent */
@@ -3464,9 +3477,9 @@ static void ab_on_commit_check(attu_parse_ctx *c, bool temp, char on_commit) {
 typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; bool temp; } ab_create_head;
 }
 %type create_head {ab_create_head}
-create_head(A) ::= CREATE(K) opt_temp(T) TABLE IF NOT EXISTS qualified_name(N).
+create_head(A) ::= CREATE(K) opt_persistence(T) TABLE IF NOT EXISTS qualified_name(N).
     { A.name = N; A.if_not_exists = true; A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
-create_head(A) ::= CREATE(K) opt_temp(T) TABLE qualified_name(N).
+create_head(A) ::= CREATE(K) opt_persistence(T) TABLE qualified_name(N).
     { A.name = N; A.if_not_exists = false; A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 
 %type create_as_stmt {attu_ast_stmt *}
@@ -3758,7 +3771,7 @@ static void ab_seq_owned(attu_ast_stmt *st, const ab_seqopts *o) {
 }
 %type create_seq_stmt {attu_ast_stmt *}
 %type alter_seq_stmt {attu_ast_stmt *}
-create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
+create_seq_stmt(A) ::= CREATE(K) opt_persistence(T) SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
     A->schema = rel_schema(ctx, N.schema);
@@ -3770,7 +3783,7 @@ create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE IF NOT EXISTS qualified_na
     A->u.create_sequence.as = O.as;
     ab_seq_owned(A, &O);
 }
-create_seq_stmt(A) ::= CREATE(K) opt_temp(T) SEQUENCE qualified_name(N) seq_opt_list(O).
+create_seq_stmt(A) ::= CREATE(K) opt_persistence(T) SEQUENCE qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
     A->schema = rel_schema(ctx, N.schema);

@@ -109,7 +109,6 @@ static const struct {
     { "CONSTRAINT", "TRIGGER", C, "CONSTRAINT TRIGGER" },
     { "DEFAULT", "PRIVILEGES", A, "DEFAULT PRIVILEGES" },
     { "DEFAULT", "CONVERSION", C, "DEFAULT CONVERSION" },
-    { "UNLOGGED", NULL, C, "UNLOGGED TABLE" },
 };
 
 /* Statements attu lacks altogether, named by their first words. */
