@@ -65,6 +65,11 @@ static int leading_words(const char *s, size_t n, size_t start, word *w, size_t 
     return k;
 }
 
+/* The name shown in the message is in capitals, whatever the case typed. */
+static void upper(char *name) {
+    for (char *p = name; *p; p++) *p = (char)toupper((unsigned char)*p);
+}
+
 static bool is(const char *s, const word *w, const char *kw) {
     return strlen(kw) == w->len && !strncasecmp(s + w->off, kw, w->len);
 }
@@ -165,14 +170,14 @@ bool attu_unsupported_statement(const char *sql, size_t len, size_t stmt_start, 
             if (!(objects[i].verbs & verb) || !is(sql, &w[k], objects[i].kind)) continue;
             if (objects[i].next && !(k + 1 < n && is(sql, &w[k + 1], objects[i].next))) continue;
             snprintf(name, sizeof name, "%.*s %s", (int)w[0].len, sql + w[0].off, objects[i].name);
-            for (char *p = name; *p; p++) *p = (char)toupper((unsigned char)*p);
+            upper(name);
             what = name;
             break;
         }
         /* CREATE / ALTER / DROP USER MAPPING (USER alone is a role) */
         if (!what && n >= 4 && is(sql, &w[1], "USER") && is(sql, &w[2], "MAPPING") && w[3].off == tok_off) {
             snprintf(name, sizeof name, "%.*s USER MAPPING", (int)w[0].len, sql + w[0].off);
-            for (char *p = name; *p; p++) *p = (char)toupper((unsigned char)*p);
+            upper(name);
             what = name;
         }
         /* CREATE TYPE name AS (...) / AS RANGE: enums and domains are attu's */
@@ -188,7 +193,7 @@ bool attu_unsupported_statement(const char *sql, size_t len, size_t stmt_start, 
         for (size_t i = 0; i < COUNT(comment_kinds); i++)
             if (is(sql, &w[2], comment_kinds[i])) {
                 snprintf(name, sizeof name, "COMMENT ON %.*s", (int)w[2].len, sql + w[2].off);
-                for (char *p = name; *p; p++) *p = (char)toupper((unsigned char)*p);
+                upper(name);
                 what = name;
                 break;
             }
