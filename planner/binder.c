@@ -631,9 +631,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         /* pg_catalog.pg_class, information_schema.tables, or an unqualified
          * pg_class with no user table of that name: the system relation
          * (planner/system_catalog.c), bound as a subquery in FROM */
-        bool is_system;
+        bool is_system, tableoid;
         const char *text = NULL;
-        const attu_ast_query *sq = attu_system_relation(c, f->u.table.schema, name, f->position, &is_system, &text);
+        const attu_ast_query *sq =
+            attu_system_relation(c, f->u.table.schema, name, f->position, &is_system, &text, &tableoid);
         if (is_system) {
             if (!sq) return NULL;
             const char *save_sql = c->sql;
@@ -645,8 +646,11 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
             c->sql = save_sql;
             if (!p) { c->err->position = f->position; return NULL; }
             for (int i = 0; i < p->ncols; i++) {
-                const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
-                if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;
+                /* a catalog table's tableoid: named, never in * */
+                const bool sys_col = tableoid && i == p->ncols - 1;
+                const char *cn = !sys_col && i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
+                if (!scope_push(c, sc, qual, cn, p->types[i], sys_col, false, source)) return NULL;
+                sc->cols[sc->n - 1].system = sys_col;
             }
             return p;
         }

@@ -703,7 +703,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         if (q) {
             if (!sc_->qual || strcmp(sc_->qual, q)) continue;
             qual_seen = true;
-        } else if (sc_->hidden && !sc_->is_rowid) continue;
+        } else if (sc_->hidden && !sc_->is_rowid && !sc_->system) continue;
         if (strcmp(sc_->name, name)) continue;
         if (sc_->is_rowid && !q && found >= 0) continue;
         if (found >= 0 && !(sc->cols[found].is_rowid)) {

@@ -42,6 +42,9 @@ typedef struct scope_col {
     const char *domain;    /* a table column's domain (engine/domain_type.h), or NULL */
     bool        hidden;    /* not in *, not found unqualified (USING's right copy, rowid) */
     bool        is_rowid;
+    /* a system column (a catalog table's tableoid): hidden from *, yet
+     * found unqualified, as PostgreSQL's */
+    bool        system;
     /* one side's copy of a USING / NATURAL column whose merged column is
      * another scope entry: hidden, yet l.k finds it and l.* lists it */
     bool        using_copy;
@@ -626,9 +629,12 @@ bool attu_is_system_schema(const char *schema);   /* pg_catalog, information_sch
  * the plan arena; *text the text its positions refer to); NULL and
  * *is_system false when the name is none (a user table's, or an unknown
  * one); NULL, *is_system true and c->err set when a system schema has no
- * such relation or on failure. */
+ * such relation or on failure. *tableoid: its last column is the system
+ * column tableoid (a catalog table's), to be hidden from *. */
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
-                                           bool *is_system, const char **text);
+                                           bool *is_system, const char **text, bool *tableoid);
+/* PostgreSQL 15's OID of the catalog table pg_catalog.name, 0 for others. */
+int64_t syscat_table_oid(const char *name);
 /* planner/catalog_functions.c: the catalog functions and reg* casts. */
 /* A call of a catalog function (format_type, pg_get_userbyid, ...); NULL
  * and *handled false when e is no such call. */

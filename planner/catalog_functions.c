@@ -49,6 +49,11 @@ static void domain_arm(void *ctx, const attu_domain_def *d) {
     type_arms(ctx, d->name, attu_domain_oid(d->id), attu_domain_array_oid(d->id));
 }
 
+/* The start of a CASE whose arms are the user relations (or views): a
+ * first arm that holds whatever there is, so that a database without any
+ * is still a CASE with a WHEN (NULL gives NULL, as the ELSE would). */
+#define CASE_FIRST_ARM(type) "CASE WHEN $1 IS NULL THEN NULL::" type
+
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
  * arguments), written to b; false when the function takes no such count
  * of arguments. */
@@ -151,7 +156,7 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
-    syscat_sb_puts(b, "CASE");
+    syscat_sb_puts(b, CASE_FIRST_ARM("bigint"));
     for (size_t i = 0; i < rs.n; i++)
         syscat_sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rs.r[i].oid,
                          (long long)(rs.r[i].kind == 'r' || rs.r[i].kind == 'm' ? table_bytes(rs.r[i].t) : rs.r[i].kind == 'v' ? 0 : 8192));
@@ -175,7 +180,7 @@ static bool m_regclass(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
-    syscat_sb_puts(b, "CASE");
+    syscat_sb_puts(b, CASE_FIRST_ARM("text"));
     for (size_t i = 0; i < rs.n; i++) {
         sbuf id = {0};
         syscat_sb_ident(&id, rs.r[i].name);
@@ -196,7 +201,7 @@ static bool m_to_regclass(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
-    syscat_sb_puts(b, "CASE");
+    syscat_sb_puts(b, CASE_FIRST_ARM("bigint"));
     for (size_t i = 0; i < rs.n; i++) {
         sbuf id = {0}, pub = {0};
         syscat_sb_ident(&id, rs.r[i].name);
@@ -406,7 +411,7 @@ static bool m_get_viewdef(bctx *c, sbuf *b, int n) {
     if (n != 1 && n != 2) return false;
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
-    syscat_sb_puts(b, "CASE");
+    syscat_sb_puts(b, CASE_FIRST_ARM("text"));
     for (size_t i = 0; i < rs.n; i++) {
         if (rs.r[i].kind != 'v' && rs.r[i].kind != 'm') continue;
         char *d = syscat_view_definition(rs.r[i].v);
@@ -596,7 +601,12 @@ static const catalog_fn catalog_fns[] = {
     { "pg_table_is_visible", VISIBLE },
     { "pg_type_is_visible", VISIBLE },
     { "pg_get_expr", BODY(m_get_expr) },
-    { "pg_encoding_to_char", NULL, 1, 1, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END" },
+    { "pg_encoding_to_char", NULL, 1, 1, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' WHEN 8 THEN 'LATIN1' ELSE '' END" },
+    /* (PostgreSQL's names compare without case and punctuation: utf-8) */
+    { "pg_char_to_encoding", NULL, 1, 1,
+      "CASE WHEN $1 IS NULL THEN NULL::integer ELSE CASE translate(upper($1), '-_ ', '') WHEN 'UTF8' THEN 6 "
+      "WHEN 'UNICODE' THEN 6 WHEN 'SQLASCII' THEN 0 WHEN 'LATIN1' THEN 8 WHEN 'ISO88591' THEN 8 ELSE -1 END END" },
+    { "getdatabaseencoding", NULL, 0, 0, "'UTF8'::text" },
     { "obj_description", BODY(m_obj_description) },
     { "col_description", BODY(m_col_description) },
     { "shobj_description", NULL_TEXT_2 },
@@ -808,18 +818,11 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
     if (*s && !*end) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v);
     const char *name = s;
     if (!strncmp(name, "pg_catalog.", 11) || syscat_is_relation(NULL, name)) {
-        /* a system relation: PostgreSQL's OID for the common ones */
-        static const struct { const char *name; int oid; } sys[] = {
-            { "pg_class", 1259 }, { "pg_proc", 1255 }, { "pg_type", 1247 }, { "pg_attribute", 1249 },
-            { "pg_namespace", 2615 }, { "pg_database", 1262 }, { "pg_extension", 3079 }, { "pg_constraint", 2606 },
-            { "pg_description", 2609 }, { "pg_index", 2610 }, { "pg_attrdef", 2604 }, { "pg_am", 2601 },
-            { "pg_collation", 3456 }, { "pg_trigger", 2620 }, { "pg_tablespace", 1213 }, { "pg_authid", 1260 },
-        };
+        /* a system relation: PostgreSQL's OID for its catalog tables */
         const char *rn = !strncmp(name, "pg_catalog.", 11) ? name + 11 : name;
         if (syscat_is_relation("pg_catalog", rn) && !attu_catalog_relation_exists(c->cat, rn)) {
-            for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
-                if (!strcmp(sys[i].name, rn)) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), sys[i].oid);
-            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), syscat_name_hash_oid(rn) % FIRST_USER_OID);
+            const int64_t oid = syscat_table_oid(rn);
+            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid ? oid : syscat_name_hash_oid(rn) % FIRST_USER_OID);
         }
     }
     if (!strncmp(name, "public.", 7)) name += 7;

@@ -359,10 +359,14 @@ static void v_nulls(rel_text *r, int n) { for (int i = 0; i < n; i++) v_null(r);
 
 /* The relation's query text (malloc'd): SELECT over the VALUES list, or
  * for no rows a SELECT of typed NULLs that keeps none. */
-static char *rel_finish(rel_text *r) {
+/* The relation's query; tableoid > 0: a last column "tableoid", that
+ * constant (the binder hides it from *, as PostgreSQL's system column). */
+static char *rel_finish(rel_text *r, int64_t tableoid) {
     sbuf q = {0};
+    char extra[48] = "";
+    if (tableoid > 0) snprintf(extra, sizeof extra, ", %lld::bigint AS tableoid", (long long)tableoid);
     if (r->nrows) {
-        syscat_sb_puts(&q, "SELECT * FROM (VALUES ");
+        syscat_sb_printf(&q, "SELECT *%s FROM (VALUES ", extra);
         if (r->b.p) syscat_sb_add(&q, r->b.p, r->b.n);
         syscat_sb_puts(&q, ") AS v(");
         for (int i = 0; i < r->ncols; i++) syscat_sb_printf(&q, "%s\"%s\"", i ? ", " : "", r->names[i]);
@@ -370,7 +374,7 @@ static char *rel_finish(rel_text *r) {
     } else {
         syscat_sb_puts(&q, "SELECT ");
         for (int i = 0; i < r->ncols; i++) syscat_sb_printf(&q, "%sNULL::%s AS \"%s\"", i ? ", " : "", r->types[i], r->names[i]);
-        syscat_sb_puts(&q, " WHERE false");
+        syscat_sb_printf(&q, "%s WHERE false", extra);
     }
     /* a row of a wrong width: this file's fault (the parse would fail) */
     bool oom = q.oom || r->b.oom || r->col != 0;
@@ -2228,6 +2232,36 @@ static const sys_relation *find_relation(const char *schema, const char *name) {
 
 bool syscat_is_relation(const char *schema, const char *name) { return find_relation(schema, name) != NULL; }
 
+/* PostgreSQL 15's OID of its catalog table pg_catalog.name (relkind 'r'),
+ * 0 for any other name (views such as pg_roles, pg_tables). A row's
+ * tableoid, and 'name'::regclass. */
+int64_t syscat_table_oid(const char *name) {
+    static const struct { const char *name; int oid; } tables[] = {
+        { "pg_aggregate", 2600 }, { "pg_am", 2601 }, { "pg_amop", 2602 }, { "pg_amproc", 2603 },
+        { "pg_attrdef", 2604 }, { "pg_attribute", 1249 }, { "pg_auth_members", 1261 }, { "pg_authid", 1260 },
+        { "pg_cast", 2605 }, { "pg_class", 1259 }, { "pg_collation", 3456 }, { "pg_constraint", 2606 },
+        { "pg_conversion", 2607 }, { "pg_database", 1262 }, { "pg_db_role_setting", 2964 },
+        { "pg_default_acl", 826 }, { "pg_depend", 2608 }, { "pg_description", 2609 }, { "pg_enum", 3501 },
+        { "pg_event_trigger", 3466 }, { "pg_extension", 3079 }, { "pg_foreign_data_wrapper", 2328 },
+        { "pg_foreign_server", 1417 }, { "pg_foreign_table", 3118 }, { "pg_index", 2610 },
+        { "pg_inherits", 2611 }, { "pg_init_privs", 3394 }, { "pg_language", 2612 }, { "pg_largeobject", 2613 },
+        { "pg_largeobject_metadata", 2995 }, { "pg_namespace", 2615 }, { "pg_opclass", 2616 },
+        { "pg_operator", 2617 }, { "pg_opfamily", 2753 }, { "pg_parameter_acl", 6243 },
+        { "pg_partitioned_table", 3350 }, { "pg_policy", 3256 }, { "pg_proc", 1255 }, { "pg_publication", 6104 },
+        { "pg_publication_namespace", 6237 }, { "pg_publication_rel", 6106 }, { "pg_range", 3541 },
+        { "pg_replication_origin", 6000 }, { "pg_rewrite", 2618 }, { "pg_seclabel", 3596 },
+        { "pg_sequence", 2224 }, { "pg_shdepend", 1214 }, { "pg_shdescription", 2396 }, { "pg_shseclabel", 3592 },
+        { "pg_statistic", 2619 }, { "pg_statistic_ext", 3381 }, { "pg_statistic_ext_data", 3429 },
+        { "pg_subscription", 6100 }, { "pg_subscription_rel", 6102 }, { "pg_tablespace", 1213 },
+        { "pg_transform", 3576 }, { "pg_trigger", 2620 }, { "pg_ts_config", 3602 }, { "pg_ts_config_map", 3603 },
+        { "pg_ts_dict", 3600 }, { "pg_ts_parser", 3601 }, { "pg_ts_template", 3764 }, { "pg_type", 1247 },
+        { "pg_user_mapping", 1418 },
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (!strcmp(tables[i].name, name)) return tables[i].oid;
+    return 0;
+}
+
 bool attu_is_system_schema(const char *schema) {
     return schema && (!strcmp(schema, "pg_catalog") || !strcmp(schema, "information_schema"));
 }
@@ -2274,8 +2308,9 @@ const attu_parse_result *syscat_parse_kept(bctx *c, char *text, const char **kep
 }
 
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
-                                           bool *is_system, const char **text) {
+                                           bool *is_system, const char **text, bool *tableoid) {
     *is_system = false;
+    *tableoid = false;
     if (schema && !attu_is_system_schema(schema)) return NULL;
     const sys_relation *sr = find_relation(schema, name);
     if (!sr) {
@@ -2291,7 +2326,9 @@ const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const ch
     if (!rel_begin(&r, sr->cols)) { rel_free(&r); syscat_rels_free(&env.rs); attu_error_oom(c->err); return NULL; }
     if (sr->rows) sr->rows(&r, &env);
     syscat_rels_free(&env.rs);
-    const attu_parse_result *pr = syscat_parse_kept(c, rel_finish(&r), text);
+    const int64_t oid = strcmp(sr->schema, "pg_catalog") ? 0 : syscat_table_oid(sr->name);
+    *tableoid = oid > 0;
+    const attu_parse_result *pr = syscat_parse_kept(c, rel_finish(&r, oid), text);
     return pr ? pr->stmts[0].stmt->u.select.query : NULL;
 }
 

@@ -293,4 +293,28 @@ out=$("${P[@]}" -c 'DROP TABLE IF EXISTS nope' -c "SET client_min_messages = war
       -c 'COMMIT' -c "SET client_min_messages = error" -c 'COMMIT' 2>&1 >/dev/null)
 [ "$out" = $'NOTICE:  table "nope" does not exist, skipping\nWARNING:  there is no transaction in progress' ] \
   || fail "client_min_messages: '$out'"
+# \dd (comments on constraints; its query joins pg_description on each
+# catalog table's tableoid), \dL (PostgreSQL lists plpgsql; attu has no
+# procedural language) and \dO (getdatabaseencoding, pg_char_to_encoding)
+"${P[@]}" -q -c "CREATE TABLE kk (id int CONSTRAINT kk_pk PRIMARY KEY)" -c "COMMENT ON CONSTRAINT kk_pk ON kk IS 'the key'"
+check '\dd' <<'OUT'
+               Object descriptions
+ Schema | Name  |      Object      | Description 
+--------+-------+------------------+-------------
+ public | kk_pk | table constraint | the key
+(1 row)
+OUT
+check '\dL' <<'OUT'
+          List of languages
+ Name | Owner | Trusted | Description 
+------+-------+---------+-------------
+(0 rows)
+OUT
+check '\dO' <<'OUT'
+                            List of collations
+ Schema | Name | Collate | Ctype | ICU Locale | Provider | Deterministic? 
+--------+------+---------+-------+------------+----------+----------------
+(0 rows)
+OUT
+"${P[@]}" -q -c "DROP TABLE kk"
 echo "psql catalog: ok"
