@@ -2050,7 +2050,7 @@ static const sys_relation sys_relations[] = {
       "amoppurpose text, amopopr bigint, amopmethod bigint, amopsortfamily bigint", NULL },
     { "pg_catalog", "pg_amproc",
       "oid bigint, amprocfamily bigint, amproclefttype bigint, amprocrighttype bigint, amprocnum smallint, "
-      "amproc text", NULL },
+      "amproc bigint", NULL },
     { "pg_catalog", "pg_conversion",
       "oid bigint, conname text, connamespace bigint, conowner bigint, conforencoding integer, "
       "contoencoding integer, conproc text, condefault boolean", NULL },

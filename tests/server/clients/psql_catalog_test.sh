@@ -316,5 +316,12 @@ check '\dO' <<'OUT'
 --------+------+---------+-------+------------+----------+----------------
 (0 rows)
 OUT
+# \dAp joins pg_amproc's amproc (an OID: regproc in PostgreSQL) with pg_proc
+check '\dAp' <<'OUT'
+                     List of support functions of operator families
+ AM | Operator family | Registered left type | Registered right type | Number | Function 
+----+-----------------+----------------------+-----------------------+--------+----------
+(0 rows)
+OUT
 "${P[@]}" -q -c "DROP TABLE kk"
 echo "psql catalog: ok"
