@@ -2111,10 +2111,6 @@ static void defer_outer_only(bctx *c, scope *sc, const aggstate *st, attu_bexpr 
     }
 }
 
-/* ORDER BY / GROUP BY / DISTINCT ON read an integer constant as an output
- * column's position; any other bare constant (a string, a decimal, a
- * boolean, NULL, an integer past int4) is PostgreSQL's 42601 "non-integer
- * constant" there */
 /* Whether two output columns of one name are one expression, for ORDER
  * BY and DISTINCT ON by that name (else 42702). A cast that only drops a
  * numeric's typmod (CAST(d AS numeric) of a numeric(12,2) column) is the
@@ -2125,6 +2121,10 @@ static bool same_output(const attu_bexpr *x, const attu_bexpr *y) {
     return x->type.id != ATTU_TYPE_DECIMAL || x->type.no_typmod == y->type.no_typmod;
 }
 
+/* ORDER BY / GROUP BY / DISTINCT ON read an integer constant as an output
+ * column's position; any other bare constant (a string, a decimal, a
+ * boolean, NULL, an integer past int4) is PostgreSQL's 42601 "non-integer
+ * constant" there */
 static bool nonint_const(bctx *c, const attu_ast_expr *e, const char *clause) {
     if (e->kind != ATTU_EXPR_LITERAL) return false;
     if (e->u.literal.kind == ATTU_LIT_INTEGER) {

@@ -633,8 +633,6 @@ bool attu_is_system_schema(const char *schema);   /* pg_catalog, information_sch
  * column tableoid (a catalog table's), to be hidden from *. */
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
                                            bool *is_system, const char **text, bool *tableoid);
-/* PostgreSQL 15's OID of the catalog table pg_catalog.name, 0 for others. */
-int64_t syscat_table_oid(const char *name);
 /* planner/catalog_functions.c: the catalog functions and reg* casts. */
 /* A call of a catalog function (format_type, pg_get_userbyid, ...); NULL
  * and *handled false when e is no such call. */

@@ -41,16 +41,21 @@ static bool ab_word_is(attu_parse_ctx *ctx, const attu_token *t, const char *wor
     (void)ctx;
     return !strcmp(ab_tokstr(t), word);
 }
-static void ab_word_expect(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
-    if (ctx->failed || ab_word_is(ctx, t, word)) return;
+/* The parse stops at token t: PostgreSQL's 42601 "syntax error at or near",
+ * or, where t is the word naming a statement PostgreSQL has and attu lacks
+ * (CREATE SCHEMA stops at SCHEMA), 0A000 naming it
+ * (planner/unsupported_statement.c). */
+static void ab_syntax_error_at(attu_parse_ctx *ctx, const attu_token *t) {
     char unsupported[160];
-    /* (CREATE SCHEMA reads SCHEMA where UNLOGGED may stand: a statement
-     * attu lacks, as in the syntax-error handler) */
     if (attu_unsupported_statement(ctx->sql, ctx->sql_len, ctx->stmt_start, t->off, unsupported, sizeof unsupported))
         ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, t->pos, "%s", unsupported);
     else
         ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
     ctx->failed = true;
+}
+static void ab_word_expect(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
+    if (ctx->failed || ab_word_is(ctx, t, word)) return;
+    ab_syntax_error_at(ctx, t);
 }
 /* A sequence's options as written; OWNED BY (CREATE / ALTER SEQUENCE
  * only): owned_table.owned_column, or owned_none for OWNED BY NONE. */
@@ -274,12 +279,7 @@ static attu_ast_typename iv_qual(attu_parse_ctx *ctx, const attu_token *f, const
     bool ok = prec != -2 && (!g || (a == ATTU_IVF_YEAR && b == ATTU_IVF_MONTH) ||
               (a == ATTU_IVF_DAY && b > ATTU_IVF_DAY) || (a == ATTU_IVF_HOUR && b > ATTU_IVF_HOUR) ||
               (a == ATTU_IVF_MINUTE && b == ATTU_IVF_SECOND));
-    if (!ok && !ctx->failed) {
-        const attu_token *at = g ? g : f;
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, at->pos, "syntax error at or near \"%.*s\"",
-                 (int)at->len, ctx->sql + at->off);
-        ctx->failed = true;
-    }
+    if (!ok && !ctx->failed) ab_syntax_error_at(ctx, g ? g : f);
     t.ivrange = (b << 1) - a;   /* the bits from a to b */
     t.precision = prec < 0 ? -1 : prec;
     return t;
@@ -432,19 +432,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %syntax_error {
     (void)yymajor;
     if (!ctx->failed) {
-        int pos = TOKEN.pos;
-        char unsupported[160];
-        if (TOKEN.type == 0) {
-            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "syntax error at end of input");
-        } else if (attu_unsupported_statement(ctx->sql, ctx->sql_len, ctx->stmt_start, TOKEN.off, unsupported,
-                                              sizeof unsupported)) {
-            /* a statement PostgreSQL has and attu lacks, stopped at the
-             * word that names it: 0A000, not a syntax error */
-            ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "%s", unsupported);
-        } else {
-            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "syntax error at or near \"%.*s\"",
-                     (int)TOKEN.len, ctx->sql + TOKEN.off);
-        }
+        if (TOKEN.type == 0) ab_error(ctx, ATTU_SQLSTATE_SYNTAX, TOKEN.pos, "syntax error at end of input");
+        else ab_syntax_error_at(ctx, &TOKEN);
     }
     ctx->failed = true;
 }

@@ -358,9 +358,9 @@ static void v_char(rel_text *r, char ch) { char s[2] = { ch, 0 }; v_text(r, s); 
 static void v_nulls(rel_text *r, int n) { for (int i = 0; i < n; i++) v_null(r); }
 
 /* The relation's query text (malloc'd): SELECT over the VALUES list, or
- * for no rows a SELECT of typed NULLs that keeps none. */
-/* The relation's query; tableoid > 0: a last column "tableoid", that
- * constant (the binder hides it from *, as PostgreSQL's system column). */
+ * for no rows a SELECT of typed NULLs that keeps none; tableoid > 0: a
+ * last column "tableoid", that constant (the binder hides it from *, as
+ * PostgreSQL's system column). */
 static char *rel_finish(rel_text *r, int64_t tableoid) {
     sbuf q = {0};
     char extra[48] = "";
@@ -697,7 +697,7 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
 static void function_description_row(void *ctx, const attu_sql_function *f) {
     rel_text *r = ctx;
     if (!f->comment) return;
-    v_int(r, attu_function_oid(f->id)); v_int(r, 1255); v_int(r, 0); v_text(r, f->comment);
+    v_int(r, attu_function_oid(f->id)); v_int(r, SYSCAT_OID_PG_PROC); v_int(r, 0); v_text(r, f->comment);
 }
 
 /* COMMENT ON's comments whose objects exist (system_catalog_comment.c),
@@ -1642,7 +1642,8 @@ static void rows_pg_depend(rel_text *r, const syscat_env *env) {
         const rel_info *t = syscat_rel_find(&env->rs, ri->s->owner_table);
         int col = t && t->kind == 'r' ? attu_table_find_column(t->t, ri->s->owner_column) : -1;
         if (col < 0) continue;
-        v_int(r, 1259); v_int(r, ri->oid); v_int(r, 0); v_int(r, 1259); v_int(r, t->oid); v_int(r, col + 1);
+        v_int(r, SYSCAT_OID_PG_CLASS); v_int(r, ri->oid); v_int(r, 0); v_int(r, SYSCAT_OID_PG_CLASS); v_int(r, t->oid);
+        v_int(r, col + 1);
         v_char(r, ri->s->identity ? 'i' : 'a');
     }
 }
@@ -2232,14 +2233,13 @@ static const sys_relation *find_relation(const char *schema, const char *name) {
 
 bool syscat_is_relation(const char *schema, const char *name) { return find_relation(schema, name) != NULL; }
 
-/* PostgreSQL 15's OID of its catalog table pg_catalog.name (relkind 'r'),
- * 0 for any other name (views such as pg_roles, pg_tables). A row's
- * tableoid, and 'name'::regclass. */
+/* (system_catalog_internal.h; PostgreSQL 15's relkind 'r' relations of
+ * pg_catalog: views such as pg_roles and pg_tables have none) */
 int64_t syscat_table_oid(const char *name) {
     static const struct { const char *name; int oid; } tables[] = {
         { "pg_aggregate", 2600 }, { "pg_am", 2601 }, { "pg_amop", 2602 }, { "pg_amproc", 2603 },
         { "pg_attrdef", 2604 }, { "pg_attribute", 1249 }, { "pg_auth_members", 1261 }, { "pg_authid", 1260 },
-        { "pg_cast", 2605 }, { "pg_class", 1259 }, { "pg_collation", 3456 }, { "pg_constraint", 2606 },
+        { "pg_cast", 2605 }, { "pg_class", SYSCAT_OID_PG_CLASS }, { "pg_collation", 3456 }, { "pg_constraint", SYSCAT_OID_PG_CONSTRAINT },
         { "pg_conversion", 2607 }, { "pg_database", 1262 }, { "pg_db_role_setting", 2964 },
         { "pg_default_acl", 826 }, { "pg_depend", 2608 }, { "pg_description", 2609 }, { "pg_enum", 3501 },
         { "pg_event_trigger", 3466 }, { "pg_extension", 3079 }, { "pg_foreign_data_wrapper", 2328 },
@@ -2247,7 +2247,7 @@ int64_t syscat_table_oid(const char *name) {
         { "pg_inherits", 2611 }, { "pg_init_privs", 3394 }, { "pg_language", 2612 }, { "pg_largeobject", 2613 },
         { "pg_largeobject_metadata", 2995 }, { "pg_namespace", 2615 }, { "pg_opclass", 2616 },
         { "pg_operator", 2617 }, { "pg_opfamily", 2753 }, { "pg_parameter_acl", 6243 },
-        { "pg_partitioned_table", 3350 }, { "pg_policy", 3256 }, { "pg_proc", 1255 }, { "pg_publication", 6104 },
+        { "pg_partitioned_table", 3350 }, { "pg_policy", 3256 }, { "pg_proc", SYSCAT_OID_PG_PROC }, { "pg_publication", 6104 },
         { "pg_publication_namespace", 6237 }, { "pg_publication_rel", 6106 }, { "pg_range", 3541 },
         { "pg_replication_origin", 6000 }, { "pg_rewrite", 2618 }, { "pg_seclabel", 3596 },
         { "pg_sequence", 2224 }, { "pg_shdepend", 1214 }, { "pg_shdescription", 2396 }, { "pg_shseclabel", 3592 },

@@ -13,9 +13,6 @@
 
 #include "engine/sql_function.h"
 
-#define OID_PG_CLASS_REL      1259
-#define OID_PG_CONSTRAINT_REL 2606
-
 bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const attu_comment *c, int64_t *objoid,
                            int64_t *classoid, int *objsubid) {
     /* (the store's other kinds are no comments: enum types' and domains'
@@ -24,7 +21,7 @@ bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const
     const rel_info *ri = syscat_rel_find(rs, c->rel);
     if (!ri || (ri->kind != 'r' && ri->kind != 'v' && ri->kind != 'm' && !(ri->kind == 'i' && c->kind == 'r'))) return false;
     *objoid = ri->oid;
-    *classoid = OID_PG_CLASS_REL;
+    *classoid = SYSCAT_OID_PG_CLASS;
     *objsubid = 0;
     if (c->kind == 'r') return true;
     if (c->kind == 'c') {
@@ -41,7 +38,7 @@ bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const
     /* a constraint of a table: PRIMARY KEY / UNIQUE (its index's), CHECK,
      * FOREIGN KEY */
     if (ri->kind != 'r') return false;
-    *classoid = OID_PG_CONSTRAINT_REL;
+    *classoid = SYSCAT_OID_PG_CONSTRAINT;
     const rel_info *ix = syscat_rel_find(rs, c->sub);
     if (ix && ix->kind == 'i' && !ix->ix && !strcmp(ix->t->name, c->rel)) { *objoid = syscat_constraint_oid(ix); return true; }
     int n = 0;
@@ -79,13 +76,13 @@ bool syscat_description_body(bctx *c, sbuf *b, int n, bool column) {
         int sub;
         if (!syscat_comment_target(&rs, c->cat, cm, &objoid, &classoid, &sub)) continue;
         if (column) {
-            if (classoid != OID_PG_CLASS_REL) continue;
+            if (classoid != SYSCAT_OID_PG_CLASS) continue;
             syscat_sb_printf(b, " WHEN $1 = %lld AND $2 = %d THEN ", (long long)objoid, sub);
         } else {
             if (sub) continue;
             syscat_sb_printf(b, " WHEN $1 = %lld", (long long)objoid);
             if (n == 2)
-                syscat_sb_puts(b, classoid == OID_PG_CLASS_REL ? " AND $2 = 'pg_class'" : " AND $2 = 'pg_constraint'");
+                syscat_sb_puts(b, classoid == SYSCAT_OID_PG_CLASS ? " AND $2 = 'pg_class'" : " AND $2 = 'pg_constraint'");
             syscat_sb_puts(b, " THEN ");
         }
         syscat_sb_quote(b, cm->text);

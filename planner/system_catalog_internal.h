@@ -150,6 +150,11 @@ const char *syscat_bootstrap_user(const bctx *c);
 const char *syscat_database(const bctx *c);   /* the connected database (likewise) */
 /* Whether [schema.]name (schema NULL: pg_catalog) is a system relation. */
 bool syscat_is_relation(const char *schema, const char *name);
+/* PostgreSQL 15's OID of its catalog table pg_catalog.name (a row's
+ * tableoid, 'name'::regclass), 0 for any other name. The three that
+ * pg_description's classoid names: */
+enum { SYSCAT_OID_PG_PROC = 1255, SYSCAT_OID_PG_CLASS = 1259, SYSCAT_OID_PG_CONSTRAINT = 2606 };
+int64_t syscat_table_oid(const char *name);
 /* Parses text (malloc'd, taken) for the plan: the result lives until the
  * plan arena is freed, *kept (when not NULL) is the arena's copy of the
  * text its positions refer to; NULL with c->err set on failure. */

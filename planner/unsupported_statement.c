@@ -48,12 +48,12 @@ static size_t skip_blank(const char *s, size_t i, size_t n) {
     }
 }
 
-/* The statement's leading words (unquoted identifiers and keywords), up to
- * MAX_WORDS; *stop: the offset of what follows the last one (past blanks). */
-static int leading_words(const char *s, size_t n, size_t start, word *w, size_t *stop) {
+/* The words (unquoted identifiers and keywords) from start on, up to max;
+ * *stop: the offset of what follows the last one (past blanks). */
+static int leading_words(const char *s, size_t n, size_t start, word *w, int max, size_t *stop) {
     int k = 0;
     size_t i = skip_blank(s, start, n);
-    while (k < MAX_WORDS && i < n && (isalpha((unsigned char)s[i]) || s[i] == '_')) {
+    while (k < max && i < n && (isalpha((unsigned char)s[i]) || s[i] == '_')) {
         size_t b = i;
         while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '$')) i++;
         w[k].off = b;
@@ -63,11 +63,6 @@ static int leading_words(const char *s, size_t n, size_t start, word *w, size_t 
     }
     *stop = i;
     return k;
-}
-
-/* The name shown in the message is in capitals, whatever the case typed. */
-static void upper(char *name) {
-    for (char *p = name; *p; p++) *p = (char)toupper((unsigned char)*p);
 }
 
 static bool is(const char *s, const word *w, const char *kw) {
@@ -150,34 +145,31 @@ bool attu_unsupported_statement(const char *sql, size_t len, size_t stmt_start, 
                                 char *buf, size_t bufsize) {
     word w[MAX_WORDS];
     size_t stop;
-    const int n = leading_words(sql, len, stmt_start, w, &stop);
+    const int n = leading_words(sql, len, stmt_start, w, MAX_WORDS, &stop);
     const char *what = NULL;
-    char name[96];
+    char name[96];   /* the names shown are the tables' (capitals), not as typed */
     /* TABLESAMPLE, wherever the parser met it */
-    if (tok_off < len) {
-        word t = { tok_off, 0 };
-        while (tok_off + t.len < len && (isalnum((unsigned char)sql[tok_off + t.len]) || sql[tok_off + t.len] == '_'))
-            t.len++;
-        if (is(sql, &t, "TABLESAMPLE")) what = "TABLESAMPLE";
-    }
+    word t;
+    size_t after;
+    if (leading_words(sql, len, tok_off, &t, 1, &after) == 1 && t.off == tok_off && is(sql, &t, "TABLESAMPLE"))
+        what = "TABLESAMPLE";
     for (size_t i = 0; !what && n >= 1 && i < COUNT(statements); i++)
         if (w[0].off == tok_off && is(sql, &w[0], statements[i].first)) what = statements[i].name;
     if (!what && n >= 2 && (is(sql, &w[0], "CREATE") || is(sql, &w[0], "ALTER") || is(sql, &w[0], "DROP"))) {
         /* CREATE OR REPLACE <object> */
         const int k = n >= 4 && is(sql, &w[0], "CREATE") && is(sql, &w[1], "OR") && is(sql, &w[2], "REPLACE") ? 3 : 1;
         const int verb = is(sql, &w[0], "CREATE") ? C : is(sql, &w[0], "ALTER") ? A : D;
+        const char *verb_name = verb == C ? "CREATE" : verb == A ? "ALTER" : "DROP";
         for (size_t i = 0; k < n && w[k].off == tok_off && i < COUNT(objects); i++) {
             if (!(objects[i].verbs & verb) || !is(sql, &w[k], objects[i].kind)) continue;
             if (objects[i].next && !(k + 1 < n && is(sql, &w[k + 1], objects[i].next))) continue;
-            snprintf(name, sizeof name, "%.*s %s", (int)w[0].len, sql + w[0].off, objects[i].name);
-            upper(name);
+            snprintf(name, sizeof name, "%s %s", verb_name, objects[i].name);
             what = name;
             break;
         }
         /* CREATE / ALTER / DROP USER MAPPING (USER alone is a role) */
         if (!what && n >= 4 && is(sql, &w[1], "USER") && is(sql, &w[2], "MAPPING") && w[3].off == tok_off) {
-            snprintf(name, sizeof name, "%.*s USER MAPPING", (int)w[0].len, sql + w[0].off);
-            upper(name);
+            snprintf(name, sizeof name, "%s USER MAPPING", verb_name);
             what = name;
         }
         /* CREATE TYPE name AS (...) / AS RANGE: enums and domains are attu's */
@@ -190,12 +182,10 @@ bool attu_unsupported_statement(const char *sql, size_t len, size_t stmt_start, 
     }
     /* COMMENT ON an object attu does not comment on */
     if (!what && n >= 3 && is(sql, &w[0], "COMMENT") && is(sql, &w[1], "ON") && w[2].off == tok_off) {
-        for (size_t i = 0; i < COUNT(comment_kinds); i++)
+        for (size_t i = 0; !what && i < COUNT(comment_kinds); i++)
             if (is(sql, &w[2], comment_kinds[i])) {
-                snprintf(name, sizeof name, "COMMENT ON %.*s", (int)w[2].len, sql + w[2].off);
-                upper(name);
+                snprintf(name, sizeof name, "COMMENT ON %s", comment_kinds[i]);
                 what = name;
-                break;
             }
     }
     /* two-phase commit */
