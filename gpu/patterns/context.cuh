@@ -13,11 +13,21 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 namespace attu {
 namespace gpu {
+
+// A pattern's A/B switch (ATTU_SCAN_VECTOR, ATTU_LBS_PDL, ...), for the
+// bench and the tests: default_on, the variable turns it off with "0";
+// otherwise it turns it on with "1". Each switch reads it once, into a
+// static that the bench and tests then set directly.
+inline bool env_switch(const char* name, bool default_on) {
+  const char* e = getenv(name);
+  return default_on ? !(e && *e == '0') : (e && *e == '1');
+}
 
 // An error from the CUDA runtime: code plus "file:line: expr: message".
 struct cuda_error : std::runtime_error {

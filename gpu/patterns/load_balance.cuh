@@ -241,20 +241,14 @@ struct no_cache_t {};
 // (A/B runs; tests set it through lbs_direct_on()).
 constexpr int kLbsDirectEnds = 8;
 inline bool& lbs_direct_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_DIRECT");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_LBS_DIRECT", true);
   return on;
 }
 
 // transform_lbs's items a warp's aligned run of 32 (transform_lbs_kernel);
 // ATTU_LBS_ALIGN=0 maps them from the tile's first item (A/B runs).
 inline bool& lbs_align_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_ALIGN");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_LBS_ALIGN", true);
   return on;
 }
 
@@ -413,18 +407,12 @@ __global__ __launch_bounds__(launch_t::nt) void lbs_move_kernel(
 // kernel instead of its programmatic dependent (for A/B runs; the bench
 // and tests switch it through this, read once).
 inline bool& lbs_pdl_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_PDL");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_LBS_PDL", true);
   return on;
 }
 
 inline bool& lbs_move_v3_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_MOVE_V3");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_LBS_MOVE_V3", true);
   return on;
 }
 
@@ -591,27 +579,17 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
   if (count <= 0 || num_segments <= 0) return;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   size_t cache_bytes = (nv + 1) * sizeof(typename cached_tuple<tpl_t>::type);
-  if (lbs_move_v3_on()) {
-    // the tiles as the partition kernel's programmatic dependent (Hopper)
-    const bool pdl = lbs_pdl_on() && ctx.ptx_version() >= 900;
-    const int num_tiles = (int)div_up((long long)count + num_segments, (long long)nv);
-    mem_t<int> part(num_tiles + 1, ctx);
-    lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, pdl);
-    auto kernel = lbs_move_v3_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
-    ATTU_CUDA_CHECK(cudaFuncSetAttribute(
-        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
-    launch_maybe_dependent(kernel, num_tiles, launch_t::nt, cache_bytes, pdl, ctx, load, store, count, segments,
-                           num_segments, (const int*)part.data(), caching);
-    return;
-  }
-  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
-  int num_tiles = (int)part.size() - 1;
-  auto kernel = lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
-  ATTU_CUDA_CHECK(cudaFuncSetAttribute(
-      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
-  kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
-      load, store, count, segments, num_segments, part.data(), caching);
-  ATTU_CUDA_CHECK_LAUNCH();
+  const bool v3 = lbs_move_v3_on();
+  // v3's tiles as the partition kernel's programmatic dependent (Hopper)
+  const bool pdl = v3 && lbs_pdl_on() && ctx.ptx_version() >= 900;
+  const int num_tiles = (int)div_up((long long)count + num_segments, (long long)nv);
+  mem_t<int> part(num_tiles + 1, ctx);
+  lbs_partitions_into(part.data(), segments, count, num_segments, nv, ctx, pdl);
+  auto kernel = v3 ? lbs_move_v3_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>
+                   : lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
+  ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
+  launch_maybe_dependent(kernel, num_tiles, launch_t::nt, cache_bytes, pdl, ctx, load, store, count, segments,
+                         num_segments, (const int*)part.data(), caching);
 }
 
 // transform_lbs through lbs_move_v3_kernel's marks: the move's load
@@ -628,10 +606,7 @@ void lbs_move(load_t load, store_t store, int count, segments_it segments,
 // 0.144 / 0.525. ATTU_LBS_V3=0 keeps the merge path everywhere (read once;
 // tests and the bench switch it through this).
 inline bool& lbs_v3_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_LBS_V3");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_LBS_V3", true);
   return on;
 }
 constexpr long long kLbsMarksMaxMean = 512;

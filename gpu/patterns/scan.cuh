@@ -320,13 +320,7 @@ __global__ __launch_bounds__(launch_t::nt) void scan_vector_kernel(
 #pragma unroll
     for (int j = 0; j < vv; ++j) s4[j * nt + tid] = v[j];
   } else {
-    T v[vt];
-#pragma unroll
-    for (int i = 0; i < vt; ++i)
-      if (i * nt + tid < tile_count) v[i] = input[tile_begin + i * nt + tid];
-#pragma unroll
-    for (int i = 0; i < vt; ++i)
-      if (i * nt + tid < tile_count) s_tile[i * nt + tid] = v[i];
+    load_to_shared<nt, vt>(input + tile_begin, tid, tile_count, s_tile);
   }
   __syncthreads();
   T x[vt];
@@ -351,19 +345,14 @@ __global__ __launch_bounds__(launch_t::nt) void scan_vector_kernel(
 #pragma unroll
     for (int j = 0; j < vv; ++j) out4[j * nt + tid] = s4[j * nt + tid];
   } else {
-#pragma unroll
-    for (int i = 0; i < vt; ++i)
-      if (i * nt + tid < tile_count) output[tile_begin + i * nt + tid] = s_tile[i * nt + tid];
+    shared_to_striped_store<nt, vt>(s_tile, tid, tile_count, output + tile_begin);
   }
 }
 
 // ATTU_SCAN_VECTOR=0 keeps 4-byte arrays on the striped kernel (for A/B
 // runs; the bench and the tests flip it through this).
 inline bool& scan_vector_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SCAN_VECTOR");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_SCAN_VECTOR", true);
   return on;
 }
 

@@ -691,28 +691,19 @@ void segreduce_blocked_impl(const T* input, int count, segments_it segments,
 // dependent launches were 1-2% faster at 64M and 256M, means 10 to 1000.
 // Devices before Hopper always take the plain launches.
 inline bool& segreduce_pdl_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SEGREDUCE_PDL");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_SEGREDUCE_PDL", true);
   return on;
 }
 // ATTU_SEGREDUCE_LEAN=0 keeps the blocked kernel's fold with a global
 // store at each tail (for A/B runs; the bench flips it through this).
 inline bool& segreduce_lean_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SEGREDUCE_LEAN");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_SEGREDUCE_LEAN", true);
   return on;
 }
 // ATTU_SEGREDUCE_BLOCKED=0 sends 4-byte arrays to the tails kernel too
 // (for A/B runs; tests set it through this).
 inline bool& segreduce_blocked_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SEGREDUCE_BLOCKED");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_SEGREDUCE_BLOCKED", true);
   return on;
 }
 

@@ -74,10 +74,7 @@ using select_delay_t = cub::detail::fixed_delay_constructor_t<76, 1150>;
 // select_if's stores from the output's 32-item boundary (the kernel's
 // last loop); ATTU_SELECT_ALIGN=0 stores from the tile's first (A/B runs).
 inline bool& select_align_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SELECT_ALIGN");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_SELECT_ALIGN", true);
   return on;
 }
 

@@ -88,10 +88,7 @@ struct search_pred_t {
 // 32 items (search_load_keys); by default they map from the tile's first
 // needle, which measured faster with v3 (see the file's comment).
 inline bool& search_align_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SEARCH_ALIGN");
-    return e && *e == '1';
-  }();
+  static bool on = env_switch("ATTU_SEARCH_ALIGN", false);
   return on;
 }
 
@@ -99,10 +96,7 @@ inline bool& search_align_on() {
 // anything else (or unset) sorted_search_v3_kernel; read once (A/B runs;
 // the tests and the bench set it through this reference).
 inline bool& sorted_search_v3_on() {
-  static bool on = [] {
-    const char* e = getenv("ATTU_SORTED_SEARCH_V3");
-    return !(e && *e == '0');
-  }();
+  static bool on = env_switch("ATTU_SORTED_SEARCH_V3", true);
   return on;
 }
 
