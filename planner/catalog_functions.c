@@ -688,7 +688,8 @@ struct syscat_macro {
  * become quoted names holding \001 (no name a user writes does, and they
  * are not parameters, whose binding the statement's own $n own). */
 static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const attu_ast_expr *const *args, int n,
-                              int pos) {
+                              int pos, bool *body_failed) {
+    *body_failed = false;
     if (body->oom) { attu_error_oom(c->err); return NULL; }
     sbuf q = {0};
     syscat_sb_puts(&q, "SELECT ");
@@ -712,7 +713,10 @@ static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const 
     c->sql = save_sql;
     /* the body's own error (an argument of a type it cannot take) stands
      * at the call, not somewhere in the body's text */
-    if (!r && !m.arg_failed && c->err->set) c->err->position = pos;
+    if (!r && !m.arg_failed && c->err->set) {
+        c->err->position = pos;
+        *body_failed = true;
+    }
     /* an argument the body does not read (obj_description's) is still
      * checked, as PostgreSQL binds every argument (42703, ...) */
     for (int k = 0; r && k < n; k++)
@@ -805,8 +809,20 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     if (fits && !fn->body) syscat_sb_puts(&body, fn->text);
     if (!fits) { free(body.p); return NULL; }   /* the usual "function does not exist" */
     *handled = true;
-    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position);
+    bool body_failed;
+    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position,
+                               &body_failed);
     free(body.p);
+    if (!r && body_failed && !strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_FUNCTION) && n <= 8) {
+        /* an argument of a type the body cannot take (pg_char_to_encoding(1)
+         * fails on upper(integer)): PostgreSQL's error names the function
+         * called, not what it is made of */
+        attu_bexpr *args[8] = { 0 };
+        attu_error_clear(c->err);
+        for (int i = 0; i < n; i++)
+            if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        return attu_no_function(c, e, args, n);
+    }
     return r;
 }
 
@@ -949,7 +965,8 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
     *handled = true;
     sbuf b = {0};
     body(c, &b, 1);
-    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1, e->position);
+    bool body_failed;
+    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1, e->position, &body_failed);
     free(b.p);
     return r;
 }
