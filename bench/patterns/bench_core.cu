@@ -535,18 +535,18 @@ int main(int argc, char** argv) {
       const std::vector<long long> means = env_numbers("ATTU_BENCH_SEGREDUCE_MEANS", {10, 1000});
       for (long long mean : means) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
-        // ATTU_BENCH_WARP_GROUPS=1: segreduce's warp path folding 1 and 3
-        // segments a warp, alternately twice (means of the warp path)
-        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_WARP_GROUPS")) {
-          const int saved = ag::segreduce_warp_group();
+        // ATTU_BENCH_WARP_ROUNDS=1: segreduce's warp path with 4 and 8
+        // loads a lane in flight, alternately twice (means of the warp path)
+        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_WARP_ROUNDS")) {
+          const int saved = ag::segreduce_warp_rounds();
           for (int round = 0; round < 2; ++round)
-            for (int g : {1, 3}) {
-              ag::segreduce_warp_group() = g;
+            for (int r : {4, 8}) {
+              ag::segreduce_warp_rounds() = r;
               char note[32];
-              std::snprintf(note, sizeof note, " (%d a warp)", g);
+              std::snprintf(note, sizeof note, " (%d rounds)", r);
               bc::bench_segreduce(ctx, n, mean, note);
             }
-          ag::segreduce_warp_group() = saved;
+          ag::segreduce_warp_rounds() = saved;
         }
         // ATTU_BENCH_SEGREDUCE_MODES=1: the tails kernel beside the blocked
         // tiles of 4-byte arrays, alternately twice

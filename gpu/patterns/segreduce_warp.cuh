@@ -9,9 +9,9 @@
 // it: it reads its two offsets, then its items as 16-byte vectors (up to
 // vec_rounds of them a lane in flight), folds them, and one shuffle
 // reduction later stores the segment's value. Empty segments get init.
-// Below a mean segment of kGroupMeanBelow items a warp folds three
-// consecutive segments at once (group_kernel): one contiguous run of
-// items, so one wait for the offsets and one round of loads serve three.
+// Below a mean segment of kFewRoundsMeanBelow items a lane keeps 4
+// vectors in flight instead of 8: its registers then let more warps (more
+// segments) run at once, and a short segment's warp needs no more.
 //
 // The fold visits a segment's items out of order, so only operators whose
 // result does not depend on the order take this path (segreduce_warp_ok):
@@ -57,11 +57,13 @@ struct segreduce_warp_ok<maximum_t<T>, T> {
 namespace segreduce_warp_detail {
 
 constexpr int nt = 256;
-constexpr int vec_rounds = 8;  // 16-byte loads a lane keeps in flight
+// 16-byte loads a lane keeps in flight: the chunks', and the segments' at
+// long means (segreduce_warp_rounds_of)
+constexpr int vec_rounds = 8;
 
 // The warp's fold of items [a, b) of in, in no fixed order: has is false
 // for an empty range. Warp-collective; every lane gets the result.
-template <typename T, typename op_t>
+template <int rounds = vec_rounds, typename T, typename op_t>
 __device__ __forceinline__ void warp_fold(const T* __restrict__ in, int a, int b, op_t op, T& acc,
                                           bool& has) {
   constexpr int per_vec = 16 / sizeof(T);
@@ -82,13 +84,13 @@ __device__ __forceinline__ void warp_fold(const T* __restrict__ in, int a, int b
     for (int i = tail + lane; i < b; i += 32) add(in[i]);
     const uint4* vec = reinterpret_cast<const uint4*>(in + head);
     const int nvec = (tail - head) / per_vec;
-    for (int j = lane; j < nvec; j += 32 * vec_rounds) {
-      uint4 x[vec_rounds];
+    for (int j = lane; j < nvec; j += 32 * rounds) {
+      uint4 x[rounds];
 #pragma unroll
-      for (int u = 0; u < vec_rounds; ++u)
+      for (int u = 0; u < rounds; ++u)
         if (j + u * 32 < nvec) x[u] = vec[j + u * 32];
 #pragma unroll
-      for (int u = 0; u < vec_rounds; ++u)
+      for (int u = 0; u < rounds; ++u)
         if (j + u * 32 < nvec) {
           const T* t = reinterpret_cast<const T*>(&x[u]);
 #pragma unroll
@@ -107,7 +109,7 @@ __device__ __forceinline__ void warp_fold(const T* __restrict__ in, int a, int b
 
 // A warp a segment; a segment longer than kWarpChunkLen is listed as
 // chunks for chunk_kernel instead.
-template <typename T, typename op_t, typename output_it>
+template <typename T, int rounds, typename op_t, typename output_it>
 __global__ void __launch_bounds__(nt)
 warp_kernel(const T* __restrict__ in, int count, const int* __restrict__ segments, int num_segments,
             output_it output, op_t op, T init, warp_chunks_t chunks) {
@@ -122,120 +124,8 @@ warp_kernel(const T* __restrict__ in, int count, const int* __restrict__ segment
   }
   T acc = init;
   bool has;
-  warp_fold(in, a, b, op, acc, has);
+  warp_fold<rounds>(in, a, b, op, acc, has);
   if (lane == 0) output[s] = has ? acc : init;
-}
-
-// A warp a group of G consecutive segments (segreduce_warp_group): their
-// items are one contiguous range, which the warp reads as one run of
-// vectors (all of its loads in flight together, as a warp of one segment
-// of G times the length would) and folds into G accumulators, an item's
-// segment found by comparing its index with the group's bounds. A warp of
-// one short segment spends most of its life waiting: first for its two
-// offsets, then for one round of loads of a few hundred items; a group
-// pays those waits once for all G. A group with a segment longer than the
-// chunk length takes its segments one at a time, as warp_kernel does.
-template <int G, typename T, typename op_t, typename output_it>
-__global__ void __launch_bounds__(nt)
-group_kernel(const T* __restrict__ in, int count, const int* __restrict__ segments, int num_segments,
-             output_it output, op_t op, T init, warp_chunks_t chunks) {
-  constexpr int per_vec = 16 / sizeof(T);
-  const long long first = (blockIdx.x * (long long)nt + threadIdx.x) / 32 * G;
-  const int lane = threadIdx.x & 31;
-  if (first >= num_segments) return;  // whole warps leave together
-  const int s0 = (int)first;
-  const int ng = min(G, num_segments - s0);
-  // lane k <= ng: bound k of the group (the start of segment s0 + k; the
-  // group's end for k = ng)
-  int mine = count;
-  if (lane <= ng && s0 + lane < num_segments) mine = segments[s0 + lane];
-  int bnd[G + 1];
-#pragma unroll
-  for (int k = 0; k <= G; ++k) bnd[k] = __shfl_sync(0xffffffffu, mine, k < ng ? k : ng);
-  bool has_long = false;
-#pragma unroll
-  for (int k = 0; k < G; ++k) has_long |= bnd[k + 1] - bnd[k] > chunks.len;
-  if (has_long) {
-    for (int k = 0; k < ng; ++k) {
-      const int a = __shfl_sync(0xffffffffu, mine, k), b = __shfl_sync(0xffffffffu, mine, k + 1);
-      if (b - a > chunks.len) {
-        warp_list_chunks(chunks, s0 + k, a, b);
-        continue;
-      }
-      T acc = init;
-      bool has;
-      warp_fold(in, a, b, op, acc, has);
-      if (lane == 0) output[s0 + k] = has ? acc : init;
-    }
-    return;
-  }
-  T acc[G];
-  unsigned has = 0;  // bit k: acc[k] holds a value
-#pragma unroll
-  for (int k = 0; k < G; ++k) acc[k] = init;
-  auto seg_of = [&](int i) {
-    int g = 0;
-#pragma unroll
-    for (int k = 1; k < G; ++k) g += i >= bnd[k];
-    return g;
-  };
-  auto add = [&](int g, T v) {
-#pragma unroll
-    for (int k = 0; k < G; ++k)
-      if (g == k) acc[k] = (has >> k & 1) ? op(acc[k], v) : v;
-    has |= 1u << g;
-  };
-  const int a = bnd[0], b = bnd[G];
-  if (b > a) {
-    // as warp_fold: [a, head) and [tail, b) one item at a time, whole
-    // vectors between; a vector inside one segment is folded first
-    const int mis = int((reinterpret_cast<uintptr_t>(in) / sizeof(T)) % per_vec);
-    int head = a + (per_vec - (a + mis) % per_vec) % per_vec;
-    int tail = b - (b + mis) % per_vec;
-    if (head >= tail) head = tail = b;
-    for (int i = a + lane; i < head; i += 32) add(seg_of(i), in[i]);
-    for (int i = tail + lane; i < b; i += 32) add(seg_of(i), in[i]);
-    const uint4* vec = reinterpret_cast<const uint4*>(in + head);
-    const int nvec = (tail - head) / per_vec;
-    for (int j = lane; j < nvec; j += 32 * vec_rounds) {
-      uint4 x[vec_rounds];
-#pragma unroll
-      for (int u = 0; u < vec_rounds; ++u)
-        if (j + u * 32 < nvec) x[u] = vec[j + u * 32];
-#pragma unroll
-      for (int u = 0; u < vec_rounds; ++u)
-        if (j + u * 32 < nvec) {
-          const T* t = reinterpret_cast<const T*>(&x[u]);
-          const int i0 = head + (j + u * 32) * per_vec;
-          const int g0 = seg_of(i0);
-          if (g0 == seg_of(i0 + per_vec - 1)) {
-            T v = t[0];
-#pragma unroll
-            for (int k = 1; k < per_vec; ++k) v = op(v, t[k]);
-            add(g0, v);
-          } else {
-#pragma unroll
-            for (int k = 0; k < per_vec; ++k) add(seg_of(i0 + k), t[k]);
-          }
-        }
-    }
-  }
-#pragma unroll
-  for (int off = 16; off; off >>= 1) {
-    const unsigned other_has = __shfl_xor_sync(0xffffffffu, has, off);
-#pragma unroll
-    for (int k = 0; k < G; ++k) {
-      const T other = __shfl_xor_sync(0xffffffffu, acc[k], off);
-      if (other_has >> k & 1) acc[k] = (has >> k & 1) ? op(acc[k], other) : other;
-    }
-    has |= other_has;
-  }
-  // lane k stores segment s0 + k: one coalesced store
-  T v = init;
-#pragma unroll
-  for (int k = 0; k < G; ++k)
-    if (lane == k && (has >> k & 1)) v = acc[k];
-  if (lane < ng) output[s0 + lane] = v;
 }
 
 // Every warp of a fixed grid takes listed chunks in turn: it folds its
@@ -294,26 +184,27 @@ chunk_kernel(const T* __restrict__ in, warp_chunks_t chunks, T* __restrict__ par
 
 }  // namespace segreduce_warp_detail
 
-// Segments a warp folds: 3 below a mean segment of kGroupMeanBelow items
-// (group_kernel), else 1 (warp_kernel). On an H200 (docs/performance.md,
-// session 32; float sums, alternately twice) 3 a warp took 0.099-0.103
-// against 0.105-0.108 ms at mean 300 and 64M items, 0.345-0.349 against
-// 0.375-0.377 at 256M; at means 256 and 400 within 2-3% of 1 a warp
-// either way; at mean 500 1-2% slower and at mean 1000 3-6% slower (0.082-0.086
-// against 0.077-0.080 ms at 64M). 2 a warp was slower than 3 at means
-// 300 and 400, 4 within 2% of 3.
-// ATTU_SEGREDUCE_WARP_GROUP=1 or 3 forces either (A/B runs; the tests and
+// 16-byte loads a lane keeps in flight (warp_kernel's rounds): 4 below a
+// mean segment of kFewRoundsMeanBelow items, else 8. On an H200
+// (docs/performance.md, session 32; float sums, alternately twice) 4
+// against 8 took 0.085-0.086 against 0.104-0.105 ms at mean 300 and 64M
+// items, 0.298 against 0.374-0.375 at 256M (and 0.080-0.081 against 0.086
+// at mean 600, 0.252 against 0.272-0.273 at 256M); at mean 1000 they tie,
+// at mean 3000 8 is 0-2% faster. 2, 3 and 6 lost to 4 below mean 1000.
+// With 8, registers for 32 warps' loads held only a few vectors each, and
+// fewer warps (segments) ran at once.
+// ATTU_SEGREDUCE_WARP_ROUNDS=4 or 8 forces either (A/B runs; the tests and
 // the bench set it through this reference); 0, the default, picks by the
 // mean.
-inline int& segreduce_warp_group() {
-  static int g = (int)warp_segments_detail::env_or("ATTU_SEGREDUCE_WARP_GROUP", 0);
-  return g;
+inline int& segreduce_warp_rounds() {
+  static int r = (int)warp_segments_detail::env_or("ATTU_SEGREDUCE_WARP_ROUNDS", 0);
+  return r;
 }
-constexpr long long kGroupMeanBelow = 450;
-inline int segreduce_warp_group_of(int count, int num_segments) {
-  const int forced = segreduce_warp_group();
-  if (forced == 1 || forced == 3) return forced;
-  return (long long)count < kGroupMeanBelow * num_segments ? 3 : 1;
+constexpr long long kFewRoundsMeanBelow = 2048;
+inline int segreduce_warp_rounds_of(int count, int num_segments) {
+  const int forced = segreduce_warp_rounds();
+  if (forced == 4 || forced == 8) return forced;
+  return (long long)count < kFewRoundsMeanBelow * num_segments ? 4 : 8;
 }
 
 template <typename T, typename op_t, typename output_it>
@@ -325,14 +216,12 @@ void segreduce_warp(const T* input, int count, const int* segments, int num_segm
   const size_t cap = warp_chunks_capacity(count);
   mem_t<T> partial_v(cap, ctx);
   mem_t<int> partial_has(cap, ctx);
-  const int group = segreduce_warp_group_of(count, num_segments);
-  const long long threads = ((long long)num_segments + group - 1) / group * 32;
+  const long long threads = (long long)num_segments * 32;
   const unsigned blocks = unsigned((threads + nt - 1) / nt);
-  if (group == 1)
-    warp_kernel<T><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
+  if (segreduce_warp_rounds_of(count, num_segments) == 4)
+    warp_kernel<T, 4><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
   else
-    group_kernel<3, T><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init,
-                                                        chunks);
+    warp_kernel<T, 8><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
   ATTU_CUDA_CHECK_LAUNCH();
   chunk_kernel<T><<<warp_chunk_blocks(ctx), nt, 0, ctx.stream()>>>(input, chunks, partial_v.data(),
                                                                      partial_has.data(), output, op, init);

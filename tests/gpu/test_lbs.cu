@@ -318,14 +318,14 @@ int main() {
     // items: the chunk kernel's partials and their combine). A wrong path
     // taken shows only in bench_core's timings (the answers are the same
     // by design).
-    // Each geometry with the segments a warp folds picked by the mean (0:
-    // 3 at mean 300, 1 at 500 and 2500) and forced to 1 and 3
-    // (group_kernel; the long mix's groups then hold chunked segments).
-    const int saved_group = segreduce_warp_group();
-    for (int group : {0, 1, 3})
+    // Each geometry with the loads a lane keeps in flight picked by the
+    // mean (0: 4 at means 300, 500 and the long mix's, 8 at 2500) and
+    // forced to 4 and 8.
+    const int saved_rounds = segreduce_warp_rounds();
+    for (int rounds : {0, 4, 8})
     for (int mean : {600, 1000, 5000, -2})  // half the segments empty: means 300 / 500 / 2500
       for (int off : {0, 1, 2, 3}) {
-        segreduce_warp_group() = group;
+        segreduce_warp_rounds() = rounds;
         const int n = mean > 0 ? 2 << 20 : 12 << 20;
         auto segs = mean > 0 ? test::make_segments(n - off, test::geo_empty_heavy, mean, mean * 7 + off)
                              : long_mix(n - off);
@@ -335,7 +335,7 @@ int main() {
         }
         int ns = (int)segs.size();
         std::string what = (mean > 0 ? "mean " + std::to_string(mean) : std::string("long mix")) + " offset " +
-                           std::to_string(off) + " group " + std::to_string(group);
+                           std::to_string(off) + " rounds " + std::to_string(rounds);
         auto in = test::random_values<int>(n, -1000000, 1000000, mean + off);
         mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
         std::vector<int> shifted(in.begin() + off, in.end());
@@ -385,7 +385,7 @@ int main() {
         }
         if (!ok) r.fail("float plus " + what);
       }
-    segreduce_warp_group() = saved_group;
+    segreduce_warp_rounds() = saved_rounds;
   });
 
   r.run("transform_segreduce non-commutative (affine composition)", [&] {
