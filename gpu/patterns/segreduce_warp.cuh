@@ -191,8 +191,9 @@ chunk_kernel(const T* __restrict__ in, warp_chunks_t chunks, T* __restrict__ par
 // items, 0.298 against 0.374-0.375 at 256M (and 0.080-0.081 against 0.086
 // at mean 600, 0.252 against 0.272-0.273 at 256M); at mean 1000 they tie,
 // at mean 3000 8 is 0-2% faster. 2, 3 and 6 lost to 4 below mean 1000.
-// With 8, registers for 32 warps' loads held only a few vectors each, and
-// fewer warps (segments) ran at once.
+// With 8 the kernel takes 44 registers (5 CTAs of 256 a multiprocessor),
+// with 4 32 (8 CTAs): a short segment fills only a few of a warp's 32
+// vectors, so more warps (segments) at once move more bytes.
 // ATTU_SEGREDUCE_WARP_ROUNDS=4 or 8 forces either (A/B runs; the tests and
 // the bench set it through this reference); 0, the default, picks by the
 // mean.
