@@ -69,6 +69,7 @@
 #include "planner/lexer.h"
 #include "db/db_generated.h"
 #include "db/db_domain_check.h"
+#include "engine/system_column.h"
 #include "engine/comments.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
@@ -343,6 +344,7 @@ static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu
 static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     const attu_ast_column_def *cd = &cmd->def;
     const char *table = d->base->name;
+    if (attu_check_column_name(cd->name, err)) return -1;
     if (find(d, cd->name) >= 0) {
         if (cmd->if_exists) {
             notice(d, ATTU_SQLSTATE_DUPLICATE_COLUMN, "column \"%s\" of relation \"%s\" already exists, skipping",
@@ -989,6 +991,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     case ATTU_ALTER_RENAME_COLUMN:
         if ((c = find(d, cmd->column)) < 0)
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" does not exist", cmd->column);
+        if (attu_check_column_name(cmd->new_name, err)) return -1;
         if (find(d, cmd->new_name) >= 0)
             return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" of relation \"%s\" already exists",
                                   cmd->new_name, d->base->name);

@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "engine/system_column.h"
 #include "engine/failing_row.h"
 #include "engine/enum_type.h"
 #include "engine/uuid.h"
@@ -638,6 +639,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     bool made_sequences = false;
     for (int i = 0; i < n; i++) {
         const attu_ast_column_def *cd = &st->u.create_table.columns[i];
+        if (attu_check_column_name(cd->name, err)) goto fail;
         snprintf(defs[i].name, sizeof defs[i].name, "%s", cd->name);
         attu_type_id serial = cd->has_type ? 0 : db_serial_type(cd->type.name, cd->type.precision);
         if (cd->has_type) defs[i].type = cd->resolved;   /* (a LIKE's copy) */
@@ -1520,6 +1522,7 @@ attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, co
             attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", defs[i].name);
             goto out;
         }
+        if (attu_check_column_name(defs[i].name, err)) goto out;
     }
     attu_table *empty = attu_table_new(name, ncols, defs, err);
     if (!empty) goto out;

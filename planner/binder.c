@@ -695,6 +695,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     set_col(p, t->ncols, "rowid", attu_type_make(ATTU_TYPE_INT64), c->pa);
     p->rowid_col = t->ncols;
     if (!scope_push(c, sc, qual, "rowid", attu_type_make(ATTU_TYPE_INT64), true, true, source)) return NULL;
+    sc->cols[sc->n - 1].row_type = tname_copy;   /* the table whose tableoid it answers (catalog_functions.c) */
     p->est_rows = (double)t->nrows;
     return p;
 }
@@ -1179,6 +1180,16 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
             all.cols[mcol[u]].star_pos = u;
         }
     }
+    /* the relations' system columns are found qualified only; behind the
+     * join's alias not at all (the alias names the join, which has none) */
+    for (int i = 0; i < all.n; i++)
+        if (all.cols[i].system || all.cols[i].is_rowid) {
+            all.cols[i].in_join = true;
+            if (f->alias) {
+                if (all.cols[i].is_rowid) all.cols[i].row_type = NULL;
+                else all.cols[i].hidden = true, all.cols[i].system = false;
+            }
+        }
     /* a join's own alias hides the inner qualifiers (and USING's copies);
      * alias.* lists the columns as * does */
     if (f->alias)

@@ -703,7 +703,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         if (q) {
             if (!sc_->qual || strcmp(sc_->qual, q)) continue;
             qual_seen = true;
-        } else if (sc_->hidden && !sc_->is_rowid && !sc_->system) continue;
+        } else if ((sc_->hidden && !sc_->is_rowid && !sc_->system) || (sc_->system && sc_->in_join)) continue;
         if (strcmp(sc_->name, name)) continue;
         if (sc_->is_rowid && !q && found >= 0) continue;
         if (found >= 0 && !(sc->cols[found].is_rowid)) {
@@ -728,6 +728,16 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         attu_bexpr *a = attu_sql_function_param(c, sc, e, false, &handled);
         if (handled) return a;
     }
+    if (found < 0 && !internal && !strcmp(name, "tableoid")) {
+        /* a user table's system column (PostgreSQL's; a catalog table's
+         * is a hidden column of its own, found above) */
+        bool hit;
+        attu_bexpr *t = attu_bind_user_tableoid(c, sc, q, e->position, &hit);
+        if (hit) {
+            if (t) t->position = e->position;
+            return t;
+        }
+    }
     if (found < 0 && c->outer && c->outer != sc) {
         /* a correlated reference to the enclosing query */
         const scope *save = c->outer;
@@ -740,6 +750,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         bool rel = false;
         if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
             o = attu_bind_whole_row(c, save, name, e->position, OUTER_BASE, &rel);
+        if (o && o->kind == BX_CONST) return o;   /* (an outer table's tableoid) */
         if (o) {
             if (!rel) { o->col += OUTER_BASE; attu_row_value_shift(c, o, OUTER_BASE); }
             c->saw_outer = true;
@@ -759,6 +770,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
             bool rel = false;
             if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
                 o = attu_bind_whole_row(c, up->sc, name, e->position, OUTER_BASE * level, &rel);
+            if (o && o->kind == BX_CONST) return o;
             if (o) {
                 if (level >= OUTER_LEVELS_MAX) {
                     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,

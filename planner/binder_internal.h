@@ -45,6 +45,10 @@ typedef struct scope_col {
     /* a system column (a catalog table's tableoid): hidden from *, yet
      * found unqualified, as PostgreSQL's */
     bool        system;
+    /* a system column, or a table's rowid (which answers the table's
+     * tableoid), of a relation inside an explicit JOIN: found qualified
+     * only (PostgreSQL's join has no system columns of its own) */
+    bool        in_join;
     /* one side's copy of a USING / NATURAL column whose merged column is
      * another scope entry: hidden, yet l.k finds it and l.* lists it */
     bool        using_copy;
@@ -640,6 +644,11 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
 /* A cast to regclass / regtype / regnamespace, or to oid, name and the
  * catalog's other types (as attu's); *handled false for other types. */
 attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+/* The system column tableoid of a user table or materialized view in sc
+ * (q: the qualifier written, or NULL): the OID pg_class gives it, as a
+ * constant. NULL and *hit false when sc reads no such relation (of that
+ * qualifier); 42702 (*hit true) when unqualified and sc reads several. */
+attu_bexpr *attu_bind_user_tableoid(bctx *c, const scope *sc, const char *q, int pos, bool *hit);
 /* An argument name of a catalog function's body, bound as its argument. */
 attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled);
 /* SQL functions (planner/sql_function_bind.c): a call of one (*handled

@@ -867,6 +867,31 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
     return NULL;
 }
 
+attu_bexpr *attu_bind_user_tableoid(bctx *c, const scope *sc, const char *q, int pos, bool *hit) {
+    *hit = false;
+    /* each table scan's hidden rowid carries the table's name (binder.c) */
+    const char *table = NULL;
+    for (int i = 0; i < sc->n; i++) {
+        const scope_col *col = &sc->cols[i];
+        if (!col->is_rowid || !col->row_type) continue;
+        if (q ? !col->qual || strcmp(col->qual, q) : col->in_join) continue;
+        if (table) {
+            *hit = true;
+            attu_error_set(c->err, ATTU_SQLSTATE_AMBIGUOUS_COLUMN, pos, "column reference \"tableoid\" is ambiguous");
+            return NULL;
+        }
+        table = col->row_type;
+    }
+    if (!table) return NULL;
+    *hit = true;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { attu_error_oom(c->err); return NULL; }
+    const rel_info *ri = syscat_rel_find(&rs, table);
+    const int64_t oid = ri ? ri->oid : 0;
+    syscat_rels_free(&rs);
+    return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid);
+}
+
 /* The name a cast to regclass / regtype / regnamespace reads at bind
  * time: a string literal's text, or a parameter's value ($1::regtype, as
  * psycopg 3's TypeInfo.fetch sends the type's name; statements bind again
