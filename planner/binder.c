@@ -1185,18 +1185,16 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     for (int i = 0; i < all.n; i++)
         if (all.cols[i].system || all.cols[i].is_rowid) {
             all.cols[i].in_join = true;
-            if (f->alias) {
-                if (all.cols[i].is_rowid) all.cols[i].row_type = NULL;
-                else all.cols[i].hidden = true, all.cols[i].system = false;
-            }
+            if (f->alias && all.cols[i].is_rowid) all.cols[i].row_type = NULL;
         }
     /* a join's own alias hides the inner qualifiers (and USING's copies);
      * alias.* lists the columns as * does */
     if (f->alias)
         for (int i = 0; i < all.n; i++) {
-            all.cols[i].qual = all.cols[i].using_copy ? NULL : f->alias;
+            all.cols[i].qual = all.cols[i].using_copy || all.cols[i].system ? NULL : f->alias;
             all.cols[i].using_copy = false;
             all.cols[i].qual_pos = all.cols[i].star_pos;
+            if (all.cols[i].system) all.cols[i].hidden = true, all.cols[i].system = false;
         }
     for (int i = 0; i < all.n; i++) if (!scope_push_col(c, sc, &all.cols[i], 0)) return NULL;
     return j;
