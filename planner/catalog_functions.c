@@ -175,7 +175,8 @@ static bool m_database_size(bctx *c, sbuf *b, int n) {
 }
 
 
-/* oid::regclass: the table's name (quoted as needed), else the number */
+/* oid::regclass: the relation's name (quoted as needed; a catalog
+ * table's by PostgreSQL's OID), else the number */
 static bool m_regclass(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_rels rs;
@@ -189,6 +190,12 @@ static bool m_regclass(bctx *c, sbuf *b, int n) {
         free(id.p);
     }
     syscat_rels_free(&rs);
+    int64_t oid;
+    const char *name;
+    for (size_t i = 0; (name = syscat_table_at(i, &oid)); i++) {
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)oid);
+        syscat_sb_quote(b, name);
+    }
     syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
     return true;
 }

@@ -2235,31 +2235,38 @@ bool syscat_is_relation(const char *schema, const char *name) { return find_rela
 
 /* (system_catalog_internal.h; PostgreSQL 15's relkind 'r' relations of
  * pg_catalog: views such as pg_roles and pg_tables have none) */
+static const struct { const char *name; int oid; } catalog_tables[] = {
+    { "pg_aggregate", 2600 }, { "pg_am", 2601 }, { "pg_amop", 2602 }, { "pg_amproc", 2603 },
+    { "pg_attrdef", 2604 }, { "pg_attribute", 1249 }, { "pg_auth_members", 1261 }, { "pg_authid", 1260 },
+    { "pg_cast", 2605 }, { "pg_class", SYSCAT_OID_PG_CLASS }, { "pg_collation", 3456 }, { "pg_constraint", SYSCAT_OID_PG_CONSTRAINT },
+    { "pg_conversion", 2607 }, { "pg_database", 1262 }, { "pg_db_role_setting", 2964 },
+    { "pg_default_acl", 826 }, { "pg_depend", 2608 }, { "pg_description", 2609 }, { "pg_enum", 3501 },
+    { "pg_event_trigger", 3466 }, { "pg_extension", 3079 }, { "pg_foreign_data_wrapper", 2328 },
+    { "pg_foreign_server", 1417 }, { "pg_foreign_table", 3118 }, { "pg_index", 2610 },
+    { "pg_inherits", 2611 }, { "pg_init_privs", 3394 }, { "pg_language", 2612 }, { "pg_largeobject", 2613 },
+    { "pg_largeobject_metadata", 2995 }, { "pg_namespace", 2615 }, { "pg_opclass", 2616 },
+    { "pg_operator", 2617 }, { "pg_opfamily", 2753 }, { "pg_parameter_acl", 6243 },
+    { "pg_partitioned_table", 3350 }, { "pg_policy", 3256 }, { "pg_proc", SYSCAT_OID_PG_PROC }, { "pg_publication", 6104 },
+    { "pg_publication_namespace", 6237 }, { "pg_publication_rel", 6106 }, { "pg_range", 3541 },
+    { "pg_replication_origin", 6000 }, { "pg_rewrite", 2618 }, { "pg_seclabel", 3596 },
+    { "pg_sequence", 2224 }, { "pg_shdepend", 1214 }, { "pg_shdescription", 2396 }, { "pg_shseclabel", 3592 },
+    { "pg_statistic", 2619 }, { "pg_statistic_ext", 3381 }, { "pg_statistic_ext_data", 3429 },
+    { "pg_subscription", 6100 }, { "pg_subscription_rel", 6102 }, { "pg_tablespace", 1213 },
+    { "pg_transform", 3576 }, { "pg_trigger", 2620 }, { "pg_ts_config", 3602 }, { "pg_ts_config_map", 3603 },
+    { "pg_ts_dict", 3600 }, { "pg_ts_parser", 3601 }, { "pg_ts_template", 3764 }, { "pg_type", 1247 },
+    { "pg_user_mapping", 1418 },
+};
+
 int64_t syscat_table_oid(const char *name) {
-    static const struct { const char *name; int oid; } tables[] = {
-        { "pg_aggregate", 2600 }, { "pg_am", 2601 }, { "pg_amop", 2602 }, { "pg_amproc", 2603 },
-        { "pg_attrdef", 2604 }, { "pg_attribute", 1249 }, { "pg_auth_members", 1261 }, { "pg_authid", 1260 },
-        { "pg_cast", 2605 }, { "pg_class", SYSCAT_OID_PG_CLASS }, { "pg_collation", 3456 }, { "pg_constraint", SYSCAT_OID_PG_CONSTRAINT },
-        { "pg_conversion", 2607 }, { "pg_database", 1262 }, { "pg_db_role_setting", 2964 },
-        { "pg_default_acl", 826 }, { "pg_depend", 2608 }, { "pg_description", 2609 }, { "pg_enum", 3501 },
-        { "pg_event_trigger", 3466 }, { "pg_extension", 3079 }, { "pg_foreign_data_wrapper", 2328 },
-        { "pg_foreign_server", 1417 }, { "pg_foreign_table", 3118 }, { "pg_index", 2610 },
-        { "pg_inherits", 2611 }, { "pg_init_privs", 3394 }, { "pg_language", 2612 }, { "pg_largeobject", 2613 },
-        { "pg_largeobject_metadata", 2995 }, { "pg_namespace", 2615 }, { "pg_opclass", 2616 },
-        { "pg_operator", 2617 }, { "pg_opfamily", 2753 }, { "pg_parameter_acl", 6243 },
-        { "pg_partitioned_table", 3350 }, { "pg_policy", 3256 }, { "pg_proc", SYSCAT_OID_PG_PROC }, { "pg_publication", 6104 },
-        { "pg_publication_namespace", 6237 }, { "pg_publication_rel", 6106 }, { "pg_range", 3541 },
-        { "pg_replication_origin", 6000 }, { "pg_rewrite", 2618 }, { "pg_seclabel", 3596 },
-        { "pg_sequence", 2224 }, { "pg_shdepend", 1214 }, { "pg_shdescription", 2396 }, { "pg_shseclabel", 3592 },
-        { "pg_statistic", 2619 }, { "pg_statistic_ext", 3381 }, { "pg_statistic_ext_data", 3429 },
-        { "pg_subscription", 6100 }, { "pg_subscription_rel", 6102 }, { "pg_tablespace", 1213 },
-        { "pg_transform", 3576 }, { "pg_trigger", 2620 }, { "pg_ts_config", 3602 }, { "pg_ts_config_map", 3603 },
-        { "pg_ts_dict", 3600 }, { "pg_ts_parser", 3601 }, { "pg_ts_template", 3764 }, { "pg_type", 1247 },
-        { "pg_user_mapping", 1418 },
-    };
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
-        if (!strcmp(tables[i].name, name)) return tables[i].oid;
+    for (size_t i = 0; i < sizeof catalog_tables / sizeof catalog_tables[0]; i++)
+        if (!strcmp(catalog_tables[i].name, name)) return catalog_tables[i].oid;
     return 0;
+}
+
+const char *syscat_table_at(size_t i, int64_t *oid) {
+    if (i >= sizeof catalog_tables / sizeof catalog_tables[0]) return NULL;
+    *oid = catalog_tables[i].oid;
+    return catalog_tables[i].name;
 }
 
 bool attu_is_system_schema(const char *schema) {

@@ -155,6 +155,8 @@ bool syscat_is_relation(const char *schema, const char *name);
  * pg_description's classoid names: */
 enum { SYSCAT_OID_PG_PROC = 1255, SYSCAT_OID_PG_CLASS = 1259, SYSCAT_OID_PG_CONSTRAINT = 2606 };
 int64_t syscat_table_oid(const char *name);
+/* The i-th of those tables (its OID in *oid), NULL past the last. */
+const char *syscat_table_at(size_t i, int64_t *oid);
 /* Parses text (malloc'd, taken) for the plan: the result lives until the
  * plan arena is freed, *kept (when not NULL) is the arena's copy of the
  * text its positions refer to; NULL with c->err set on failure. */
