@@ -750,7 +750,8 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         bool rel = false;
         if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
             o = attu_bind_whole_row(c, save, name, e->position, OUTER_BASE, &rel);
-        if (o && o->kind == BX_CONST) return o;   /* (an outer table's tableoid) */
+        const bool outer_tableoid = o && o->kind == BX_CONST && !strcmp(name, "tableoid");
+        if (outer_tableoid) return o;   /* (an outer table's: a constant) */
         if (o) {
             if (!rel) { o->col += OUTER_BASE; attu_row_value_shift(c, o, OUTER_BASE); }
             c->saw_outer = true;
@@ -770,7 +771,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
             bool rel = false;
             if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
                 o = attu_bind_whole_row(c, up->sc, name, e->position, OUTER_BASE * level, &rel);
-            if (o && o->kind == BX_CONST) return o;
+            if (o && o->kind == BX_CONST && !strcmp(name, "tableoid")) return o;
             if (o) {
                 if (level >= OUTER_LEVELS_MAX) {
                     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,

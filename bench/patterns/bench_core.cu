@@ -282,11 +282,11 @@ void bench_delay_sweep(context_t& ctx, size_t n) {
 }
 
 // Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.
-// Lengths uniform in [1, 2 mean - 1], from seed 43 (ATTU_BENCH_SEGMENT_SEED
-// for another draw of the same geometry).
+// The lengths are drawn from seed 43, or ATTU_BENCH_SEGMENT_SEED (another
+// draw of the same geometry).
 std::vector<int> make_segments(size_t n, long long mean) {
-  static const unsigned long long seed = getenv("ATTU_BENCH_SEGMENT_SEED") ? strtoull(getenv("ATTU_BENCH_SEGMENT_SEED"), nullptr, 10) : 43;
-  std::mt19937_64 rng(seed);
+  static const char* const seed_env = getenv("ATTU_BENCH_SEGMENT_SEED");
+  std::mt19937_64 rng(seed_env ? strtoull(seed_env, nullptr, 10) : 43);
   std::uniform_int_distribution<long long> len(1, 2 * mean - 1);
   std::vector<int> s;
   long long pos = 0;
