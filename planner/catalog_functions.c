@@ -246,6 +246,34 @@ static bool m_regtype(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* oid::regproc and oid::regprocedure: the functions attu's catalogs name
+ * by OID (the languages' validators), "-" for 0 (no function), else the
+ * argument as text (a name: 'now'::regproc is now; a function's OID attu
+ * has no name for: the number). argtypes: regprocedure's "(oid)". */
+static const struct { int oid; const char *name, *args; } catalog_procs[] = {
+    { 2246, "fmgr_internal_validator", "(oid)" }, { 2247, "fmgr_c_validator", "(oid)" },
+    { 2248, "fmgr_sql_validator", "(oid)" },
+};
+static void regproc_body(sbuf *b, bool with_args) {
+    syscat_sb_puts(b, "CASE CAST($1 AS text) WHEN '0' THEN '-'");
+    for (size_t i = 0; i < sizeof catalog_procs / sizeof catalog_procs[0]; i++)
+        syscat_sb_printf(b, " WHEN '%d' THEN '%s%s'", catalog_procs[i].oid, catalog_procs[i].name,
+                         with_args ? catalog_procs[i].args : "");
+    syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
+}
+static bool m_regproc(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    regproc_body(b, false);
+    return true;
+}
+static bool m_regprocedure(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    regproc_body(b, true);
+    return true;
+}
+
 static bool m_regnamespace(bctx *c, sbuf *b, int n) {
     (void)c;
     if (n != 1) return false;
@@ -953,7 +981,11 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         }
         body = m_regtype;
     }
-    else if (!strcmp(tn, "regnamespace")) {
+    else if (!strcmp(tn, "regproc")) {
+        body = m_regproc;
+    } else if (!strcmp(tn, "regprocedure")) {
+        body = m_regprocedure;
+    } else if (!strcmp(tn, "regnamespace")) {
         if (reg_name_arg(c, arg, &name)) {
             /* 'public'::regnamespace: the schema's OID */
             static const struct { const char *name; int oid; } ns[] = {
@@ -981,7 +1013,7 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
     } else {
         /* the catalog's types as attu has them */
         static const struct { const char *pg, *attu; } alias[] = {
-            { "oid", "bigint" }, { "xid", "bigint" }, { "regproc", "text" }, { "name", "text" },
+            { "oid", "bigint" }, { "xid", "bigint" }, { "name", "text" },
             { "oid[]", "bigint[]" }, { "name[]", "text[]" }, { "int2vector", "smallint[]" }, { "oidvector", "bigint[]" },
             { "pg_node_tree", "text" },
         };

@@ -700,9 +700,30 @@ static void function_description_row(void *ctx, const attu_sql_function *f) {
     v_int(r, attu_function_oid(f->id)); v_int(r, SYSCAT_OID_PG_PROC); v_int(r, 0); v_text(r, f->comment);
 }
 
+/* the languages PostgreSQL has built in (a SQL function's prolang is 14),
+ * with their validators (catalog_functions.c names them for regproc) and
+ * PostgreSQL 15's descriptions of them */
+static const struct { int oid; const char *name; bool trusted; int validator; const char *description; }
+    builtin_languages[] = {
+        { 12, "internal", false, 2246, "built-in functions" },
+        { 13, "c", false, 2247, "dynamically-loaded C functions" },
+        { 14, "sql", true, 2248, "SQL-language functions" },
+    };
+
+const char *syscat_builtin_language_at(size_t i, int *oid) {
+    if (i >= sizeof builtin_languages / sizeof *builtin_languages) return NULL;
+    *oid = builtin_languages[i].oid;
+    return builtin_languages[i].description;
+}
+
 /* COMMENT ON's comments whose objects exist (system_catalog_comment.c),
- * and the functions' (pg_proc's, kept in their definitions) */
+ * the functions' (pg_proc's, kept in their definitions) and the built-in
+ * languages' */
 static void rows_pg_description(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < sizeof builtin_languages / sizeof *builtin_languages; i++) {
+        v_int(r, builtin_languages[i].oid); v_int(r, SYSCAT_OID_PG_LANGUAGE); v_int(r, 0);
+        v_text(r, builtin_languages[i].description);
+    }
     attu_sql_function_each(attu_catalog_comments(env->cat), function_description_row, r);
     const attu_comments *cs = attu_catalog_comments(env->cat);
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
@@ -910,15 +931,12 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     free(names.p);
 }
 
-/* the languages PostgreSQL has built in (a SQL function's prolang is 14) */
 static void rows_pg_language(rel_text *r, const syscat_env *env) {
     (void)env;
-    static const struct { int oid; const char *name; bool trusted; int validator; } langs[] = {
-        { 12, "internal", false, 2246 }, { 13, "c", false, 2247 }, { 14, "sql", true, 2248 },
-    };
-    for (size_t i = 0; i < sizeof langs / sizeof *langs; i++) {
-        v_int(r, langs[i].oid); v_text(r, langs[i].name); v_int(r, OID_USER); v_bool(r, false);
-        v_bool(r, langs[i].trusted); v_int(r, 0); v_int(r, 0); v_int(r, langs[i].validator); v_null(r);
+    for (size_t i = 0; i < sizeof builtin_languages / sizeof *builtin_languages; i++) {
+        v_int(r, builtin_languages[i].oid); v_text(r, builtin_languages[i].name); v_int(r, OID_USER); v_bool(r, false);
+        v_bool(r, builtin_languages[i].trusted); v_int(r, 0); v_int(r, 0); v_int(r, builtin_languages[i].validator);
+        v_null(r);
     }
 }
 
@@ -2243,7 +2261,7 @@ static const struct { const char *name; int oid; } catalog_tables[] = {
     { "pg_default_acl", 826 }, { "pg_depend", 2608 }, { "pg_description", 2609 }, { "pg_enum", 3501 },
     { "pg_event_trigger", 3466 }, { "pg_extension", 3079 }, { "pg_foreign_data_wrapper", 2328 },
     { "pg_foreign_server", 1417 }, { "pg_foreign_table", 3118 }, { "pg_index", 2610 },
-    { "pg_inherits", 2611 }, { "pg_init_privs", 3394 }, { "pg_language", 2612 }, { "pg_largeobject", 2613 },
+    { "pg_inherits", 2611 }, { "pg_init_privs", 3394 }, { "pg_language", SYSCAT_OID_PG_LANGUAGE }, { "pg_largeobject", 2613 },
     { "pg_largeobject_metadata", 2995 }, { "pg_namespace", 2615 }, { "pg_opclass", 2616 },
     { "pg_operator", 2617 }, { "pg_opfamily", 2753 }, { "pg_parameter_acl", 6243 },
     { "pg_partitioned_table", 3350 }, { "pg_policy", 3256 }, { "pg_proc", SYSCAT_OID_PG_PROC }, { "pg_publication", 6104 },

@@ -151,10 +151,14 @@ const char *syscat_database(const bctx *c);   /* the connected database (likewis
 /* Whether [schema.]name (schema NULL: pg_catalog) is a system relation. */
 bool syscat_is_relation(const char *schema, const char *name);
 /* PostgreSQL 15's OID of its catalog table pg_catalog.name (a row's
- * tableoid, 'name'::regclass), 0 for any other name. The three that
+ * tableoid, 'name'::regclass), 0 for any other name. The four that
  * pg_description's classoid names: */
-enum { SYSCAT_OID_PG_PROC = 1255, SYSCAT_OID_PG_CLASS = 1259, SYSCAT_OID_PG_CONSTRAINT = 2606 };
+enum { SYSCAT_OID_PG_PROC = 1255, SYSCAT_OID_PG_CLASS = 1259, SYSCAT_OID_PG_CONSTRAINT = 2606,
+       SYSCAT_OID_PG_LANGUAGE = 2612 };
 int64_t syscat_table_oid(const char *name);
+/* The description of the i-th built-in language (internal, c, sql; its
+ * OID in *oid), NULL past the last. */
+const char *syscat_builtin_language_at(size_t i, int *oid);
 /* The i-th of those tables (its OID in *oid), NULL past the last. */
 const char *syscat_table_at(size_t i, int64_t *oid);
 /* Parses text (malloc'd, taken) for the plan: the result lives until the

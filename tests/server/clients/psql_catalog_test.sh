@@ -310,6 +310,18 @@ check '\dL' <<'OUT'
 ------+-------+---------+-------------
 (0 rows)
 OUT
+# \dLS+ (oid::regprocedure of the validators, the built-in languages'
+# descriptions): PostgreSQL's rows for c, internal and sql (owned by the
+# bootstrap superuser, here attu)
+check '\dLS+' <<'OUT'
+                                                                         List of languages
+   Name   | Owner | Trusted | Internal language | Call handler |          Validator           | Inline handler | Access privileges |          Description           
+----------+-------+---------+-------------------+--------------+------------------------------+----------------+-------------------+--------------------------------
+ c        | attu  | f       | t                 | -            | fmgr_c_validator(oid)        | -              |                   | dynamically-loaded C functions
+ internal | attu  | f       | t                 | -            | fmgr_internal_validator(oid) | -              |                   | built-in functions
+ sql      | attu  | t       | t                 | -            | fmgr_sql_validator(oid)      | -              |                   | SQL-language functions
+(3 rows)
+OUT
 check '\dO' <<'OUT'
                             List of collations
  Schema | Name | Collate | Ctype | ICU Locale | Provider | Deterministic? 
