@@ -1013,7 +1013,7 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
     } else {
         /* the catalog's types as attu has them */
         static const struct { const char *pg, *attu; } alias[] = {
-            { "oid", "bigint" }, { "xid", "bigint" }, { "name", "text" },
+            { "oid", "bigint" }, { "xid", "bigint" }, { "name", "text" }, { "regoper", "text" }, { "regoperator", "text" },
             { "oid[]", "bigint[]" }, { "name[]", "text[]" }, { "int2vector", "smallint[]" }, { "oidvector", "bigint[]" },
             { "pg_node_tree", "text" },
         };

@@ -328,6 +328,14 @@ check '\dO' <<'OUT'
 --------+------+---------+-------+------------+----------+----------------
 (0 rows)
 OUT
+# \dAo casts pg_amop's operators to regoperator (attu has no operator
+# families: no rows, as \dAp)
+check '\dAo' <<'OUT'
+        List of operators of operator families
+ AM | Operator family | Operator | Strategy | Purpose 
+----+-----------------+----------+----------+---------
+(0 rows)
+OUT
 # \dAp joins pg_amproc's amproc (an OID: regproc in PostgreSQL) with pg_proc
 check '\dAp' <<'OUT'
                      List of support functions of operator families
