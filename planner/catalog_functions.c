@@ -247,18 +247,14 @@ static bool m_regtype(bctx *c, sbuf *b, int n) {
 }
 
 /* oid::regproc and oid::regprocedure: the functions attu's catalogs name
- * by OID (the languages' validators), "-" for 0 (no function), else the
- * argument as text (a name: 'now'::regproc is now; a function's OID attu
- * has no name for: the number). argtypes: regprocedure's "(oid)". */
-static const struct { int oid; const char *name, *args; } catalog_procs[] = {
-    { 2246, "fmgr_internal_validator", "(oid)" }, { 2247, "fmgr_c_validator", "(oid)" },
-    { 2248, "fmgr_sql_validator", "(oid)" },
-};
+ * by OID (the built-in languages' validators, which take an oid), "-" for
+ * 0 (no function), else the argument as text (a name: 'now'::regproc is
+ * now; a function's OID attu has no name for: the number). */
 static void regproc_body(sbuf *b, bool with_args) {
     syscat_sb_puts(b, "CASE CAST($1 AS text) WHEN '0' THEN '-'");
-    for (size_t i = 0; i < sizeof catalog_procs / sizeof catalog_procs[0]; i++)
-        syscat_sb_printf(b, " WHEN '%d' THEN '%s%s'", catalog_procs[i].oid, catalog_procs[i].name,
-                         with_args ? catalog_procs[i].args : "");
+    const syscat_language *l;
+    for (size_t i = 0; (l = syscat_builtin_language(i)); i++)
+        syscat_sb_printf(b, " WHEN '%d' THEN '%s%s'", l->validator, l->validator_name, with_args ? "(oid)" : "");
     syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
 }
 static bool m_regproc(bctx *c, sbuf *b, int n) {

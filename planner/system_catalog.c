@@ -701,19 +701,16 @@ static void function_description_row(void *ctx, const attu_sql_function *f) {
 }
 
 /* the languages PostgreSQL has built in (a SQL function's prolang is 14),
- * with their validators (catalog_functions.c names them for regproc) and
- * PostgreSQL 15's descriptions of them */
-static const struct { int oid; const char *name; bool trusted; int validator; const char *description; }
-    builtin_languages[] = {
-        { 12, "internal", false, 2246, "built-in functions" },
-        { 13, "c", false, 2247, "dynamically-loaded C functions" },
-        { 14, "sql", true, 2248, "SQL-language functions" },
-    };
+ * with their validators and PostgreSQL 15's descriptions of them
+ * (system_catalog_internal.h) */
+static const syscat_language builtin_languages[] = {
+    { 12, "internal", false, 2246, "fmgr_internal_validator", "built-in functions" },
+    { 13, "c", false, 2247, "fmgr_c_validator", "dynamically-loaded C functions" },
+    { 14, "sql", true, 2248, "fmgr_sql_validator", "SQL-language functions" },
+};
 
-const char *syscat_builtin_language_at(size_t i, int *oid) {
-    if (i >= sizeof builtin_languages / sizeof *builtin_languages) return NULL;
-    *oid = builtin_languages[i].oid;
-    return builtin_languages[i].description;
+const syscat_language *syscat_builtin_language(size_t i) {
+    return i < sizeof builtin_languages / sizeof *builtin_languages ? &builtin_languages[i] : NULL;
 }
 
 /* COMMENT ON's comments whose objects exist (system_catalog_comment.c),

@@ -89,11 +89,10 @@ bool syscat_description_body(bctx *c, sbuf *b, int n, bool column) {
     }
     syscat_rels_free(&rs);
     if (!column) {
-        const char *desc;
-        int oid;
-        for (size_t i = 0; (desc = syscat_builtin_language_at(i, &oid)); i++) {
-            syscat_sb_printf(b, " WHEN $1 = %d%s THEN ", oid, n == 2 ? " AND $2 = 'pg_language'" : "");
-            syscat_sb_quote(b, desc);
+        const syscat_language *l;
+        for (size_t i = 0; (l = syscat_builtin_language(i)); i++) {
+            syscat_sb_printf(b, " WHEN $1 = %d%s THEN ", l->oid, n == 2 ? " AND $2 = 'pg_language'" : "");
+            syscat_sb_quote(b, l->description);
         }
         fn_desc d = { b, n };
         attu_sql_function_each(cs, function_description, &d);

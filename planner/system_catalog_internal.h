@@ -156,9 +156,19 @@ bool syscat_is_relation(const char *schema, const char *name);
 enum { SYSCAT_OID_PG_PROC = 1255, SYSCAT_OID_PG_CLASS = 1259, SYSCAT_OID_PG_CONSTRAINT = 2606,
        SYSCAT_OID_PG_LANGUAGE = 2612 };
 int64_t syscat_table_oid(const char *name);
-/* The description of the i-th built-in language (internal, c, sql; its
- * OID in *oid), NULL past the last. */
-const char *syscat_builtin_language_at(size_t i, int *oid);
+/* PostgreSQL's built-in languages (internal, c, sql): pg_language's rows,
+ * their validators (named by oid::regproc, catalog_functions.c) and
+ * descriptions (pg_description, obj_description); the i-th, NULL past the
+ * last. */
+typedef struct {
+    int oid;
+    const char *name;
+    bool trusted;
+    int validator;
+    const char *validator_name;
+    const char *description;
+} syscat_language;
+const syscat_language *syscat_builtin_language(size_t i);
 /* The i-th of those tables (its OID in *oid), NULL past the last. */
 const char *syscat_table_at(size_t i, int64_t *oid);
 /* Parses text (malloc'd, taken) for the plan: the result lives until the
