@@ -548,6 +548,23 @@ int main(int argc, char** argv) {
             }
           ag::segreduce_warp_rounds() = saved;
         }
+        // ATTU_BENCH_WARP_CHUNK=1: the warp paths (segreduce, interval_move)
+        // with the chunk kernel's count words from the pool (a memset a
+        // call) or the context's, launched plainly or as the warp kernel's
+        // dependent (the default: kept, pdl), alternately twice
+        if (getenv("ATTU_BENCH_WARP_CHUNK") && mean >= 256) {
+          const bool saved_keep = ag::warp_chunk_keep_on(), saved_pdl = ag::warp_chunk_pdl_on();
+          for (int round = 0; round < 2; ++round)
+            for (int mode = 0; mode < 4; ++mode) {
+              ag::warp_chunk_keep_on() = mode & 1;
+              ag::warp_chunk_pdl_on() = mode >> 1;
+              static const char* names[] = {" (memset, plain)", " (kept, plain)", " (memset, pdl)", " (kept, pdl)"};
+              if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean, names[mode]);
+              if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean, names[mode]);
+            }
+          ag::warp_chunk_keep_on() = saved_keep;
+          ag::warp_chunk_pdl_on() = saved_pdl;
+        }
         // ATTU_BENCH_SEGREDUCE_MODES=1: the tails kernel beside the blocked
         // tiles of 4-byte arrays, alternately twice
         if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_MODES")) {
@@ -647,16 +664,16 @@ int main(int argc, char** argv) {
             }
           ag::detail::lbs_pdl_on() = saved;
         }
-        // ATTU_BENCH_MOVE_BOXES=1: the interval moves' tiles (256 x 6, the
-        // default) beside other boxes
+        // ATTU_BENCH_MOVE_BOXES=1: the interval moves' tiles (128 x 7, the
+        // default) beside other boxes, alternately twice
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_MOVE_BOXES") && mean < 256) {
           for (int round = 0; round < 2; ++round) {
+            bc::bench_interval_move<ag::launch_params_t<128, 7>>(ctx, n, mean, " (128x7)");
             bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (256x6)");
             bc::bench_interval_move<ag::launch_params_t<128, 6>>(ctx, n, mean, " (128x6)");
+            bc::bench_interval_move<ag::launch_params_t<64, 7>>(ctx, n, mean, " (64x7)");
+            bc::bench_interval_move<ag::launch_params_t<256, 7>>(ctx, n, mean, " (256x7)");
             bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
-            bc::bench_interval_move<ag::launch_params_t<128, 12>>(ctx, n, mean, " (128x12)");
-            bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");
-            bc::bench_interval_move<ag::launch_params_t<256, 4>>(ctx, n, mean, " (256x4)");
           }
         }
         if (bench_wanted("lbs") && getenv("ATTU_BENCH_LBS_BOXES")) {

@@ -74,6 +74,7 @@ class context_t {
         pool_, cudaMemPoolAttrReleaseThreshold, &threshold));
   }
   ~context_t() {
+    if (warp_chunk_words_) cudaFreeAsync(warp_chunk_words_, stream_);
     for (lookback_buffer_t& b : lookback_)
       if (b.p) cudaFreeAsync(b.p, stream_);
     cudaEventDestroy(timer_[1]);
@@ -118,6 +119,17 @@ class context_t {
   };
   lookback_buffer_t& lookback_buffer(int i) { return lookback_[i]; }
   int lookback_turn() { return lookback_turn_ ^= 1; }
+  // Two device words kept zero between calls of the warp paths' chunk
+  // kernels (warp_segments.cuh: the listed count and the finished blocks;
+  // the chunk kernel's last block zeroes them again), so a call needs no
+  // memset on the stream. Zeroed once, on first use, in stream order.
+  int* warp_chunk_words() {
+    if (!warp_chunk_words_) {
+      ATTU_CUDA_CHECK(cudaMallocAsync((void**)&warp_chunk_words_, 2 * sizeof(int), stream_));
+      ATTU_CUDA_CHECK(cudaMemsetAsync(warp_chunk_words_, 0, 2 * sizeof(int), stream_));
+    }
+    return warp_chunk_words_;
+  }
   void synchronize() { ATTU_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   // Stream timer: elapsed milliseconds between timer_begin and timer_end.
@@ -141,6 +153,7 @@ class context_t {
   cudaMemPool_t pool_ = nullptr;
   lookback_buffer_t lookback_[2];
   int lookback_turn_ = 0;
+  int* warp_chunk_words_ = nullptr;
 };
 
 // True when at least one CUDA device is usable (tests skip otherwise).

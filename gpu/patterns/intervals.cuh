@@ -76,7 +76,7 @@ template <typename T, typename src_t, typename dst_t>
 __global__ void __launch_bounds__(256)
 interval_chunk_kernel(const T* __restrict__ input, T* __restrict__ output, warp_chunks_t chunks, src_t src,
                       dst_t dst) {
-  const int listed = *chunks.count;
+  const int listed = warp_chunks_begin(chunks);
   const int warps = gridDim.x * 8;
   for (int e = int((blockIdx.x * 256ll + threadIdx.x) / 32); e < listed; e += warps) {
     const warp_chunk_t c = chunks.chunks[e];
@@ -84,6 +84,7 @@ interval_chunk_kernel(const T* __restrict__ input, T* __restrict__ output, warp_
     interval_warp_copy(input + src(c.seg, c.begin), output + dst(c.seg, c.begin), r.lo - c.begin,
                        r.hi - c.begin);
   }
+  warp_chunks_end(chunks);
 }
 
 // Whether the warp path may serve: plain arrays of one T, int offsets and
@@ -108,8 +109,8 @@ void interval_warp(const T* input, T* output, const int* segments, int num_segme
   interval_warp_kernel<T><<<unsigned((threads + 255) / 256), 256, 0, ctx.stream()>>>(
       input, output, segments, num_segments, count, src, dst, chunks);
   ATTU_CUDA_CHECK_LAUNCH();
-  interval_chunk_kernel<T><<<warp_chunk_blocks(ctx), 256, 0, ctx.stream()>>>(input, output, chunks, src, dst);
-  ATTU_CUDA_CHECK_LAUNCH();
+  launch_maybe_dependent(interval_chunk_kernel<T, src_t, dst_t>, warp_chunk_blocks(ctx), 256, 0,
+                         warp_chunk_dependent(ctx), ctx, input, output, chunks, src, dst);
   warp_chunks_free(chunks, ctx);
 }
 

@@ -68,8 +68,15 @@ using lbs_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 256, 8>>
 // cached segment values, the search) are latency the loads wait behind.
 // Smaller tiles keep more of them in flight: on an H100 (session 10,
 // bench_core's interval_move boxes) 256 x 6 beat 256 x 8 by 8-18% and
-// every larger tile (128 x 12 to 128 x 24 lost 25-60%).
-using lbs_move_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 256, 6>>;
+// every larger tile (128 x 12 to 128 x 24 lost 25-60%). On an H200
+// (session 33, lbs_move_v3_kernel held to 32 registers) 128 x 7 beat
+// 256 x 6, the default until then: interval_move at mean 10 0.190-0.193
+// against 0.199-0.202 ms at 64M and 0.724-0.731 against 0.747-0.748 at
+// 256M, at mean 100 0.166-0.170 against 0.176-0.181 and 0.625-0.626
+// against 0.662-0.666; 64 x 7 and 256 x 7 were within 1-2% of it,
+// 128 x 6, 96 x 6, 160 x 6 and 192 x 7 2-6% slower, and 8 items a thread
+// (which spill at 32 registers, or run fewer CTAs unbounded) 15-40%.
+using lbs_move_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 128, 7>>;
 
 namespace detail {
 
@@ -448,9 +455,9 @@ __device__ inline int highest_bit(unsigned x) {
 // (no carry), which a long segment's thread wrote one by one: nv / 32
 // stores at mean 1000 and beyond, 32 vt times fewer now.
 // Registers keep each item's cached values from its load to its store (no
-// second shared load). Shared memory at 256 x 6 with int pairs cached: 9.2
-// KB static + 12.3 KB dynamic a CTA, still 8 CTAs a
-// multiprocessor (the driver sizes the carveout for occupancy). Two barriers
+// second shared load). Shared memory at 128 x 7 with int pairs cached: 5.4
+// KB static + 7.2 KB dynamic a CTA, 16 CTAs a multiprocessor (the driver
+// sizes the carveout for occupancy). Two barriers
 // a tile: after clearing the marks (the thread's first ends and cached
 // values already loading) and after writing them. Every geometry is exact:
 // empty segments (each run one mark), one huge segment (warp marks only),
@@ -458,14 +465,15 @@ __device__ inline int highest_bit(unsigned x) {
 // partial last tile (rows past na read cleared marks and carry; their
 // items are masked).
 //
-// Registers: 4-byte items up to 6 a thread are held to 32 registers (2048
-// threads a multiprocessor, 8 CTAs of 256 x 6; unbounded they took 48, 5
-// CTAs; no spills at 32). Wider items or more of them are left to the
-// compiler: at 32, 8-byte items spilled, and so did vt 8 of 4-byte ones.
+// Registers: 4-byte items up to 7 a thread are held to 32 registers (2048
+// threads a multiprocessor, 16 CTAs of 128 x 7; unbounded 256 x 6 took 48,
+// 5 CTAs; no spills at 32). Wider items or more of them are left to the
+// compiler: at 32, 8-byte items spilled, and so did vt 8 of 4-byte ones
+// (12 bytes, and 15-20% slower than 7).
 template <typename T, int nt, int vt>
 constexpr int lbs_move_v3_min_ctas() {
   // at most 32 CTAs a multiprocessor
-  return sizeof(T) > 4 || vt > 6 || 2048 / nt < 1 ? 1 : 2048 / nt > 32 ? 32 : 2048 / nt;
+  return sizeof(T) > 4 || vt > 7 || 2048 / nt < 1 ? 1 : 2048 / nt > 32 ? 32 : 2048 / nt;
 }
 
 template <typename launch_t, typename T, typename load_t, typename store_t,

@@ -136,7 +136,7 @@ template <typename T, typename op_t, typename output_it>
 __global__ void __launch_bounds__(nt)
 chunk_kernel(const T* __restrict__ in, warp_chunks_t chunks, T* __restrict__ partial_v,
              int* __restrict__ partial_has, output_it output, op_t op, T init) {
-  const int listed = *chunks.count;
+  const int listed = warp_chunks_begin(chunks);
   const int lane = threadIdx.x & 31;
   const int warps = gridDim.x * (nt / 32);
   for (int e = int((blockIdx.x * (long long)nt + threadIdx.x) / 32); e < listed; e += warps) {
@@ -180,6 +180,7 @@ chunk_kernel(const T* __restrict__ in, warp_chunks_t chunks, T* __restrict__ par
     }
     if (lane == 0) output[c.seg] = h ? v : init;
   }
+  warp_chunks_end(chunks);
 }
 
 }  // namespace segreduce_warp_detail
@@ -224,9 +225,8 @@ void segreduce_warp(const T* input, int count, const int* segments, int num_segm
   else
     warp_kernel<T, 8><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
   ATTU_CUDA_CHECK_LAUNCH();
-  chunk_kernel<T><<<warp_chunk_blocks(ctx), nt, 0, ctx.stream()>>>(input, chunks, partial_v.data(),
-                                                                     partial_has.data(), output, op, init);
-  ATTU_CUDA_CHECK_LAUNCH();
+  launch_maybe_dependent(chunk_kernel<T, op_t, output_it>, warp_chunk_blocks(ctx), nt, 0, warp_chunk_dependent(ctx),
+                         ctx, input, chunks, partial_v.data(), partial_has.data(), output, op, init);
   warp_chunks_free(chunks, ctx);
 }
 

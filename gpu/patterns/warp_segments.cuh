@@ -14,9 +14,19 @@
 // no call waits for the host: the longest segment used to be found by a
 // kernel and a wait for its four-byte answer before the launch, 15-20 us
 // of a 64M-item call on an H200 (docs/performance.md, session 29).
+//
+// The list's count word and the chunk kernel's finished-blocks word are
+// the context's (context_t::warp_chunk_words), zero between calls: the
+// chunk kernel's last block zeroes them again, so a call queues no memset.
+// The chunk kernel is launched as the warp kernel's programmatic dependent
+// (Hopper), placed while the warp kernel drains, and waits for it before
+// reading the count. On an H200 (session 33) the two took segreduce at
+// mean 300 from 0.086-0.087 to 0.082-0.083 ms at 64M items (of the copy:
+// 78% -> 81%), at mean 1000 0.076-0.077 to 0.072-0.074.
 #pragma once
 
 #include "gpu/patterns/context.cuh"
+#include "gpu/patterns/dependent_launch.cuh"
 
 #include <cuda_runtime.h>
 
@@ -57,7 +67,9 @@ struct warp_chunks_t {
   warp_chunk_t* chunks;
   int* count;  // listed entries, zero before the warp kernel
   int* done;   // per segment (at its first entry): chunks finished, for a combine
+  int* blocks_done;  // the chunk kernel's finished blocks (zero before it)
   int len;     // the chunk length (kWarpChunkLen; ATTU_WARP_CHUNK_LEN for A/B runs)
+  bool pool_words;   // count and blocks_done from the pool (freed), else the context's
 };
 
 namespace warp_segments_detail {
@@ -89,23 +101,68 @@ inline int warp_chunk_len() {
 // The most chunks a call of count items lists.
 inline size_t warp_chunks_capacity(int count) { return 2 * ((size_t)count / warp_chunk_len()) + 2; }
 
-// The list's buffers for a call of count items (entries, the count word
-// zeroed on the stream, the done words) from ctx's pool; free with
-// warp_chunks_free after the chunk kernel's launch.
+// A/B switches (read once; the bench and tests set them here):
+// ATTU_WARP_CHUNK_KEEP=0 takes the count words from the pool, zeroed by a
+// memset on the stream each call, instead of the context's words that the
+// chunk kernel zeroes again; ATTU_WARP_CHUNK_PDL=0 launches the chunk
+// kernel plainly instead of as the warp kernel's programmatic dependent.
+inline bool& warp_chunk_keep_on() {
+  static bool on = env_switch("ATTU_WARP_CHUNK_KEEP", true);
+  return on;
+}
+inline bool& warp_chunk_pdl_on() {
+  static bool on = env_switch("ATTU_WARP_CHUNK_PDL", true);
+  return on;
+}
+
+// The list's buffers for a call of count items (entries and done words
+// from ctx's pool; the two count words the context's, already zero);
+// free with warp_chunks_free after the chunk kernel's launch.
 inline warp_chunks_t warp_chunks_alloc(int count, context_t& ctx) {
   const size_t cap = warp_chunks_capacity(count);
   warp_chunks_t w;
   w.len = warp_chunk_len();
   w.chunks = (warp_chunk_t*)ctx.alloc(cap * sizeof(warp_chunk_t));
   w.done = (int*)ctx.alloc(cap * sizeof(int));
-  w.count = (int*)ctx.alloc(sizeof(int));
-  ATTU_CUDA_CHECK(cudaMemsetAsync(w.count, 0, sizeof(int), ctx.stream()));
+  w.pool_words = !warp_chunk_keep_on();
+  if (w.pool_words) {
+    w.count = (int*)ctx.alloc(2 * sizeof(int));
+    ATTU_CUDA_CHECK(cudaMemsetAsync(w.count, 0, 2 * sizeof(int), ctx.stream()));
+  } else {
+    w.count = ctx.warp_chunk_words();
+  }
+  w.blocks_done = w.count + 1;
   return w;
 }
 inline void warp_chunks_free(const warp_chunks_t& w, context_t& ctx) {
   ctx.free(w.chunks);
   ctx.free(w.done);
-  ctx.free(w.count);
+  if (w.pool_words) ctx.free(w.count);
+}
+
+// Whether the chunk kernel goes as the warp kernel's programmatic
+// dependent (Hopper and later).
+inline bool warp_chunk_dependent(context_t& ctx) { return warp_chunk_pdl_on() && ctx.ptx_version() >= 900; }
+
+// The chunk kernel's start, every thread: waits for the warp kernel (when
+// launched as its dependent) and reads how many chunks it listed.
+__device__ inline int warp_chunks_begin(const warp_chunks_t& w) {
+  wait_for_primary_grid();
+  return *(volatile int*)w.count;
+}
+
+// The chunk kernel's end, every thread of every block: the last block to
+// finish zeroes the two count words for the next call (every block read
+// the count at its start, before its thread 0 counts the block here).
+__device__ inline void warp_chunks_end(const warp_chunks_t& w) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(w.blocks_done, 1) == (int)gridDim.x - 1) {
+      *(volatile int*)w.count = 0;
+      *(volatile int*)w.blocks_done = 0;
+    }
+  }
 }
 
 // The chunk kernel's grid: a few blocks of 256 threads a multiprocessor,

@@ -321,11 +321,20 @@ int main() {
     // Each geometry with the loads a lane keeps in flight picked by the
     // mean (0: 4 at means 300, 500 and the long mix's, 8 at 2500) and
     // forced to 4 and 8.
+    // The chunk kernel's count words (the context's, zeroed again by its
+    // last block, or the pool's with a memset) and its launch (as the warp
+    // kernel's dependent or plain) cycle over the calls: the long mix
+    // meets all four at every rounds setting.
     const int saved_rounds = segreduce_warp_rounds();
+    const bool saved_keep = warp_chunk_keep_on(), saved_chunk_pdl = warp_chunk_pdl_on();
+    int call = 0;
     for (int rounds : {0, 4, 8})
     for (int mean : {600, 1000, 5000, -2})  // half the segments empty: means 300 / 500 / 2500
       for (int off : {0, 1, 2, 3}) {
         segreduce_warp_rounds() = rounds;
+        warp_chunk_keep_on() = (call & 1) != 0;
+        warp_chunk_pdl_on() = (call & 2) != 0;
+        ++call;
         const int n = mean > 0 ? 2 << 20 : 12 << 20;
         auto segs = mean > 0 ? test::make_segments(n - off, test::geo_empty_heavy, mean, mean * 7 + off)
                              : long_mix(n - off);
@@ -335,7 +344,9 @@ int main() {
         }
         int ns = (int)segs.size();
         std::string what = (mean > 0 ? "mean " + std::to_string(mean) : std::string("long mix")) + " offset " +
-                           std::to_string(off) + " rounds " + std::to_string(rounds);
+                           std::to_string(off) + " rounds " + std::to_string(rounds) +
+                           (warp_chunk_keep_on() ? " kept words" : " pool words") +
+                           (warp_chunk_pdl_on() ? " pdl" : " plain");
         auto in = test::random_values<int>(n, -1000000, 1000000, mean + off);
         mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
         std::vector<int> shifted(in.begin() + off, in.end());
@@ -386,6 +397,8 @@ int main() {
         if (!ok) r.fail("float plus " + what);
       }
     segreduce_warp_rounds() = saved_rounds;
+    warp_chunk_keep_on() = saved_keep;
+    warp_chunk_pdl_on() = saved_chunk_pdl;
   });
 
   r.run("transform_segreduce non-commutative (affine composition)", [&] {
@@ -493,12 +506,18 @@ int main() {
     // mean -2: long_mix (intervals past kWarpChunkLen: the chunk kernel)
     cases.push_back({12 << 20, test::geo_random, -2});
     const bool saved_v3 = detail::lbs_move_v3_on(), saved_pdl = detail::lbs_pdl_on();
+    const bool saved_keep = warp_chunk_keep_on(), saved_chunk_pdl = warp_chunk_pdl_on();
     // 0: counted ends (v1), 3: tile-marked segments (v3) as the partition's
-    // programmatic dependent, 4: v3 as a plain launch
+    // programmatic dependent, 4: v3 as a plain launch; the warp path's
+    // chunk kernel with its count words and launch cycling over the cases
+    int call = 0;
     for (int mode : {3, 4, 0}) {
     for (auto c : cases) {
       detail::lbs_move_v3_on() = mode >= 3;
       detail::lbs_pdl_on() = mode == 3;
+      warp_chunk_keep_on() = (call & 1) != 0;
+      warp_chunk_pdl_on() = (call & 2) != 0;
+      ++call;
       auto segs = c.mean >= 0 ? test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo)
                   : c.mean == -1 ? empty_runs(c.count)
                                  : long_mix(c.count);
@@ -558,6 +577,8 @@ int main() {
     }
     detail::lbs_move_v3_on() = saved_v3;
     detail::lbs_pdl_on() = saved_pdl;
+    warp_chunk_keep_on() = saved_keep;
+    warp_chunk_pdl_on() = saved_chunk_pdl;
   });
 
   r.run("lbs_workcreate: upsweep counts, downsweep segments and order", [&] {
