@@ -225,8 +225,14 @@ void segreduce_warp(const T* input, int count, const int* segments, int num_segm
   else
     warp_kernel<T, 8><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
   ATTU_CUDA_CHECK_LAUNCH();
-  launch_maybe_dependent(chunk_kernel<T, op_t, output_it>, warp_chunk_blocks(ctx), nt, 0, warp_chunk_dependent(ctx),
-                         ctx, input, chunks, partial_v.data(), partial_has.data(), output, op, init);
+  try {
+    launch_maybe_dependent(chunk_kernel<T, op_t, output_it>, warp_chunk_blocks(ctx), nt, 0,
+                           warp_chunk_dependent(ctx), ctx, input, chunks, partial_v.data(), partial_has.data(),
+                           output, op, init);
+  } catch (...) {
+    warp_chunks_abandon(chunks, ctx);
+    throw;
+  }
   warp_chunks_free(chunks, ctx);
 }
 

@@ -140,6 +140,18 @@ inline void warp_chunks_free(const warp_chunks_t& w, context_t& ctx) {
   if (w.pool_words) ctx.free(w.count);
 }
 
+// When the chunk kernel could not be launched after the warp kernel (the
+// launch threw): the context's words may hold a count no chunk kernel will
+// clear, so they are zeroed on the stream, and the list's buffers freed,
+// before the caller sees the error (whose report these calls keep: their
+// own errors are not checked).
+inline void warp_chunks_abandon(const warp_chunks_t& w, context_t& ctx) {
+  if (!w.pool_words) cudaMemsetAsync(w.count, 0, 2 * sizeof(int), ctx.stream());
+  cudaFreeAsync(w.chunks, ctx.stream());
+  cudaFreeAsync(w.done, ctx.stream());
+  if (w.pool_words) cudaFreeAsync(w.count, ctx.stream());
+}
+
 // Whether the chunk kernel goes as the warp kernel's programmatic
 // dependent (Hopper and later).
 inline bool warp_chunk_dependent(context_t& ctx) { return warp_chunk_pdl_on() && ctx.ptx_version() >= 900; }
