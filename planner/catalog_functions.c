@@ -556,36 +556,98 @@ static bool m_col_description(bctx *c, sbuf *b, int n) {
  * rows). */
 typedef struct fn_arms { sbuf *b; char what; } fn_arms;
 
+/* A SQL-standard body as pg_get_function_sqlbody gives it (as written:
+ * PostgreSQL deparses it) */
+static void sql_body_text(attu_strbuf *t, const attu_sql_function *f) {
+    if (f->sql_body == 2) attu_strbuf_printf(t, "BEGIN ATOMIC\n %s;\nEND", f->body);
+    else attu_strbuf_printf(t, "RETURN%s", f->body + 6);
+}
+
+static const char *function_type_name(attu_type t, char *buf, size_t n) {
+    return t.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(t, buf, n);
+}
+
+/* The parameter list as pg_get_function_arguments (defaults: true) or
+ * _identity_arguments writes it. */
+static void function_parameters(attu_strbuf *t, const attu_sql_function *f, bool defaults) {
+    char buf[96];
+    for (int i = 0; i < f->nargs; i++) {
+        if (i) attu_strbuf_printf(t, ", ");
+        if (f->variadic && i == f->nargs - 1) attu_strbuf_printf(t, "VARIADIC ");
+        if (f->arg_names[i]) attu_strbuf_printf(t, "%s ", f->arg_names[i]);
+        attu_strbuf_printf(t, "%s", function_type_name(f->arg_types[i], buf, sizeof buf));
+        if (defaults && f->arg_defaults[i]) attu_strbuf_printf(t, " DEFAULT %s", f->arg_defaults[i]);
+    }
+}
+
+/* pg_get_function_result's text */
+static void function_result(attu_strbuf *t, const attu_sql_function *f) {
+    char buf[96];
+    if (f->nout) {
+        attu_strbuf_printf(t, "TABLE(");
+        for (int i = 0; i < f->nout; i++)
+            attu_strbuf_printf(t, "%s%s %s", i ? ", " : "", f->out_names[i],
+                               function_type_name(f->out_types[i], buf, sizeof buf));
+        attu_strbuf_printf(t, ")");
+    } else {
+        attu_strbuf_printf(t, "%s%s", f->retset ? "SETOF " : "", function_type_name(f->ret, buf, sizeof buf));
+    }
+}
+
+/* pg_get_functiondef: the CREATE OR REPLACE FUNCTION that makes f, laid
+ * out as PostgreSQL 15's ruleutils writes it (the header, RETURNS and
+ * LANGUAGE lines, the options that differ from the defaults on one line,
+ * then the body dollar-quoted by $function$, with x's added until the
+ * body does not contain the quote; a SQL-standard body as written), each
+ * line ending in a newline. psql's \sf and \ef show it. */
+static void function_definition(attu_strbuf *t, const attu_sql_function *f) {
+    sbuf id = {0};
+    syscat_sb_ident(&id, f->name);
+    attu_strbuf_printf(t, "CREATE OR REPLACE FUNCTION public.%s(", id.p ? id.p : "");
+    if (!id.p) t->oom = true;
+    free(id.p);
+    function_parameters(t, f, true);
+    attu_strbuf_printf(t, ")\n RETURNS ");
+    function_result(t, f);
+    attu_strbuf_printf(t, "\n LANGUAGE sql\n");
+    const size_t before = t->n;
+    if (f->volatility == 'i') attu_strbuf_printf(t, " IMMUTABLE");
+    else if (f->volatility == 's') attu_strbuf_printf(t, " STABLE");
+    if (f->parallel == 's') attu_strbuf_printf(t, " PARALLEL SAFE");
+    else if (f->parallel == 'r') attu_strbuf_printf(t, " PARALLEL RESTRICTED");
+    if (f->strict) attu_strbuf_printf(t, " STRICT");
+    if (f->leakproof) attu_strbuf_printf(t, " LEAKPROOF");
+    if (t->n != before) attu_strbuf_printf(t, "\n");
+    if (f->sql_body) {
+        sql_body_text(t, f);
+    } else {
+        char quote[64] = "$function";
+        size_t q = strlen(quote);
+        for (;;) {
+            quote[q] = '$';
+            quote[q + 1] = 0;
+            if (!strstr(f->body, quote) || q + 2 >= sizeof quote) break;
+            quote[q++] = 'x';
+        }
+        attu_strbuf_printf(t, "AS %s%s%s", quote, f->body, quote);
+    }
+    attu_strbuf_printf(t, "\n");
+}
+
 static void function_arm(void *ctx, const attu_sql_function *f) {
     fn_arms *a = ctx;
     attu_strbuf t = { 0 };
-    char buf[96];
     if (a->what == 's') {
         /* pg_get_function_sqlbody: a RETURN body's text (its "SELECT"
          * read back as RETURN); NULL for a body given AS '...' */
         if (!f->sql_body) return;
-        if (f->sql_body == 2) attu_strbuf_printf(&t, "BEGIN ATOMIC\n %s;\nEND", f->body);
-        else attu_strbuf_printf(&t, "RETURN%s", f->body + 6);
-    } else if (a->what == 'r' && f->nout) {
-        attu_strbuf_printf(&t, "TABLE(");
-        for (int i = 0; i < f->nout; i++) {
-            attu_type ot = f->out_types[i];
-            attu_strbuf_printf(&t, "%s%s %s", i ? ", " : "", f->out_names[i],
-                               ot.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(ot, buf, sizeof buf));
-        }
-        attu_strbuf_printf(&t, ")");
+        sql_body_text(&t, f);
+    } else if (a->what == 'd') {
+        function_definition(&t, f);
     } else if (a->what == 'r') {
-        attu_strbuf_printf(&t, "%s%s", f->retset ? "SETOF " : "",
-                           f->ret.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(f->ret, buf, sizeof buf));
+        function_result(&t, f);
     } else {
-        for (int i = 0; i < f->nargs; i++) {
-            if (i) attu_strbuf_printf(&t, ", ");
-            if (f->variadic && i == f->nargs - 1) attu_strbuf_printf(&t, "VARIADIC ");
-            if (f->arg_names[i]) attu_strbuf_printf(&t, "%s ", f->arg_names[i]);
-            attu_type at = f->arg_types[i];
-            attu_strbuf_printf(&t, "%s", at.id == ATTU_TYPE_DECIMAL ? "numeric" : attu_type_name(at, buf, sizeof buf));
-            if (a->what == 'a' && f->arg_defaults[i]) attu_strbuf_printf(&t, " DEFAULT %s", f->arg_defaults[i]);
-        }
+        function_parameters(&t, f, a->what == 'a');
     }
     syscat_sb_printf(a->b, " WHEN $1 = %u THEN ", attu_function_oid(f->id));
     syscat_sb_quote(a->b, t.p ? t.p : "");
@@ -605,6 +667,7 @@ static bool m_function_result(bctx *c, sbuf *b, int n) { return function_text(c,
 static bool m_function_arguments(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 'a'); }
 static bool m_function_identity(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 'i'); }
 static bool m_function_sqlbody(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 's'); }
+static bool m_functiondef(bctx *c, sbuf *b, int n) { return function_text(c, b, n, 'd'); }
 
 /* A catalog function: its body built by `body`, or (body NULL) the fixed
  * SQL text `text` for nmin..nmax arguments. */
@@ -679,6 +742,7 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_function_arguments", BODY(m_function_arguments) },
     { "pg_get_function_identity_arguments", BODY(m_function_identity) },
     { "pg_get_function_sqlbody", BODY(m_function_sqlbody) },
+    { "pg_get_functiondef", BODY(m_functiondef) },
     { "pg_get_indexdef", BODY(m_get_indexdef) },
     { "pg_get_constraintdef", BODY(m_get_constraintdef) },
     { "pg_get_viewdef", BODY(m_get_viewdef) },
@@ -724,8 +788,24 @@ static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const 
     if (body->oom) { attu_error_oom(c->err); return NULL; }
     sbuf q = {0};
     syscat_sb_puts(&q, "SELECT ");
-    for (const char *p = body->p ? body->p : ""; *p; p++) {
-        if (*p == '$' && p[1] >= '1' && p[1] <= '9') {
+    /* (a $k inside a string constant is text: a SQL function's body
+     * quoted by pg_get_functiondef) */
+    bool in_string = false, escapes = false;
+    const char *start = body->p ? body->p : "";
+    for (const char *p = start; *p; p++) {
+        if (in_string) {
+            if (escapes && *p == '\\' && p[1]) { syscat_sb_add(&q, p, 2); p++; continue; }
+            if (*p == '\'') {
+                if (p[1] == '\'') { syscat_sb_add(&q, p, 2); p++; continue; }
+                in_string = false;
+            }
+            syscat_sb_add(&q, p, 1);
+        } else if (*p == '\'') {
+            in_string = true;
+            escapes = p > start && (p[-1] == 'E' || p[-1] == 'e') &&
+                      (p - 1 == start || !(isalnum((unsigned char)p[-2]) || p[-2] == '_'));
+            syscat_sb_add(&q, p, 1);
+        } else if (*p == '$' && p[1] >= '1' && p[1] <= '9') {
             syscat_sb_printf(&q, "\"\001%c\"", p[1]);
             p++;
         } else syscat_sb_add(&q, p, 1);
@@ -898,6 +978,173 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
     return NULL;
 }
 
+/* A function name as regproc input reads it: an optional schema (public,
+ * or pg_catalog: *builtin_only), then the name, folded to lower case
+ * unless double-quoted; into out (ATTU_NAME_MAX + 1 bytes). [s, end) is
+ * the text. False for an empty name or an unknown schema. */
+static bool regproc_name(const char *s, const char *end, char *out, bool *builtin_only) {
+    while (s < end && isspace((unsigned char)*s)) s++;
+    while (end > s && isspace((unsigned char)end[-1])) end--;
+    *builtin_only = false;
+    if (end - s > 7 && !strncasecmp(s, "public.", 7)) s += 7;
+    else if (end - s > 11 && !strncasecmp(s, "pg_catalog.", 11)) { s += 11; *builtin_only = true; }
+    size_t n = 0;
+    if (s < end && *s == '"') {
+        const char *p = s + 1;
+        for (; p < end && n < ATTU_NAME_MAX; p++) {
+            if (*p == '"') { if (p + 1 < end && p[1] == '"') p++; else break; }
+            out[n++] = *p;
+        }
+        if (p >= end || p + 1 != end) return false;   /* no closing quote, or text after it */
+    } else {
+        for (const char *p = s; p < end && n < ATTU_NAME_MAX; p++) {
+            if (*p == '.' || *p == '"' || isspace((unsigned char)*p)) return false;   /* another schema */
+            out[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
+        }
+    }
+    out[n] = 0;
+    return n > 0;
+}
+
+/* 'name'::regproc and 'name(types)'::regprocedure at bind time: the SQL
+ * function's OID (oid: the cast's ::oid follows) or its name as regproc /
+ * regprocedure output writes it. Any other name is the text as given
+ * (attu's built-in functions have no OIDs, and the binder's list of them,
+ * attu_builtin_function_name, is not every function the grammar reads:
+ * now is none of it); ::oid of it is 0A000 for a listed built-in, else
+ * 42883. PostgreSQL's errors: 42883 no such function (a signature no SQL
+ * function of the name has), 42725 more than one of the name (regproc),
+ * 42704 an unknown argument type, 22P02 a malformed signature, 3F000 an
+ * unknown schema. */
+static attu_bexpr *regproc_of_name(bctx *c, const scope *sc, const char *s, bool procedure, bool oid, int pos) {
+    char name[ATTU_NAME_MAX + 1];
+    bool builtin_only;
+    const char *open = procedure ? strchr(s, '(') : NULL;
+    const char *end = open ? open : s + strlen(s);
+    if (procedure && !open) {
+        attu_error_set(c->err, "22P02", pos, "expected a left parenthesis");
+        return NULL;
+    }
+    {
+        /* a schema other than public and pg_catalog: 3F000, as there */
+        const char *b = s, *dot = NULL;
+        while (b < end && isspace((unsigned char)*b)) b++;
+        const size_t len = end > b ? (size_t)(end - b) : 0;
+        if (len && *b != '"') dot = memchr(b, '.', len);
+        if (dot && !((dot - b == 6 && !strncasecmp(b, "public", 6)) || (dot - b == 10 && !strncasecmp(b, "pg_catalog", 10)))) {
+            char schema[ATTU_NAME_MAX + 1];
+            size_t n = 0;
+            for (const char *p = b; p < dot && n < ATTU_NAME_MAX; p++)
+                schema[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
+            schema[n] = 0;
+            attu_error_set(c->err, "3F000", pos, "schema \"%s\" does not exist", schema);
+            return NULL;
+        }
+    }
+    if (!regproc_name(s, end, name, &builtin_only)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function \"%s\" does not exist", s);
+        return NULL;
+    }
+    const struct attu_comments *cs = attu_catalog_comments(c->cat);
+    attu_sql_function *found = NULL;
+    bool builtin = attu_builtin_function_name(name);
+    if (procedure) {
+        /* the argument types between the parentheses, split at commas
+         * outside inner parentheses (numeric(10,2)) */
+        const char *close = strrchr(open, ')');
+        const char *rest = close ? close + 1 : NULL;
+        while (rest && isspace((unsigned char)*rest)) rest++;
+        if (!close || *rest) {
+            attu_error_set(c->err, "22P02", pos, "expected a right parenthesis");
+            return NULL;
+        }
+        attu_type types[ATTU_FUNCTION_MAX_ARGS];
+        int nargs = 0;
+        const char *p = open + 1;
+        while (p < close && isspace((unsigned char)*p)) p++;
+        while (p < close) {
+            const char *q = p;
+            int depth = 0;
+            for (; q < close && (depth || *q != ','); q++) depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+            char tn[128];
+            size_t len = (size_t)(q - p);
+            while (len && isspace((unsigned char)p[len - 1])) len--;
+            if (!len || len >= sizeof tn || nargs == ATTU_FUNCTION_MAX_ARGS) {
+                attu_error_set(c->err, "22P02", pos, "invalid function signature \"%s\"", s);
+                return NULL;
+            }
+            memcpy(tn, p, len);
+            tn[len] = 0;
+            if (attu_type_from_name(tn, -1, -1, &types[nargs], c->err)) { c->err->position = pos; return NULL; }
+            nargs++;
+            p = q < close ? q + 1 : q;
+            while (p < close && isspace((unsigned char)*p)) p++;
+        }
+        if (!builtin_only) found = attu_sql_function_find(cs, name, nargs, types);
+        if (!found && (oid ? !builtin : !builtin_only && attu_sql_function_exists(cs, name))) {
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function \"%s\" does not exist", s);
+            return NULL;
+        }
+    } else {
+        int n = 0;
+        attu_sql_function **fs = builtin_only ? NULL : attu_sql_functions_named(cs, name, &n);
+        if (n < 0) { attu_error_oom(c->err); return NULL; }
+        if (n + (builtin ? 1 : 0) > 1) {
+            for (int i = 0; i < n; i++) attu_sql_function_free(fs[i]);
+            free(fs);
+            attu_error_set(c->err, "42725", pos, "more than one function named \"%s\"", name);
+            return NULL;
+        }
+        if (n == 1) found = fs[0];
+        free(fs);
+        if (!found && oid && !builtin) {
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function \"%s\" does not exist", s);
+            return NULL;
+        }
+    }
+    if (!found) {   /* a built-in function, or one attu does not know */
+        if (oid) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "built-in function \"%s\" has no OID in attu", name);
+            return NULL;
+        }
+        sbuf b = {0};
+        syscat_sb_quote(&b, procedure ? s : name);
+        syscat_sb_puts(&b, "::text");
+        bool failed;
+        attu_bexpr *r = bind_macro(c, sc, &b, NULL, 0, pos, &failed);
+        free(b.p);
+        return r;
+    }
+    if (oid) {
+        attu_bexpr *r = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), attu_function_oid(found->id));
+        attu_sql_function_free(found);
+        return r;
+    }
+    attu_strbuf t = { 0 };
+    sbuf id = {0};
+    syscat_sb_ident(&id, found->name);
+    attu_strbuf_printf(&t, "%s", id.p ? id.p : "");
+    free(id.p);
+    if (procedure) {
+        attu_strbuf_printf(&t, "(");
+        char buf[96];
+        for (int i = 0; i < found->nargs; i++)
+            attu_strbuf_printf(&t, "%s%s", i ? "," : "", function_type_name(found->arg_types[i], buf, sizeof buf));
+        attu_strbuf_printf(&t, ")");
+    }
+    attu_sql_function_free(found);
+    if (t.oom) { free(t.p); attu_error_oom(c->err); return NULL; }
+    sbuf b = {0};
+    syscat_sb_quote(&b, t.p ? t.p : "");
+    syscat_sb_puts(&b, "::text");
+    free(t.p);
+    bool failed;
+    attu_bexpr *r = bind_macro(c, sc, &b, NULL, 0, pos, &failed);
+    free(b.p);
+    return r;
+}
+
 attu_bexpr *attu_bind_user_tableoid(bctx *c, const scope *sc, const char *q, int pos, bool *hit) {
     *hit = false;
     /* each table scan's hidden rowid carries the table's name (binder.c) */
@@ -977,10 +1224,22 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         }
         body = m_regtype;
     }
-    else if (!strcmp(tn, "regproc")) {
-        body = m_regproc;
-    } else if (!strcmp(tn, "regprocedure")) {
-        body = m_regprocedure;
+    else if (!strcmp(tn, "regproc") || !strcmp(tn, "regprocedure")) {
+        const bool procedure = !strcmp(tn, "regprocedure");
+        if (reg_name_arg(c, arg, &name)) {
+            *handled = true;
+            if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_TEXT));
+            return regproc_of_name(c, sc, name, procedure, false, arg->position);
+        }
+        body = procedure ? m_regprocedure : m_regproc;
+    } else if (!strcmp(tn, "oid") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
+               (!strcmp(arg->u.cast.type.name, "regproc") || !strcmp(arg->u.cast.type.name, "regprocedure")) &&
+               reg_name_arg(c, arg->u.cast.arg, &name)) {
+        /* 'name'::regproc::oid (psql's \sf and \ef): the function's OID */
+        *handled = true;
+        if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
+        return regproc_of_name(c, sc, name, !strcmp(arg->u.cast.type.name, "regprocedure"), true,
+                               arg->u.cast.arg->position);
     } else if (!strcmp(tn, "regnamespace")) {
         if (reg_name_arg(c, arg, &name)) {
             /* 'public'::regnamespace: the schema's OID */

@@ -343,5 +343,25 @@ check '\dAp' <<'OUT'
 ----+-----------------+----------------------+-----------------------+--------+----------
 (0 rows)
 OUT
-"${P[@]}" -q -c "DROP TABLE kk"
+# \sf and \sf+ ('name'::regproc::oid or 'name(types)'::regprocedure::oid,
+# then pg_get_functiondef): PostgreSQL 15's text, line numbers from the
+# body on; an ambiguous name is 42725, as there
+"${P[@]}" -q -c "CREATE FUNCTION sf_one(integer) RETURNS integer LANGUAGE sql AS 'SELECT \$1 + 1'" \
+  -c "CREATE FUNCTION sf_one(text) RETURNS text LANGUAGE sql STABLE STRICT AS \$\$SELECT '\$function\$' || \$1\$\$"
+check '\sf sf_one(integer)' <<'OUT'
+CREATE OR REPLACE FUNCTION public.sf_one(integer)
+ RETURNS integer
+ LANGUAGE sql
+AS $function$SELECT $1 + 1$function$
+OUT
+check '\sf+ sf_one(text)' <<'OUT'
+        CREATE OR REPLACE FUNCTION public.sf_one(text)
+         RETURNS text
+         LANGUAGE sql
+         STABLE STRICT
+1       AS $functionx$SELECT '$function$' || $1$functionx$
+OUT
+got=$("${P[@]}" -c '\sf sf_one' 2>&1) && fail "\\sf of an overloaded name: $got"
+[ "$got" = 'ERROR:  more than one function named "sf_one"' ] || fail "\\sf of an overloaded name: $got"
+"${P[@]}" -q -c "DROP TABLE kk" -c "DROP FUNCTION sf_one(integer)" -c "DROP FUNCTION sf_one(text)"
 echo "psql catalog: ok"
