@@ -678,6 +678,15 @@ typedef struct catalog_fn {
     const char *text;
 } catalog_fn;
 
+/* The functions whose first argument is a function's OID in PostgreSQL's
+ * signature, or any object's (obj_description): regproc of a name there
+ * is that OID. */
+static bool takes_function_oid(const char *name) {
+    return !strcmp(name, "pg_get_functiondef") || !strcmp(name, "obj_description") || !strcmp(name, "pg_get_function_arguments") ||
+           !strcmp(name, "pg_get_function_identity_arguments") || !strcmp(name, "pg_get_function_result") ||
+           !strcmp(name, "pg_get_function_sqlbody");
+}
+
 /* The functions whose arguments are all integers in PostgreSQL's
  * signature: another type is the usual 42883, as there. */
 static bool int4_signature(const char *name) {
@@ -920,9 +929,29 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     if (fits && !fn->body) syscat_sb_puts(&body, fn->text);
     if (!fits) { free(body.p); return NULL; }   /* the usual "function does not exist" */
     *handled = true;
+    /* A function's OID as 'name'::regproc or 'name(types)'::regprocedure
+     * (PostgreSQL's regproc is an oid; attu's cast alone gives the name):
+     * the argument is read as its ::oid. */
+    const attu_ast_expr *items[8];
+    attu_ast_expr as_oid[8];
+    const attu_ast_expr *const *call_args = (const attu_ast_expr *const *)e->u.func.args.items;
+    if (n >= 1 && n <= 8 && takes_function_oid(fn->name)) {
+        for (int i = 0; i < n; i++) items[i] = e->u.func.args.items[i];
+        const attu_ast_expr *a = items[0];
+        const char *ignored;
+        if (a->kind == ATTU_EXPR_CAST && a->u.cast.type.name &&
+            (!strcmp(a->u.cast.type.name, "regproc") || !strcmp(a->u.cast.type.name, "regprocedure")) &&
+            reg_name_arg(c, a->u.cast.arg, &ignored)) {
+            as_oid[0] = *a;
+            as_oid[0].u.cast.arg = (attu_ast_expr *)a;
+            as_oid[0].u.cast.type = (attu_ast_typename){ .name = (char *)"oid", .precision = -1, .scale = -1,
+                                                         .position = a->position };
+            items[0] = &as_oid[0];
+            call_args = items;
+        }
+    }
     bool body_failed;
-    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position,
-                               &body_failed);
+    attu_bexpr *r = bind_macro(c, sc, &body, call_args, n, e->position, &body_failed);
     free(body.p);
     if (!r && body_failed && !strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_FUNCTION) && n <= 8) {
         /* an argument of a type the body cannot take (pg_char_to_encoding(1)
