@@ -644,6 +644,11 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
 /* A cast to regclass / regtype / regnamespace, or to oid, name and the
  * catalog's other types (as attu's); *handled false for other types. */
 attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+/* e bound as 'name'::regproc::oid (or ::regprocedure's) when it is a cast
+ * of a name to regproc or regprocedure (*is true; NULL with the error on
+ * failure), as where a comparison's other side is an OID; *is false and
+ * NULL otherwise (planner/catalog_functions.c). */
+attu_bexpr *attu_bind_regproc_oid(bctx *c, const scope *sc, const attu_ast_expr *e, bool *is);
 /* The system column tableoid of a user table or materialized view in sc
  * (q: the qualifier written, or NULL): the OID pg_class gives it, as a
  * constant. NULL and *hit false when sc reads no such relation (of that

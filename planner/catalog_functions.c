@@ -678,6 +678,33 @@ typedef struct catalog_fn {
     const char *text;
 } catalog_fn;
 
+static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name);
+
+/* Whether e is 'name'::regproc or 'name(types)'::regprocedure (a string
+ * constant or a parameter holding one). */
+static bool regproc_name_cast(bctx *c, const attu_ast_expr *e) {
+    const char *ignored;
+    return e->kind == ATTU_EXPR_CAST && e->u.cast.type.name &&
+           (!strcmp(e->u.cast.type.name, "regproc") || !strcmp(e->u.cast.type.name, "regprocedure")) &&
+           reg_name_arg(c, e->u.cast.arg, &ignored);
+}
+
+/* e read as its ::oid (a copy of the cast node wrapping it, in *as_oid) */
+static const attu_ast_expr *regproc_as_oid(const attu_ast_expr *e, attu_ast_expr *as_oid) {
+    *as_oid = *e;
+    as_oid->u.cast.arg = (attu_ast_expr *)e;
+    as_oid->u.cast.type = (attu_ast_typename){ .name = (char *)"oid", .precision = -1, .scale = -1,
+                                              .position = e->position };
+    return as_oid;
+}
+
+attu_bexpr *attu_bind_regproc_oid(bctx *c, const scope *sc, const attu_ast_expr *e, bool *is) {
+    *is = regproc_name_cast(c, e);
+    if (!*is) return NULL;
+    attu_ast_expr as_oid;
+    return bind_expr(c, sc, regproc_as_oid(e, &as_oid));
+}
+
 /* The functions whose first argument is a function's OID in PostgreSQL's
  * signature, or any object's (obj_description): regproc of a name there
  * is that OID. */
@@ -937,16 +964,8 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     const attu_ast_expr *const *call_args = (const attu_ast_expr *const *)e->u.func.args.items;
     if (n >= 1 && n <= 8 && takes_function_oid(fn->name)) {
         for (int i = 0; i < n; i++) items[i] = e->u.func.args.items[i];
-        const attu_ast_expr *a = items[0];
-        const char *ignored;
-        if (a->kind == ATTU_EXPR_CAST && a->u.cast.type.name &&
-            (!strcmp(a->u.cast.type.name, "regproc") || !strcmp(a->u.cast.type.name, "regprocedure")) &&
-            reg_name_arg(c, a->u.cast.arg, &ignored)) {
-            as_oid[0] = *a;
-            as_oid[0].u.cast.arg = (attu_ast_expr *)a;
-            as_oid[0].u.cast.type = (attu_ast_typename){ .name = (char *)"oid", .precision = -1, .scale = -1,
-                                                         .position = a->position };
-            items[0] = &as_oid[0];
+        if (regproc_name_cast(c, items[0])) {
+            items[0] = regproc_as_oid(items[0], &as_oid[0]);
             call_args = items;
         }
     }
