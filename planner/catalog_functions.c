@@ -954,6 +954,18 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     sbuf body = {0};
     bool fits = fn->body ? fn->body(c, &body, n) : n >= fn->nmin && n <= fn->nmax;
     if (fits && !fn->body) syscat_sb_puts(&body, fn->text);
+    if (fits && !strcmp(fn->name, "obj_description") && !regproc_name_cast(c, e->u.func.args.items[0])) {
+        /* a function named by a regproc column attu keeps as text
+         * (pg_operator's oprcode, which psql's \do+ describes): those
+         * are built-in functions, which have no description here */
+        attu_bexpr *first = bind_expr(c, sc, e->u.func.args.items[0]);
+        if (!first) { free(body.p); *handled = true; return NULL; }
+        if (first->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(first->type)) {
+            body.n = 0;
+            if (body.p) body.p[0] = 0;
+            syscat_sb_puts(&body, "CASE WHEN $1 IS NULL THEN NULL::text ELSE NULL::text END");
+        }
+    }
     if (!fits) { free(body.p); return NULL; }   /* the usual "function does not exist" */
     *handled = true;
     /* A function's OID as 'name'::regproc or 'name(types)'::regprocedure

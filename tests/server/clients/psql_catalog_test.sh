@@ -343,6 +343,15 @@ check '\dAp' <<'OUT'
 ----+-----------------+----------------------+-----------------------+--------+----------
 (0 rows)
 OUT
+# \do+ describes each operator's function (obj_description of
+# pg_operator's oprcode, a function name in attu): no rows, as PostgreSQL
+# outside pg_catalog
+check '\do+' <<'OUT'
+                                   List of operators
+ Schema | Name | Left arg type | Right arg type | Result type | Function | Description 
+--------+------+---------------+----------------+-------------+----------+-------------
+(0 rows)
+OUT
 # \sf and \sf+ ('name'::regproc::oid or 'name(types)'::regprocedure::oid,
 # then pg_get_functiondef): PostgreSQL 15's text, line numbers from the
 # body on; an ambiguous name is 42725, as there
