@@ -174,6 +174,18 @@ static bool m_database_size(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* pg_tablespace_size(oid or name): pg_default holds every table (the
+ * bytes pg_database_size counts), pg_global none of them; NULL for a
+ * tablespace attu does not have (PostgreSQL: 42704) */
+static bool m_tablespace_size(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    int64_t sum = 0;
+    for (size_t i = 0; i < attu_catalog_count(c->cat); i++) sum += table_bytes(attu_catalog_at(c->cat, i));
+    syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint WHEN CAST($1 AS text) IN ('1663', 'pg_default') "
+                        "THEN %lld::bigint WHEN CAST($1 AS text) IN ('1664', 'pg_global') THEN 0::bigint "
+                        "ELSE NULL::bigint END", (long long)sum);
+    return true;
+}
 
 /* oid::regclass: the relation's name (quoted as needed; a catalog
  * table's by PostgreSQL's OID), else the number */
@@ -762,6 +774,7 @@ static const catalog_fn catalog_fns[] = {
     { "to_regclass", BODY(m_to_regclass) },
     { "pg_client_encoding", NULL, 0, 0, "'UTF8'::text" },
     { "pg_database_size", BODY(m_database_size) },
+    { "pg_tablespace_size", BODY(m_tablespace_size) },
     { "pg_tablespace_location", NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END" },
     { "pg_function_is_visible", VISIBLE },
     { "pg_statistics_obj_is_visible", VISIBLE },

@@ -352,6 +352,13 @@ check '\do+' <<'OUT'
 --------+------+---------------+----------------+-------------+----------+-------------
 (0 rows)
 OUT
+# \db+ sizes the tablespaces (pg_tablespace_size: every table in
+# pg_default, nothing in pg_global)
+got=$("${P[@]}" -c '\db+' 2>&1) || fail "\\db+: $got"
+echo "$got" | grep -q '^ pg_global  | .* | 0 bytes *| *$' || fail "\\db+ pg_global: $got"
+echo "$got" | grep -q '^ pg_default | ' || fail "\\db+ pg_default: $got"
+[ "$("${P[@]}" -At -c "SELECT pg_tablespace_size('pg_default') = pg_database_size(current_database()), pg_tablespace_size(1664), pg_tablespace_size(99) IS NULL")" = "t|0|t" ] ||
+  fail "pg_tablespace_size"
 # \sf and \sf+ ('name'::regproc::oid or 'name(types)'::regprocedure::oid,
 # then pg_get_functiondef): PostgreSQL 15's text, line numbers from the
 # body on; an ambiguous name is 42725, as there
