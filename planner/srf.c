@@ -369,6 +369,8 @@ typedef struct from_part {
     attu_type            *types;     /* records: the definition list's types */
     const char          **names;     /* records: its names (the json keys) */
     bool                  set;       /* json_to_recordset: a row an element */
+    const char *const    *col_names; /* a catalog function's columns, when it
+                                        stands for one (pg_partition_tree) */
     attu_bexpr          **base;      /* json_populate_record: the base row's items
                                         (over the FROM items before it), or NULL */
 } from_part;
@@ -754,6 +756,7 @@ static attu_bexpr *part_column(bctx *c, const from_part *p, attu_bexpr **k, int 
 
 /* PostgreSQL's name of part p's column j (before the aliases). */
 static const char *part_column_name(const from_part *p, int j) {
+    if (p->col_names) return p->col_names[j];
     switch (p->kind) {
     case FP_JSON:
         if (p->ncols == 2) return j == 0 ? "key" : "value";
@@ -813,8 +816,16 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
                          (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) &&
                          call->u.func.args.n == 0;
         if (listening && !(call = syscat_listening_channels(c))) ok = false;
+        bool tree = ok && !strcmp(call->u.func.name, "pg_partition_tree") &&
+                    (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1;
+        if (tree && !(call = syscat_no_partition_tree(c))) ok = false;
         ok = ok && bind_part(c, left_sc ? left_sc : &none, call, &calls[i].coldefs, &parts[i]);
         if (ok && listening) parts[i].fname = "pg_listening_channels";
+        if (ok && tree) {
+            static const char *const tree_columns[] = { "relid", "parentrelid", "isleaf", "level" };
+            parts[i].fname = "pg_partition_tree";
+            parts[i].col_names = tree_columns;
+        }
         if (ok) { nser += parts[i].nser; ncols += parts[i].ncols; }
     }
     c->clause = save_clause; c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;

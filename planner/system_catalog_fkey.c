@@ -96,3 +96,14 @@ const attu_ast_expr *syscat_no_ancestors(bctx *c) {
     const attu_parse_result *pr = syscat_parse_kept(c, text, NULL);
     return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
 }
+
+/* pg_partition_tree(rel) in FROM (psql's \dP+ sizes each partitioned
+ * table's tree with it): attu has no partitioned table, and PostgreSQL
+ * gives no rows for any other relation, so an unnest of four empty arrays
+ * of its columns' types (relid, parentrelid, isleaf, level: named by the
+ * caller, planner/srf.c). */
+const attu_ast_expr *syscat_no_partition_tree(bctx *c) {
+    char *text = strdup("SELECT unnest('{}'::bigint[], '{}'::bigint[], '{}'::boolean[], '{}'::integer[])");
+    const attu_parse_result *pr = syscat_parse_kept(c, text, NULL);
+    return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
+}

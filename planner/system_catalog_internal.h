@@ -114,6 +114,7 @@ bool syscat_description_body(bctx *c, sbuf *b, int n, bool column);
 /* The call pg_partition_ancestors(rel) in FROM stands for: unnest of
  * an empty bigint[] (no table is a partition); NULL with c->err set. */
 const attu_ast_expr *syscat_no_ancestors(bctx *c);
+const attu_ast_expr *syscat_no_partition_tree(bctx *c);
 /* The call pg_listening_channels() in FROM stands for: unnest of the
  * session's channels as a text[] (catalog_functions.c); NULL with c->err
  * set. */

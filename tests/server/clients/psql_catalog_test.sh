@@ -352,6 +352,14 @@ check '\do+' <<'OUT'
 --------+------+---------------+----------------+-------------+----------+-------------
 (0 rows)
 OUT
+# \dP+ sizes each partitioned table's tree (pg_partition_tree in FROM):
+# attu has none
+check '\dP+' <<'OUT'
+                  List of partitioned relations
+ Schema | Name | Owner | Type | Table | Total size | Description 
+--------+------+-------+------+-------+------------+-------------
+(0 rows)
+OUT
 # \db+ sizes the tablespaces (pg_tablespace_size: every table in
 # pg_default, nothing in pg_global)
 got=$("${P[@]}" -c '\db+' 2>&1) || fail "\\db+: $got"
