@@ -1246,22 +1246,10 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
         l = coerce_bool(c, l, e->u.binary.op == ATTU_BINOP_AND ? "AND" : "OR");
         r = l ? coerce_bool(c, r, e->u.binary.op == ATTU_BINOP_AND ? "AND" : "OR") : NULL;
         return r ? mk_call(c, e->u.binary.op == ATTU_BINOP_AND ? ATTU_OP_AND : ATTU_OP_OR, b, pos, 2, l, r, NULL, NULL) : NULL;
-    case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE: case ATTU_BINOP_GT: case ATTU_BINOP_GE: {
-        /* an OID compared with 'name'::regproc: the function's OID, as
-         * PostgreSQL's regproc is one (the cast alone gives the name) */
-        bool is = false;
-        attu_bexpr *as_oid = NULL;
-        if (attu_type_is_int(l->type.id) && !attu_type_is_array(l->type))
-            as_oid = attu_bind_regproc_oid(c, sc, e->u.binary.right, &is);
-        if (is && !as_oid) return NULL;
-        if (is) r = as_oid;
-        else if (attu_type_is_int(r->type.id) && !attu_type_is_array(r->type)) {
-            as_oid = attu_bind_regproc_oid(c, sc, e->u.binary.left, &is);
-            if (is && !as_oid) return NULL;
-            if (is) l = as_oid;
-        }
+    case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE: case ATTU_BINOP_GT: case ATTU_BINOP_GE:
+        /* (an OID compared with 'name'::regproc: the function's OID) */
+        if (!attu_bind_regproc_operands(c, sc, e, &l, &r)) return NULL;
         return bind_compare_op(c, e->u.binary.op, l, r, pos);
-    }
     case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT: {
         if (attu_type_is_record(l->type) || attu_type_is_record(r->type))
             return attu_row_compare(c, e->u.binary.op, l, r, pos);

@@ -644,11 +644,12 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
 /* A cast to regclass / regtype / regnamespace, or to oid, name and the
  * catalog's other types (as attu's); *handled false for other types. */
 attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
-/* e bound as 'name'::regproc::oid (or ::regprocedure's) when it is a cast
- * of a name to regproc or regprocedure (*is true; NULL with the error on
- * failure), as where a comparison's other side is an OID; *is false and
- * NULL otherwise (planner/catalog_functions.c). */
-attu_bexpr *attu_bind_regproc_oid(bctx *c, const scope *sc, const attu_ast_expr *e, bool *is);
+/* A comparison e whose operands are bound as *l and *r: where one is an
+ * integer (an OID) and the other's text is 'name'::regproc or
+ * 'name(types)'::regprocedure, that side is bound again as its ::oid, as
+ * PostgreSQL's regproc is an oid (the cast alone gives the name). False
+ * with the error when that binding fails (planner/catalog_functions.c). */
+bool attu_bind_regproc_operands(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr **l, attu_bexpr **r);
 /* The system column tableoid of a user table or materialized view in sc
  * (q: the qualifier written, or NULL): the OID pg_class gives it, as a
  * constant. NULL and *hit false when sc reads no such relation (of that

@@ -166,11 +166,16 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
 }
 
 /* pg_database_size(name or oid): every table's pg_table_size */
-static bool m_database_size(bctx *c, sbuf *b, int n) {
-    if (n != 1) return false;
+/* every table's bytes: the database's, and pg_default's */
+static int64_t all_table_bytes(bctx *c) {
     int64_t sum = 0;
     for (size_t i = 0; i < attu_catalog_count(c->cat); i++) sum += table_bytes(attu_catalog_at(c->cat, i));
-    syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)sum);
+    return sum;
+}
+
+static bool m_database_size(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)all_table_bytes(c));
     return true;
 }
 
@@ -179,11 +184,9 @@ static bool m_database_size(bctx *c, sbuf *b, int n) {
  * tablespace attu does not have (PostgreSQL: 42704) */
 static bool m_tablespace_size(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
-    int64_t sum = 0;
-    for (size_t i = 0; i < attu_catalog_count(c->cat); i++) sum += table_bytes(attu_catalog_at(c->cat, i));
     syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint WHEN CAST($1 AS text) IN ('1663', 'pg_default') "
                         "THEN %lld::bigint WHEN CAST($1 AS text) IN ('1664', 'pg_global') THEN 0::bigint "
-                        "ELSE NULL::bigint END", (long long)sum);
+                        "ELSE NULL::bigint END", (long long)all_table_bytes(c));
     return true;
 }
 
@@ -530,8 +533,7 @@ const attu_ast_expr *syscat_listening_channels(bctx *c) {
     syscat_sb_puts(&b, "SELECT ");
     m_listening_channels(c, &b, 0);
     if (b.oom) { free(b.p); attu_error_oom(c->err); return NULL; }
-    const attu_parse_result *pr = syscat_parse_kept(c, b.p, NULL);
-    return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
+    return syscat_parse_item(c, b.p);
 }
 
 /* obj_description(oid [, catalog]) / col_description(oid, column): the
@@ -693,12 +695,17 @@ typedef struct catalog_fn {
 static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name);
 
 /* Whether e is 'name'::regproc or 'name(types)'::regprocedure (a string
- * constant or a parameter holding one). */
+ * constant or a parameter holding one): *name the text (NULL for a NULL
+ * parameter), *procedure which of the two. */
+static bool regproc_name_of(bctx *c, const attu_ast_expr *e, const char **name, bool *procedure) {
+    if (e->kind != ATTU_EXPR_CAST || !e->u.cast.type.name) return false;
+    *procedure = !strcmp(e->u.cast.type.name, "regprocedure");
+    return (*procedure || !strcmp(e->u.cast.type.name, "regproc")) && reg_name_arg(c, e->u.cast.arg, name);
+}
 static bool regproc_name_cast(bctx *c, const attu_ast_expr *e) {
-    const char *ignored;
-    return e->kind == ATTU_EXPR_CAST && e->u.cast.type.name &&
-           (!strcmp(e->u.cast.type.name, "regproc") || !strcmp(e->u.cast.type.name, "regprocedure")) &&
-           reg_name_arg(c, e->u.cast.arg, &ignored);
+    const char *name;
+    bool procedure;
+    return regproc_name_of(c, e, &name, &procedure);
 }
 
 /* e read as its ::oid (a copy of the cast node wrapping it, in *as_oid) */
@@ -710,11 +717,19 @@ static const attu_ast_expr *regproc_as_oid(const attu_ast_expr *e, attu_ast_expr
     return as_oid;
 }
 
-attu_bexpr *attu_bind_regproc_oid(bctx *c, const scope *sc, const attu_ast_expr *e, bool *is) {
-    *is = regproc_name_cast(c, e);
-    if (!*is) return NULL;
-    attu_ast_expr as_oid;
-    return bind_expr(c, sc, regproc_as_oid(e, &as_oid));
+bool attu_bind_regproc_operands(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr **l, attu_bexpr **r) {
+    for (int k = 0; k < 2; k++) {
+        const attu_bexpr *known = k ? *r : *l;   /* the integer side */
+        const attu_ast_expr *cast = k ? e->u.binary.left : e->u.binary.right;
+        if (!attu_type_is_int(known->type.id) || attu_type_is_array(known->type) || !regproc_name_cast(c, cast))
+            continue;
+        attu_ast_expr as_oid;
+        attu_bexpr *x = bind_expr(c, sc, regproc_as_oid(cast, &as_oid));
+        if (!x) return false;
+        *(k ? l : r) = x;
+        break;
+    }
+    return true;
 }
 
 /* The functions whose first argument is a function's OID in PostgreSQL's
@@ -985,14 +1000,12 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
      * (PostgreSQL's regproc is an oid; attu's cast alone gives the name):
      * the argument is read as its ::oid. */
     const attu_ast_expr *items[8];
-    attu_ast_expr as_oid[8];
+    attu_ast_expr first_as_oid;
     const attu_ast_expr *const *call_args = (const attu_ast_expr *const *)e->u.func.args.items;
-    if (n >= 1 && n <= 8 && takes_function_oid(fn->name)) {
-        for (int i = 0; i < n; i++) items[i] = e->u.func.args.items[i];
-        if (regproc_name_cast(c, items[0])) {
-            items[0] = regproc_as_oid(items[0], &as_oid[0]);
-            call_args = items;
-        }
+    if (n >= 1 && n <= 8 && takes_function_oid(fn->name) && regproc_name_cast(c, call_args[0])) {
+        for (int i = 0; i < n; i++) items[i] = call_args[i];
+        items[0] = regproc_as_oid(items[0], &first_as_oid);
+        call_args = items;
     }
     bool body_failed;
     attu_bexpr *r = bind_macro(c, sc, &body, call_args, n, e->position, &body_failed);
@@ -1054,13 +1067,24 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
 /* A function name as regproc input reads it: an optional schema (public,
  * or pg_catalog: *builtin_only), then the name, folded to lower case
  * unless double-quoted; into out (ATTU_NAME_MAX + 1 bytes). [s, end) is
- * the text. False for an empty name or an unknown schema. */
-static bool regproc_name(const char *s, const char *end, char *out, bool *builtin_only) {
+ * the text (all of it: str, in the errors). False with 3F000 for another
+ * schema, with 42883 for an empty or malformed name. */
+static bool regproc_name(bctx *c, const char *str, const char *end, char *out, bool *builtin_only, int pos) {
+    const char *s = str;
     while (s < end && isspace((unsigned char)*s)) s++;
     while (end > s && isspace((unsigned char)end[-1])) end--;
     *builtin_only = false;
-    if (end - s > 7 && !strncasecmp(s, "public.", 7)) s += 7;
-    else if (end - s > 11 && !strncasecmp(s, "pg_catalog.", 11)) { s += 11; *builtin_only = true; }
+    const char *dot = s < end && *s != '"' ? memchr(s, '.', (size_t)(end - s)) : NULL;
+    if (dot && dot - s == 6 && !strncasecmp(s, "public", 6)) s = dot + 1;
+    else if (dot && dot - s == 10 && !strncasecmp(s, "pg_catalog", 10)) { s = dot + 1; *builtin_only = true; }
+    else if (dot) {
+        size_t n = 0;
+        for (const char *p = s; p < dot && n < ATTU_NAME_MAX; p++)
+            out[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
+        out[n] = 0;
+        attu_error_set(c->err, "3F000", pos, "schema \"%s\" does not exist", out);
+        return false;
+    }
     size_t n = 0;
     if (s < end && *s == '"') {
         const char *p = s + 1;
@@ -1068,14 +1092,15 @@ static bool regproc_name(const char *s, const char *end, char *out, bool *builti
             if (*p == '"') { if (p + 1 < end && p[1] == '"') p++; else break; }
             out[n++] = *p;
         }
-        if (p >= end || p + 1 != end) return false;   /* no closing quote, or text after it */
+        if (p >= end || p + 1 != end) n = 0;   /* no closing quote, or text after it */
     } else {
         for (const char *p = s; p < end && n < ATTU_NAME_MAX; p++) {
-            if (*p == '.' || *p == '"' || isspace((unsigned char)*p)) return false;   /* another schema */
+            if (*p == '.' || *p == '"' || isspace((unsigned char)*p)) { n = 0; break; }
             out[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
         }
     }
     out[n] = 0;
+    if (!n) attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function \"%s\" does not exist", str);
     return n > 0;
 }
 
@@ -1098,26 +1123,7 @@ static attu_bexpr *regproc_of_name(bctx *c, const scope *sc, const char *s, bool
         attu_error_set(c->err, "22P02", pos, "expected a left parenthesis");
         return NULL;
     }
-    {
-        /* a schema other than public and pg_catalog: 3F000, as there */
-        const char *b = s, *dot = NULL;
-        while (b < end && isspace((unsigned char)*b)) b++;
-        const size_t len = end > b ? (size_t)(end - b) : 0;
-        if (len && *b != '"') dot = memchr(b, '.', len);
-        if (dot && !((dot - b == 6 && !strncasecmp(b, "public", 6)) || (dot - b == 10 && !strncasecmp(b, "pg_catalog", 10)))) {
-            char schema[ATTU_NAME_MAX + 1];
-            size_t n = 0;
-            for (const char *p = b; p < dot && n < ATTU_NAME_MAX; p++)
-                schema[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
-            schema[n] = 0;
-            attu_error_set(c->err, "3F000", pos, "schema \"%s\" does not exist", schema);
-            return NULL;
-        }
-    }
-    if (!regproc_name(s, end, name, &builtin_only)) {
-        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function \"%s\" does not exist", s);
-        return NULL;
-    }
+    if (!regproc_name(c, s, end, name, &builtin_only, pos)) return NULL;
     const struct attu_comments *cs = attu_catalog_comments(c->cat);
     attu_sql_function *found = NULL;
     bool builtin = attu_builtin_function_name(name);
@@ -1175,42 +1181,40 @@ static attu_bexpr *regproc_of_name(bctx *c, const scope *sc, const char *s, bool
             return NULL;
         }
     }
-    if (!found) {   /* a built-in function, or one attu does not know */
-        if (oid) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                           "built-in function \"%s\" has no OID in attu", name);
-            return NULL;
-        }
-        sbuf b = {0};
-        syscat_sb_quote(&b, procedure ? s : name);
-        syscat_sb_puts(&b, "::text");
-        bool failed;
-        attu_bexpr *r = bind_macro(c, sc, &b, NULL, 0, pos, &failed);
-        free(b.p);
-        return r;
+    if (oid && !found) {   /* a built-in function */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "built-in function \"%s\" has no OID in attu",
+                       name);
+        return NULL;
     }
     if (oid) {
         attu_bexpr *r = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), attu_function_oid(found->id));
         attu_sql_function_free(found);
         return r;
     }
+    /* the text of the cast: the SQL function's name (and argument types)
+     * as PostgreSQL's output writes them; another name as given */
     attu_strbuf t = { 0 };
-    sbuf id = {0};
-    syscat_sb_ident(&id, found->name);
-    attu_strbuf_printf(&t, "%s", id.p ? id.p : "");
-    free(id.p);
-    if (procedure) {
-        attu_strbuf_printf(&t, "(");
-        char buf[96];
-        for (int i = 0; i < found->nargs; i++)
-            attu_strbuf_printf(&t, "%s%s", i ? "," : "", function_type_name(found->arg_types[i], buf, sizeof buf));
-        attu_strbuf_printf(&t, ")");
+    if (found) {
+        sbuf id = {0};
+        syscat_sb_ident(&id, found->name);
+        attu_strbuf_printf(&t, "%s", id.p ? id.p : "");
+        if (!id.p) t.oom = true;
+        free(id.p);
+        if (procedure) {
+            char buf[96];
+            attu_strbuf_printf(&t, "(");
+            for (int i = 0; i < found->nargs; i++)
+                attu_strbuf_printf(&t, "%s%s", i ? "," : "", function_type_name(found->arg_types[i], buf, sizeof buf));
+            attu_strbuf_printf(&t, ")");
+        }
+        attu_sql_function_free(found);
+    } else {
+        attu_strbuf_printf(&t, "%s", procedure ? s : name);
     }
-    attu_sql_function_free(found);
-    if (t.oom) { free(t.p); attu_error_oom(c->err); return NULL; }
     sbuf b = {0};
     syscat_sb_quote(&b, t.p ? t.p : "");
     syscat_sb_puts(&b, "::text");
+    if (t.oom) b.oom = true;
     free(t.p);
     bool failed;
     attu_bexpr *r = bind_macro(c, sc, &b, NULL, 0, pos, &failed);
@@ -1277,6 +1281,7 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
     const char *tn = e->u.cast.type.name;
     const attu_ast_expr *arg = e->u.cast.arg;
     const char *name;
+    bool procedure;
     if (!tn) return NULL;
     macro_fn body = NULL;
     if (!strcmp(tn, "regclass")) {
@@ -1298,21 +1303,18 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         body = m_regtype;
     }
     else if (!strcmp(tn, "regproc") || !strcmp(tn, "regprocedure")) {
-        const bool procedure = !strcmp(tn, "regprocedure");
+        procedure = !strcmp(tn, "regprocedure");
         if (reg_name_arg(c, arg, &name)) {
             *handled = true;
             if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_TEXT));
             return regproc_of_name(c, sc, name, procedure, false, arg->position);
         }
         body = procedure ? m_regprocedure : m_regproc;
-    } else if (!strcmp(tn, "oid") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
-               (!strcmp(arg->u.cast.type.name, "regproc") || !strcmp(arg->u.cast.type.name, "regprocedure")) &&
-               reg_name_arg(c, arg->u.cast.arg, &name)) {
+    } else if (!strcmp(tn, "oid") && regproc_name_of(c, arg, &name, &procedure)) {
         /* 'name'::regproc::oid (psql's \sf and \ef): the function's OID */
         *handled = true;
         if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
-        return regproc_of_name(c, sc, name, !strcmp(arg->u.cast.type.name, "regprocedure"), true,
-                               arg->u.cast.arg->position);
+        return regproc_of_name(c, sc, name, procedure, true, arg->u.cast.arg->position);
     } else if (!strcmp(tn, "regnamespace")) {
         if (reg_name_arg(c, arg, &name)) {
             /* 'public'::regnamespace: the schema's OID */

@@ -2329,6 +2329,11 @@ const attu_parse_result *syscat_parse_kept(bctx *c, char *text, const char **kep
     return pr;
 }
 
+const attu_ast_expr *syscat_parse_item(bctx *c, char *text) {
+    const attu_parse_result *pr = syscat_parse_kept(c, text, NULL);
+    return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
+}
+
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
                                            bool *is_system, const char **text, bool *tableoid) {
     *is_system = false;

@@ -92,9 +92,7 @@ char *syscat_fkey_definition(const attu_catalog *cat, const attu_table *t, const
  * query): no table is a partition, so no rows, which unnest of an empty
  * bigint[] gives; the call it stands for, parsed for the plan. */
 const attu_ast_expr *syscat_no_ancestors(bctx *c) {
-    char *text = strdup("SELECT unnest('{}'::bigint[])");
-    const attu_parse_result *pr = syscat_parse_kept(c, text, NULL);
-    return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
+    return syscat_parse_item(c, strdup("SELECT unnest('{}'::bigint[])"));
 }
 
 /* pg_partition_tree(rel) in FROM (psql's \dP+ sizes each partitioned
@@ -103,7 +101,5 @@ const attu_ast_expr *syscat_no_ancestors(bctx *c) {
  * of its columns' types (relid, parentrelid, isleaf, level: named by the
  * caller, planner/srf.c). */
 const attu_ast_expr *syscat_no_partition_tree(bctx *c) {
-    char *text = strdup("SELECT unnest('{}'::bigint[], '{}'::bigint[], '{}'::boolean[], '{}'::integer[])");
-    const attu_parse_result *pr = syscat_parse_kept(c, text, NULL);
-    return pr ? pr->stmts[0].stmt->u.select.query->u.select.items[0].expr : NULL;
+    return syscat_parse_item(c, strdup("SELECT unnest('{}'::bigint[], '{}'::bigint[], '{}'::boolean[], '{}'::integer[])"));
 }

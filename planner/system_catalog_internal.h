@@ -114,6 +114,9 @@ bool syscat_description_body(bctx *c, sbuf *b, int n, bool column);
 /* The call pg_partition_ancestors(rel) in FROM stands for: unnest of
  * an empty bigint[] (no table is a partition); NULL with c->err set. */
 const attu_ast_expr *syscat_no_ancestors(bctx *c);
+/* The call pg_partition_tree(rel) in FROM stands for: unnest of four empty
+ * arrays of its columns' types (no table is partitioned; srf.c names the
+ * columns); NULL with c->err set. */
 const attu_ast_expr *syscat_no_partition_tree(bctx *c);
 /* The call pg_listening_channels() in FROM stands for: unnest of the
  * session's channels as a text[] (catalog_functions.c); NULL with c->err
@@ -172,6 +175,9 @@ typedef struct {
 const syscat_language *syscat_builtin_language(size_t i);
 /* The i-th of those tables (its OID in *oid), NULL past the last. */
 const char *syscat_table_at(size_t i, int64_t *oid);
+/* The first select item of "SELECT item" in text (malloc'd, taken; NULL:
+ * no memory), parsed as syscat_parse_kept does; NULL with c->err set. */
+const attu_ast_expr *syscat_parse_item(bctx *c, char *text);
 /* Parses text (malloc'd, taken) for the plan: the result lives until the
  * plan arena is freed, *kept (when not NULL) is the arena's copy of the
  * text its positions refer to; NULL with c->err set on failure. */
