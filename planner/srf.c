@@ -767,6 +767,13 @@ static const char *part_column_name(const from_part *p, int j) {
     }
 }
 
+/* Whether call is pg_catalog's function name (unqualified or so
+ * qualified) with nargs arguments. */
+static bool catalog_call(const attu_ast_expr *call, const char *name, int nargs) {
+    return !strcmp(call->u.func.name, name) && (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) &&
+           call->u.func.args.n == nargs;
+}
+
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
                                     bool *lateral, const char **qual, const char ***colnames, int *nnew, bool *scalar) {
     *lateral = false;
@@ -806,18 +813,18 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     int nser = 0, ncols = 0;
     for (int i = 0; i < ncalls && ok; i++) {
         const attu_ast_expr *call = calls[i].call;
-        if (!strcmp(call->u.func.name, "pg_partition_ancestors") &&
-            (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1 &&
-            !(call = syscat_no_ancestors(c)))
-            ok = false;
+        /* catalog functions that stand for an unnest (system_catalog_internal.h);
+         * the relation argument it drops is bound for its errors (42P01 of
+         * 'nosuch'::regclass, as PostgreSQL) */
+        const bool ancestors = catalog_call(call, "pg_partition_ancestors", 1);
+        bool tree = catalog_call(call, "pg_partition_tree", 1);
+        if ((ancestors || tree) && !bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0])) ok = false;
+        if (ok && ancestors && !(call = syscat_no_ancestors(c))) ok = false;
         /* the channels the session listens on: an unnest of their names,
          * named as the function */
-        bool listening = ok && !strcmp(call->u.func.name, "pg_listening_channels") &&
-                         (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) &&
-                         call->u.func.args.n == 0;
+        bool listening = ok && catalog_call(call, "pg_listening_channels", 0);
         if (listening && !(call = syscat_listening_channels(c))) ok = false;
-        bool tree = ok && !strcmp(call->u.func.name, "pg_partition_tree") &&
-                    (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1;
+        tree = tree && ok;
         if (tree && !(call = syscat_no_partition_tree(c))) ok = false;
         ok = ok && bind_part(c, left_sc ? left_sc : &none, call, &calls[i].coldefs, &parts[i]);
         if (ok && listening) parts[i].fname = "pg_listening_channels";
