@@ -230,6 +230,35 @@ void bench_select_box(context_t& ctx, size_t n, const char* note = "") {
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
+// ATTU_BENCH_SELECT_BOUNDS=1: select_if held to 48 registers a thread
+// (select_min_ctas, the default) and unbounded, checked against the host.
+template <int min_ctas>
+void bench_select_bound(context_t& ctx, size_t n) {
+  dbuf<int> a(n), b(n), cnt(1);
+  fill_random(a.p, n, 5);
+  const int* in = a.p;
+  int* out = b.p;
+  ATTU_CUDA_CHECK(cudaMemset(out, 0xab, n * sizeof(int)));
+  double one = time_ms(ctx, no_prep, [&] {
+    ag::select_if<ag::empty_t, ag::detail::select_delay_t, min_ctas>(
+        in, int(n), [] __device__(int x) { return (x & 1) != 0; }, out, cnt.p, ctx);
+  });
+  int kept = 0;
+  ATTU_CUDA_CHECK(cudaMemcpy(&kept, cnt.p, sizeof kept, cudaMemcpyDeviceToHost));
+  std::vector<int> h(n), o(kept > 0 ? kept : 1);
+  ATTU_CUDA_CHECK(cudaMemcpy(h.data(), a.p, n * sizeof(int), cudaMemcpyDeviceToHost));
+  if (kept > 0) ATTU_CUDA_CHECK(cudaMemcpy(o.data(), out, size_t(kept) * sizeof(int), cudaMemcpyDeviceToHost));
+  size_t k = 0;
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; ++i)
+    if (h[i] & 1) ok = k < size_t(kept) && o[k++] == h[i];
+  ok = ok && k == size_t(kept);
+  char name[96];
+  std::snprintf(name, sizeof name, "select_if keep 50%%, %s%s",
+                min_ctas < 0 ? "48 registers (default)" : "no register bound", ok ? "" : " WRONG");
+  row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
+}
+
 template <int nt, int vt, typename delay_t>
 void bench_select_delay(context_t& ctx, size_t n, const char* delay) {
   using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
@@ -501,6 +530,11 @@ int main(int argc, char** argv) {
         bc::bench_select_delays<128, 24>(ctx, n);
         bc::bench_select_delays<384, 17>(ctx, n);
       }
+      if (getenv("ATTU_BENCH_SELECT_BOUNDS"))
+        for (int round = 0; round < 2; ++round) {
+          bc::bench_select_bound<0>(ctx, n);
+          bc::bench_select_bound<-1>(ctx, n);
+        }
       // ATTU_BENCH_SELECT_MODES=1: select_if storing from the tile's first
       // kept item and from the output's 32-item boundary, alternately twice
       if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_MODES")) {

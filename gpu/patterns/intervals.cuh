@@ -106,17 +106,13 @@ void interval_warp(const T* input, T* output, const int* segments, int num_segme
                    dst_t dst, context_t& ctx) {
   const long long threads = (long long)num_segments * 32;
   const warp_chunks_t chunks = warp_chunks_alloc(count, ctx);
-  interval_warp_kernel<T><<<unsigned((threads + 255) / 256), 256, 0, ctx.stream()>>>(
-      input, output, segments, num_segments, count, src, dst, chunks);
-  ATTU_CUDA_CHECK_LAUNCH();
-  try {
-    launch_maybe_dependent(interval_chunk_kernel<T, src_t, dst_t>, warp_chunk_blocks(ctx), 256, 0,
-                           warp_chunk_dependent(ctx), ctx, input, output, chunks, src, dst);
-  } catch (...) {
-    warp_chunks_abandon(chunks, ctx);
-    throw;
-  }
-  warp_chunks_free(chunks, ctx);
+  warp_chunks_launch(
+      chunks, ctx,
+      [&] {
+        interval_warp_kernel<T><<<unsigned((threads + 255) / 256), 256, 0, ctx.stream()>>>(
+            input, output, segments, num_segments, count, src, dst, chunks);
+      },
+      interval_chunk_kernel<T, src_t, dst_t>, 256, input, output, chunks, src, dst);
 }
 
 // The interval's own start (src or dst of gather / scatter).

@@ -220,20 +220,18 @@ void segreduce_warp(const T* input, int count, const int* segments, int num_segm
   mem_t<int> partial_has(cap, ctx);
   const long long threads = (long long)num_segments * 32;
   const unsigned blocks = unsigned((threads + nt - 1) / nt);
-  if (segreduce_warp_rounds_of(count, num_segments) == 4)
-    warp_kernel<T, 4><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
-  else
-    warp_kernel<T, 8><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init, chunks);
-  ATTU_CUDA_CHECK_LAUNCH();
-  try {
-    launch_maybe_dependent(chunk_kernel<T, op_t, output_it>, warp_chunk_blocks(ctx), nt, 0,
-                           warp_chunk_dependent(ctx), ctx, input, chunks, partial_v.data(), partial_has.data(),
-                           output, op, init);
-  } catch (...) {
-    warp_chunks_abandon(chunks, ctx);
-    throw;
-  }
-  warp_chunks_free(chunks, ctx);
+  const bool four = segreduce_warp_rounds_of(count, num_segments) == 4;
+  warp_chunks_launch(
+      chunks, ctx,
+      [&] {
+        if (four)
+          warp_kernel<T, 4><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init,
+                                                             chunks);
+        else
+          warp_kernel<T, 8><<<blocks, nt, 0, ctx.stream()>>>(input, count, segments, num_segments, output, op, init,
+                                                             chunks);
+      },
+      chunk_kernel<T, op_t, output_it>, nt, input, chunks, partial_v.data(), partial_has.data(), output, op, init);
 }
 
 }  // namespace gpu

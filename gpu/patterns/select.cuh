@@ -63,6 +63,21 @@ using select_box_t = launch_box_t<
     arch_cta_t<700, 256, (sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : 2)>,
     arch_cta_t<900, 128, (sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 12 : 6)>>;
 
+// select_if's kernel is held to 48 registers a thread: 1280 threads a
+// multiprocessor (10 CTAs of 128). Left to itself ptxas gives the 128 x 32
+// kernel 71 registers, 7 CTAs: 28 warps, most of them waiting at the
+// tile's second barrier for the look-back. Measured (session 34, H200,
+// keep 50%, alternately twice in one process): 64M 0.134-0.135 ms against
+// 0.139-0.140, 256M 0.502-0.504 against 0.522-0.526. At 40 registers
+// (12 CTAs) the items spill: 0.152 and 0.581. A fifth warp of its own for
+// the look-back (so the item warps stage while it waits) was no faster
+// than this bound (0.135-0.138 at 64M, 7-8 CTAs).
+constexpr int kSelectResidentThreads = 1280;
+template <int nt>
+constexpr int select_min_ctas() {
+  return kSelectResidentThreads / nt;
+}
+
 namespace detail {
 
 // How long a tile waits before its look-back (as the scan's delay_t): CUB's
@@ -103,8 +118,9 @@ __device__ __forceinline__ void warp0_tile_prefix(tile_state_t& tile_state,
 // seg the tile rank of the first kept item of its own warp's segment of
 // row i (the rows before i, then the warps before it in row i), and lane
 // 31 of incl the tile's total.
-template <typename launch_t, typename delay_t, typename T, typename pred_t, typename tile_state_t>
-__global__ __launch_bounds__(launch_t::nt) void select_if_v2_striped_kernel(
+// min_ctas: __launch_bounds__'s CTAs a multiprocessor (0: none).
+template <typename launch_t, typename delay_t, int min_ctas, typename T, typename pred_t, typename tile_state_t>
+__global__ __launch_bounds__(launch_t::nt, min_ctas > 0 ? min_ctas : 1) void select_if_v2_striped_kernel(
     const T* __restrict__ input, int count, pred_t pred, T* __restrict__ output, int* __restrict__ num_selected,
     tile_state_t tile_state, tile_state_t next_state, int next_tiles, bool align) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt, warps = nt / 32 };
@@ -167,10 +183,13 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_v2_striped_kernel(
 
 // output[0, k) = the items input[i] with pred(input[i]), in order;
 // *num_selected = k (device memory). output has room for count items.
-template <typename launch_arg_t = empty_t, typename delay_t = detail::select_delay_t, typename T,
-          typename pred_t>
+// min_ctas: the kernel's bound on CTAs a multiprocessor; -1 (the default)
+// select_min_ctas (48 registers a thread), 0 none (bench_core's A/B).
+template <typename launch_arg_t = empty_t, typename delay_t = detail::select_delay_t, int min_ctas = -1,
+          typename T, typename pred_t>
 void select_if(const T* input, int count, pred_t pred, T* output, int* num_selected, context_t& ctx) {
   using launch_t = launch_of_t<launch_arg_t, select_box_t<T>>;
+  constexpr int ctas = min_ctas < 0 ? select_min_ctas<launch_t::nt>() : min_ctas;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   int num_tiles = count > 0 ? div_up(count, nv) : 0;
   if (!num_tiles) {
@@ -179,7 +198,7 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
   }
   using tile_state_t = cub::ScanTileState<int>;
   auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-  detail::select_if_v2_striped_kernel<launch_t, delay_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+  detail::select_if_v2_striped_kernel<launch_t, delay_t, ctas, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
       input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles, detail::select_align_on());
   ATTU_CUDA_CHECK_LAUNCH();
   lookback_end(lb, ctx);

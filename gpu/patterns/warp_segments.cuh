@@ -117,7 +117,7 @@ inline bool& warp_chunk_pdl_on() {
 
 // The list's buffers for a call of count items (entries and done words
 // from ctx's pool; the two count words the context's, already zero);
-// free with warp_chunks_free after the chunk kernel's launch.
+// warp_chunks_launch frees them after the chunk kernel's launch.
 inline warp_chunks_t warp_chunks_alloc(int count, context_t& ctx) {
   const size_t cap = warp_chunks_capacity(count);
   warp_chunks_t w;
@@ -180,6 +180,27 @@ __device__ inline void warp_chunks_end(const warp_chunks_t& w) {
 // The chunk kernel's grid: a few blocks of 256 threads a multiprocessor,
 // enough warps to keep the memory busy on any one long segment.
 inline int warp_chunk_blocks(context_t& ctx) { return 2 * ctx.sm_count(); }
+
+// A warp path's two launches over the list w: launch_warp_kernel() (a
+// plain launch on ctx's stream, which lists the long segments' chunks),
+// then chunk_kernel<<<warp_chunk_blocks, block>>>(args...) as its
+// programmatic dependent where warp_chunk_dependent says so; then w's
+// buffers are freed. Either launch failing abandons the list
+// (warp_chunks_abandon) before the error reaches the caller.
+template <typename warp_launch_t, typename... params_t, typename... args_t>
+void warp_chunks_launch(const warp_chunks_t& w, context_t& ctx, warp_launch_t launch_warp_kernel,
+                        void (*chunk_kernel)(params_t...), int block, args_t... args) {
+  try {
+    launch_warp_kernel();
+    ATTU_CUDA_CHECK_LAUNCH();
+    launch_maybe_dependent(chunk_kernel, warp_chunk_blocks(ctx), block, 0, warp_chunk_dependent(ctx), ctx,
+                           args...);
+  } catch (...) {
+    warp_chunks_abandon(w, ctx);
+    throw;
+  }
+  warp_chunks_free(w, ctx);
+}
 
 // Warp-collective (all 32 lanes): lists segment seg ([a, b), longer than
 // w.len) as its chunks.
