@@ -394,6 +394,15 @@ attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v) {
     return e;
 }
 
+attu_bexpr *mk_const_text(bctx *c, const char *s, size_t len, int pos) {
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), pos);
+    if (!k || !(k->s = attu_pstrdup(c->pa, s, len))) { attu_error_oom(c->err); return NULL; }
+    k->slen = len;
+    return k;
+}
+
+attu_bexpr *mk_const_cstr(bctx *c, const char *s, int pos) { return mk_const_text(c, s, strlen(s), pos); }
+
 attu_bexpr *mk_const_null(bctx *c, attu_type t) {
     attu_bexpr *e = attu_bx_new(c->pa, BX_CONST, t, 0);
     if (!e) { attu_error_oom(c->err); return NULL; }

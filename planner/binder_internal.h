@@ -464,6 +464,10 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
                     attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3);
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
+/* a text constant of the len bytes at s (copied into the plan's arena) */
+attu_bexpr *mk_const_text(bctx *c, const char *s, size_t len, int pos);
+/* the same of a NUL-terminated string */
+attu_bexpr *mk_const_cstr(bctx *c, const char *s, int pos);
 /* v, the value of a cast to the domain named name (its base type's),
  * checked against the domain's NOT NULL and CHECKs (domain_bind.c); v
  * itself when name is no domain or one without rules. */

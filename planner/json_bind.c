@@ -28,13 +28,6 @@ static attu_bexpr *js_call_imm(bctx *c, attu_json_fn f, attu_type t, int pos, in
     return e;
 }
 
-static attu_bexpr *text_const(bctx *c, const char *s, int pos) {
-    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), pos);
-    if (!k || !(k->s = attu_pstrdup(c->pa, s, strlen(s)))) { attu_error_oom(c->err); return NULL; }
-    k->slen = strlen(s);
-    return k;
-}
-
 static attu_type text_array_type(void) { return attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT)); }
 
 static attu_bexpr *no_operator(bctx *c, const char *op, attu_bexpr *l, attu_bexpr *r, int pos) {
@@ -90,7 +83,7 @@ attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
          t.id == ATTU_TYPE_NUMERIC || t.id == ATTU_TYPE_BOOL)) {
         /* jsonb's casts to numbers and boolean: the scalar's text cast on
          * (numbers through numeric, which rounds as PostgreSQL's does) */
-        attu_bexpr *tn = text_const(c, tname(t, b2), pos);
+        attu_bexpr *tn = mk_const_cstr(c, tname(t, b2), pos);
         attu_bexpr *tx = tn ? js_call_imm(c, ATTU_JS_CAST, attu_type_make(ATTU_TYPE_TEXT), pos, 2, e, tn,
                                           t.id == ATTU_TYPE_BOOL) : NULL;
         if (tx && t.id != ATTU_TYPE_BOOL && t.id != ATTU_TYPE_NUMERIC && t.id != ATTU_TYPE_DECIMAL &&
@@ -219,7 +212,7 @@ static attu_bexpr *row_object(bctx *c, attu_bexpr *x, const char **names, bool b
     attu_bexpr *acc = mk_const_null(c, txt);
     for (int i = 0; i < n && acc; i++) {
         attu_bexpr *v = attu_json_value(c, items[i], binary, pos, NULL);
-        attu_bexpr *k = v ? text_const(c, names[i], pos) : NULL;
+        attu_bexpr *k = v ? mk_const_cstr(c, names[i], pos) : NULL;
         if (!k || !(v = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, v, NULL, NULL, NULL))) return NULL;
         acc = js_call(c, ATTU_JS_OBJ_ADD, txt, pos, 3, acc, k, v, NULL);
         if (acc) acc->imm = -1;   /* "k":v joined by "," */
@@ -307,7 +300,7 @@ bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos, c
     args[0] = piece;
     /* json_agg puts a line feed before each array after the first, as
      * PostgreSQL's json_agg_transfn does for arrays and rows */
-    args[1] = text_const(c, arrays ? ", \n " : ", ", pos);
+    args[1] = mk_const_cstr(c, arrays ? ", \n " : ", ", pos);
     *n = 2;
     return args[1] != NULL;
 }
@@ -415,7 +408,7 @@ static attu_bexpr *srf_series_mode(bctx *c, attu_bexpr *j, int mode, const char 
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
     if (!x) { attu_error_oom(c->err); return NULL; }
-    attu_bexpr *fn = text_const(c, fname, pos);
+    attu_bexpr *fn = mk_const_cstr(c, fname, pos);
     attu_bexpr *cnt = fn ? js_call_imm(c, ATTU_JS_COUNT, i4, pos, 2, j, fn, mode) : NULL;
     x->nargs = 3;
     x->args[0] = mk_const_int(c, i4, 1);
@@ -485,7 +478,7 @@ attu_bexpr *attu_json_record_object(bctx *c, attu_bexpr *j, attu_bexpr *k, bool 
  * array's input), any other type the value's text through its input
  * function (a string unquoted): 22P02 and the like for bad values. */
 attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, int pos) {
-    attu_bexpr *kc = text_const(c, key, pos);
+    attu_bexpr *kc = mk_const_cstr(c, key, pos);
     if (!kc) return NULL;
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
     if (attu_type_is_json_any(t)) {
@@ -514,7 +507,7 @@ attu_bexpr *attu_json_record_field(bctx *c, attu_bexpr *obj, const char *key, at
 attu_bexpr *attu_json_populate_field(bctx *c, attu_bexpr *obj, const char *key, attu_type t, attu_bexpr *base, int pos) {
     attu_bexpr *v = attu_json_record_field(c, obj, key, t, pos);
     if (!v || !base) return v;
-    attu_bexpr *kc = text_const(c, key, pos);
+    attu_bexpr *kc = mk_const_cstr(c, key, pos);
     attu_bexpr *has = kc ? js_call_imm(c, ATTU_JS_REC_FIELD, attu_type_make(ATTU_TYPE_TEXT), pos, 2, obj, kc, 3) : NULL;
     attu_bexpr *test = has ? mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, has, NULL, NULL, NULL) : NULL;
     if (!test) return NULL;

@@ -39,16 +39,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* a text constant of n bytes (kept in the plan arena by the caller's
- * literal: the strings here are static) */
-static attu_bexpr *text_const(bctx *c, const char *s, int pos) {
-    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), pos);
-    if (!k) { attu_error_oom(c->err); return NULL; }
-    k->s = (char *)s;
-    k->slen = strlen(s);
-    return k;
-}
-
 static attu_bexpr *cat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos) {
     if (!l || !r) return NULL;
     return mk_call(c, ATTU_OP_CONCAT, attu_type_make(ATTU_TYPE_TEXT), pos, 2, l, r, NULL, NULL);
@@ -126,8 +116,8 @@ static bool item_too_complex(bctx *c, const attu_bexpr *v, int pos) {
 /* '"' || replace(replace(s, '\', '\\'), '"', '""') || '"' */
 static attu_bexpr *quoted_text(bctx *c, attu_bexpr *s, int pos) {
     attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
-    attu_bexpr *bs = text_const(c, "\\", pos), *bs2 = text_const(c, "\\\\", pos);
-    attu_bexpr *dq = text_const(c, "\"", pos), *dq2 = text_const(c, "\"\"", pos);
+    attu_bexpr *bs = mk_const_cstr(c, "\\", pos), *bs2 = mk_const_cstr(c, "\\\\", pos);
+    attu_bexpr *dq = mk_const_cstr(c, "\"", pos), *dq2 = mk_const_cstr(c, "\"\"", pos);
     if (!bs || !bs2 || !dq || !dq2) return NULL;
     attu_bexpr *r1 = mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, s, bs, bs2, NULL);
     attu_bexpr *r2 = r1 ? mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, r1, dq, dq2, NULL) : NULL;
@@ -136,7 +126,7 @@ static attu_bexpr *quoted_text(bctx *c, attu_bexpr *s, int pos) {
 
 /* x, or '' where x is NULL */
 static attu_bexpr *or_empty(bctx *c, attu_bexpr *x, int pos) {
-    attu_bexpr *none = x ? text_const(c, "", pos) : NULL;
+    attu_bexpr *none = x ? mk_const_cstr(c, "", pos) : NULL;
     return none ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, none, NULL, NULL) : NULL;
 }
 
@@ -151,8 +141,8 @@ static attu_bexpr *item_quoted(bctx *c, const attu_bexpr *v, attu_bexpr *s, int 
     }
     if (plain_output(v)) return or_empty(c, s, pos);   /* s once */
     /* the characters that make record_out quote (isspace's six among them) */
-    attu_bexpr *special = text_const(c, ",()\"\\ \t\n\r\v\f", pos);
-    attu_bexpr *none = text_const(c, "", pos);
+    attu_bexpr *special = mk_const_cstr(c, ",()\"\\ \t\n\r\v\f", pos);
+    attu_bexpr *none = mk_const_cstr(c, "", pos);
     attu_bexpr *len = mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, s, NULL, NULL, NULL);
     attu_bexpr *stripped = special && none ? mk_call(c, ATTU_OP_TRANSLATE, tx, pos, 3, s, special, none, NULL) : NULL;
     attu_bexpr *slen = stripped ? mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, stripped, NULL, NULL, NULL) : NULL;
@@ -204,14 +194,14 @@ attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec) {
 /* The record text of the n bound items v; NULL where guard (when given)
  * is NULL. */
 static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, attu_bexpr *guard, int pos) {
-    attu_bexpr *acc = text_const(c, "(", pos);
+    attu_bexpr *acc = mk_const_cstr(c, "(", pos);
     for (int i = 0; i < n && acc; i++) {
-        if (i > 0) acc = cat(c, acc, text_const(c, ",", pos), pos);
+        if (i > 0) acc = cat(c, acc, mk_const_cstr(c, ",", pos), pos);
         if (item_too_complex(c, v[i], pos)) return NULL;
         attu_bexpr *s = acc ? item_text(c, v[i], pos) : NULL;
         acc = s ? cat(c, acc, item_quoted(c, v[i], s, pos), pos) : NULL;
     }
-    acc = acc ? cat(c, acc, text_const(c, ")", pos), pos) : NULL;
+    acc = acc ? cat(c, acc, mk_const_cstr(c, ")", pos), pos) : NULL;
     if (!acc) return NULL;
     acc->type = attu_type_record();
     if (guard) {

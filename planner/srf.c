@@ -355,7 +355,7 @@ static bool reads_input(const attu_bexpr *e) {
  * several): the series it adds to the item's LP_SRF node, which runs them
  * all in lockstep (the shorter padded with NULLs), and how its columns are
  * read from them in the projection above. */
-typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD, FP_REGEXP } fp_kind;
+typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD, FP_REGEXP, FP_OPTIONS } fp_kind;
 
 typedef struct from_part {
     fp_kind               kind;
@@ -375,12 +375,70 @@ typedef struct from_part {
                                         (over the FROM items before it), or NULL */
 } from_part;
 
+/* Whether call is pg_catalog's function name (unqualified or so
+ * qualified) with nargs arguments. */
+static bool catalog_call(const attu_ast_expr *call, const char *name, int nargs) {
+    return !strcmp(call->u.func.name, name) && (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) &&
+           call->u.func.args.n == nargs;
+}
+
 static bool one_series(bctx *c, from_part *p, attu_bexpr *x) {
     p->ser = attu_palloc(c->pa, sizeof(attu_bexpr *));
     if (!p->ser) { attu_error_oom(c->err); return false; }
     p->ser[0] = x;
     p->nser = 1;
     return true;
+}
+
+/* pg_options_to_table(options text[]): a row an element of the array (a
+ * catalog's srvoptions, ftoptions ...: 'name=value'), split at its first
+ * '=' into option_name and option_value, the value NULL where there is no
+ * '=' (PostgreSQL's). An unnest of the array whose two columns
+ * options_column cuts from each element. */
+static bool bind_options_part(bctx *c, const scope *sc, const attu_ast_expr *call, from_part *p) {
+    static const char *const columns[] = { "option_name", "option_value" };
+    const attu_type text_array = attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT));
+    attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    if (!args) { attu_error_oom(c->err); return false; }
+    attu_bexpr *a = bind_expr(c, sc, call->u.func.args.items[0]);
+    if (!a) return false;
+    const attu_type e = attu_type_is_array(a->type) ? attu_type_array_elem(a->type) : a->type;
+    if (a->type.id == ATTU_TYPE_UNKNOWN) a = coerce(c, a, text_array, false, call->position);
+    else if (!attu_type_is_array(a->type) || e.id != ATTU_TYPE_TEXT || attu_type_is_typed_text(e) ||
+             call->u.func.star || call->u.func.distinct) {
+        attu_no_function(c, call, &a, 1);
+        return false;
+    }
+    if (!a) return false;
+    args[0] = a;
+    p->kind = FP_OPTIONS;
+    p->fname = "pg_options_to_table";
+    p->args = args;
+    p->ncols = 2;
+    p->col_names = columns;
+    attu_bexpr *x = attu_unnest_series(c, a, call->position);
+    return x && one_series(c, p, x);
+}
+
+/* Column j of pg_options_to_table's row of element k: split_part(el, '=',
+ * 1) (all of it when there is no '='), or the text after the first '='
+ * (NULL when there is none; its substr is of the whole element then, so
+ * the unchosen arm never fails). */
+static attu_bexpr *options_column(bctx *c, attu_bexpr *arr, attu_bexpr *k, int j, int pos) {
+    const attu_type txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32),
+                    i8 = attu_type_make(ATTU_TYPE_INT64), b = attu_type_make(ATTU_TYPE_BOOL);
+    attu_bexpr *el = attu_unnest_element(c, arr, k, pos);
+    if (el && !attu_type_equal(el->type, txt)) el = coerce(c, el, txt, true, pos);
+    attu_bexpr *eq = el ? mk_const_text(c, "=", 1, pos) : NULL;
+    if (!eq) return NULL;
+    if (j == 0) return mk_call(c, ATTU_OP_SPLIT_PART, txt, pos, 3, el, eq, mk_const_int(c, i8, 1), NULL);
+    attu_bexpr *at = mk_call(c, ATTU_OP_STRPOS, i4, pos, 2, el, eq, NULL, NULL);
+    attu_bexpr *has = at ? mk_call(c, ATTU_OP_GT_I, b, pos, 2, at, mk_const_int(c, i4, 0), NULL, NULL) : NULL;
+    attu_bexpr *after = has ? mk_call(c, ATTU_OP_ADD_I, i4, pos, 2, at, mk_const_int(c, i4, 1), NULL, NULL) : NULL;
+    if (after) after = coerce(c, after, i8, false, pos);
+    attu_bexpr *v = after ? mk_call(c, ATTU_OP_SUBSTR, txt, pos, 2, el, after, NULL, NULL) : NULL;
+    attu_bexpr *none = v ? mk_const_null(c, txt) : NULL;
+    return none ? mk_call(c, ATTU_OP_SELECT, txt, pos, 3, v, none, has, NULL) : NULL;
 }
 
 /* "function pg_catalog.unnest(integer) does not exist": PostgreSQL splits
@@ -566,6 +624,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
     }
     p->call = call;
     const char *name = call->u.func.name;
+    if (catalog_call(call, "pg_options_to_table", 1)) return bind_options_part(c, sc, call, p);
     bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
     bool json = attu_json_srf_name(name);   /* json_each ... (planner/json_bind.c) */
     bool rec = attu_json_record_name(name); /* json_to_record ... */
@@ -731,6 +790,7 @@ static attu_bexpr *part_column(bctx *c, const from_part *p, attu_bexpr **k, int 
     case FP_UNNEST: return attu_unnest_element(c, p->args[j], k[j], pos);
     case FP_JSON: return attu_json_srf_column(c, p->fname, p->args[0], k[0], j, pos);
     case FP_REGEXP: return attu_regexp_srf_element(c, p->args[0], k[0], pos);
+    case FP_OPTIONS: return options_column(c, p->args[0], k[0], j, pos);
     case FP_RECORD: {
         attu_bexpr *obj = attu_json_record_object(c, p->args[0], k[0], p->set, pos);
         if (obj && !p->set) {
@@ -765,13 +825,6 @@ static const char *part_column_name(const from_part *p, int j) {
     case FP_RECORD: return p->names[j];
     default: return p->fname;
     }
-}
-
-/* Whether call is pg_catalog's function name (unqualified or so
- * qualified) with nargs arguments. */
-static bool catalog_call(const attu_ast_expr *call, const char *name, int nargs) {
-    return !strcmp(call->u.func.name, name) && (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) &&
-           call->u.func.args.n == nargs;
 }
 
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,

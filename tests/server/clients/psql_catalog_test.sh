@@ -360,6 +360,33 @@ check '\dP+' <<'OUT'
 --------+------+-------+------+-------+------------+-------------
 (0 rows)
 OUT
+# \des+, \det+, \deu+ and \dew+ write each object's options with
+# pg_options_to_table in FROM: attu has no foreign servers, tables, user
+# mappings or wrappers
+check '\des+' <<'OUT'
+                                       List of foreign servers
+ Name | Owner | Foreign-data wrapper | Access privileges | Type | Version | FDW options | Description 
+------+-------+----------------------+-------------------+------+---------+-------------+-------------
+(0 rows)
+OUT
+check '\det+' <<'OUT'
+               List of foreign tables
+ Schema | Table | Server | FDW options | Description 
+--------+-------+--------+-------------+-------------
+(0 rows)
+OUT
+check '\deu+' <<'OUT'
+      List of user mappings
+ Server | User name | FDW options 
+--------+-----------+-------------
+(0 rows)
+OUT
+check '\dew+' <<'OUT'
+                           List of foreign-data wrappers
+ Name | Owner | Handler | Validator | Access privileges | FDW options | Description 
+------+-------+---------+-----------+-------------------+-------------+-------------
+(0 rows)
+OUT
 # \db+ sizes the tablespaces (pg_tablespace_size: every table in
 # pg_default, nothing in pg_global)
 got=$("${P[@]}" -c '\db+' 2>&1) || fail "\\db+: $got"
