@@ -230,8 +230,9 @@ void bench_select_box(context_t& ctx, size_t n, const char* note = "") {
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
-// ATTU_BENCH_SELECT_BOUNDS=1: select_if held to 48 registers a thread
-// (select_min_ctas, the default) and unbounded, checked against the host.
+// ATTU_BENCH_SELECT_BOUNDS=1: select_if held to 1280 threads a
+// multiprocessor (select_min_ctas, the default) and unbounded, checked
+// against the host.
 template <int min_ctas>
 void bench_select_bound(context_t& ctx, size_t n) {
   dbuf<int> a(n), b(n), cnt(1);
@@ -255,7 +256,7 @@ void bench_select_bound(context_t& ctx, size_t n) {
   ok = ok && k == size_t(kept);
   char name[96];
   std::snprintf(name, sizeof name, "select_if keep 50%%, %s%s",
-                min_ctas < 0 ? "48 registers (default)" : "no register bound", ok ? "" : " WRONG");
+                min_ctas < 0 ? "1280 threads an SM (default)" : "no register bound", ok ? "" : " WRONG");
   row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
 }
 
@@ -561,6 +562,17 @@ int main(int argc, char** argv) {
         bc::bench_select_box<128, 32>(ctx, n);
         bc::bench_select_box<64, 24>(ctx, n);
       }
+      // ATTU_BENCH_SELECT_WIDE=1: the 32-item boxes of 128 to 256 threads
+      // under the 1280-thread bound, alternately twice
+      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_WIDE"))
+        for (int round = 0; round < 2; ++round) {
+          bc::bench_select_box<128, 32>(ctx, n);
+          bc::bench_select_box<160, 32>(ctx, n);
+          bc::bench_select_box<192, 32>(ctx, n);
+          bc::bench_select_box<224, 32>(ctx, n);
+          bc::bench_select_box<256, 32>(ctx, n);
+          bc::bench_select_box<192, 28>(ctx, n);
+        }
     }
     for (size_t n : sizes) {
       if (n > (256u << 20)) continue;

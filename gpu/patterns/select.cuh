@@ -51,20 +51,27 @@
 namespace attu {
 namespace gpu {
 
-// select_if's default tiles: 128 x 32 items of 4 bytes (scan's streaming
-// box has 24). Measured (session 27, keep 50%, bench_core's select boxes):
+// select_if's default tiles: 32 items of 4 bytes a thread (scan's
+// streaming box has 24), 128 threads until session 34. Measured (session 27, keep 50%, bench_core's select boxes):
 // on an H100 0.170-0.171 ms at 64M against 0.172-0.176 for 128 x 24, and
 // 0.631-0.633 against 0.660-0.663 at 256M (of the copy: 86%); on an H200
 // 0.137 against 0.140-0.142, and 0.489 against 0.523-0.529. 192 x 32,
 // 128 x 28 and 96 x 32 were within 1-2% of it on the H100; 256 x 12,
 // 128 x 16 and 64 x 24 10-15% slower. Wider items keep the streaming box.
+// Session 34, with the kernel held to 1280 threads a multiprocessor
+// (select_min_ctas, below), 4-byte items take 224 x 32 (5 CTAs of 7 warps
+// at 56 registers): on an H200, alternately twice in one process, 64M
+// 0.131-0.132 ms against 128 x 32's 0.134-0.136, 256M 0.487-0.488
+// against 0.499-0.502; 256 x 32 0.133 and 0.489-0.491, 192 x 32 0.133 and
+// 0.488-0.495, 160 x 32 and 192 x 28 no faster than 128 x 32.
 template <typename T>
 using select_box_t = launch_box_t<
     arch_cta_t<700, 256, (sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : 2)>,
-    arch_cta_t<900, 128, (sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 12 : 6)>>;
+    arch_cta_t<900, (sizeof(T) <= 4 ? 224 : 128), (sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 12 : 6)>>;
 
-// select_if's kernel is held to 48 registers a thread: 1280 threads a
-// multiprocessor (10 CTAs of 128). Left to itself ptxas gives the 128 x 32
+// select_if's kernel is held to 1280 threads a multiprocessor: at 128 x
+// 32, 48 registers a thread (10 CTAs of 128; 224 x 32, the default since,
+// gets 56 registers, 5 CTAs). Left to itself ptxas gives the 128 x 32
 // kernel 71 registers, 7 CTAs: 28 warps, most of them waiting at the
 // tile's second barrier for the look-back. Measured (session 34, H200,
 // keep 50%, alternately twice in one process): 64M 0.134-0.135 ms against
@@ -184,7 +191,7 @@ __global__ __launch_bounds__(launch_t::nt, min_ctas > 0 ? min_ctas : 1) void sel
 // output[0, k) = the items input[i] with pred(input[i]), in order;
 // *num_selected = k (device memory). output has room for count items.
 // min_ctas: the kernel's bound on CTAs a multiprocessor; -1 (the default)
-// select_min_ctas (48 registers a thread), 0 none (bench_core's A/B).
+// select_min_ctas (1280 threads a multiprocessor), 0 none (bench_core's A/B).
 template <typename launch_arg_t = empty_t, typename delay_t = detail::select_delay_t, int min_ctas = -1,
           typename T, typename pred_t>
 void select_if(const T* input, int count, pred_t pred, T* output, int* num_selected, context_t& ctx) {
