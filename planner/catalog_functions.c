@@ -95,6 +95,14 @@ static bool m_session_user(bctx *c, sbuf *b, int n) {
     return user_name_body(c, b, n, c->params ? c->params->session_user : NULL);
 }
 
+/* The pseudo-types' names by OID (format_type's and regtype's arms). */
+static void pseudo_type_arms(sbuf *b) {
+    for (size_t i = 0; i < syscat_n_pseudo_types; i++) {
+        syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pseudo_types[i].oid);
+        syscat_sb_quote(b, syscat_pseudo_types[i].name);
+    }
+}
+
 /* format_type(oid, typmod): each type by its OID, decoding the modifiers
  * of numeric, varchar and bpchar; the other modifiers (a qualified
  * interval's, an array's element's) as the user tables' columns have them,
@@ -135,6 +143,7 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
         snprintf(arr, sizeof arr, "%s[]", syscat_pg_types[i].format);
         syscat_sb_quote(b, arr);
     }
+    pseudo_type_arms(b);
     syscat_sb_puts(b, " ELSE NULL::text END");
     return true;
 }
@@ -257,6 +266,7 @@ static bool m_regtype(bctx *c, sbuf *b, int n) {
         syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].array);
         syscat_sb_quote(b, arr);
     }
+    pseudo_type_arms(b);
     syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
     return true;
 }
@@ -925,6 +935,35 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
 static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos);
 static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name);
 
+/* 'name'::regtype's OID: a pseudo-type's (syscat_pseudo_type_oid), else
+ * that of the type attu_type_from_name reads, a pg_catalog. schema before
+ * it dropped (PostgreSQL's built-in types live there); an unknown name's
+ * 42704 names the text as written. */
+static attu_bexpr *regtype_of_name(bctx *c, const char *name, int pos) {
+    const attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    const int pseudo = syscat_pseudo_type_oid(name);
+    if (pseudo) return mk_const_int(c, i8, pseudo);
+    const char *p = name;
+    while (*p == ' ') p++;
+    attu_type t;
+    if (!strncasecmp(p, "pg_catalog.", 11)) {
+        /* pg_type's names there (int4, float8[]), not the grammar's
+         * (integer, double precision) */
+        char low[64];
+        size_t n = 0;
+        for (const char *q = p + 11; *q && *q != '[' && *q != ' ' && n + 1 < sizeof low; q++)
+            low[n++] = (char)tolower((unsigned char)*q);
+        low[n] = 0;
+        bool listed = false;
+        for (size_t i = 0; i < syscat_n_pg_types && !listed; i++) listed = !strcmp(syscat_pg_types[i].typname, low);
+        attu_error scratch;
+        attu_error_clear(&scratch);
+        if (listed && !attu_type_from_name(p + 11, -1, -1, &t, &scratch)) return mk_const_int(c, i8, attu_type_pg_oid(t));
+    }
+    if (attu_type_from_name(name, -1, -1, &t, c->err)) { c->err->position = pos; return NULL; }
+    return mk_const_int(c, i8, attu_type_pg_oid(t));
+}
+
 /* to_regclass('name') of a literal or a parameter: 'name'::regclass's
  * OID, or NULL where no relation has the name (PostgreSQL's 42P01 of the
  * cast becomes NULL; an unknown schema is no relation either) */
@@ -1294,11 +1333,9 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
     } else if (!strcmp(tn, "regtype")) {
         if (reg_name_arg(c, arg, &name)) {
             /* 'name'::regtype: the type's OID */
-            attu_type t;
             *handled = true;
             if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
-            if (attu_type_from_name(name, -1, -1, &t, c->err)) { c->err->position = arg->position; return NULL; }
-            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), attu_type_pg_oid(t));
+            return regtype_of_name(c, name, arg->position);
         }
         body = m_regtype;
     }
@@ -1332,12 +1369,12 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         }
         body = m_regnamespace;
     } else if (!strcmp(tn, "text") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
-               arg->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
+               arg->u.cast.arg->kind == ATTU_EXPR_LITERAL && arg->u.cast.arg->u.literal.kind == ATTU_LIT_STRING &&
                (!strcmp(arg->u.cast.type.name, "regclass") || !strcmp(arg->u.cast.type.name, "regnamespace") ||
                 !strcmp(arg->u.cast.type.name, "regtype"))) {
         /* 'name'::regclass::text: the relation's name, as regclass output
          * writes it (the literal alone binds to its OID); regnamespace's
-         * likewise */
+         * likewise (an OID's cast, 23::regtype, is the name already) */
         body = !strcmp(arg->u.cast.type.name, "regclass") ? m_regclass
              : !strcmp(arg->u.cast.type.name, "regtype") ? m_regtype : m_regnamespace;
     } else {

@@ -43,6 +43,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -247,6 +248,49 @@ const pg_type_row syscat_pg_types[] = {
     { 4072, "jsonpath",    "jsonpath",                    -1, false, 'U', 'i', 'x', 0, 4073, 0,   false },
 };
 const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
+
+const pg_pseudo_type syscat_pseudo_types[] = {
+    {   32, "pg_ddl_command" }, {  269, "table_am_handler" }, {  325, "index_am_handler" },
+    { 2249, "record" }, { 2275, "cstring" }, { 2276, "\"any\"" }, { 2277, "anyarray" },
+    { 2278, "void" }, { 2279, "trigger" }, { 2280, "language_handler" }, { 2281, "internal" },
+    { 2283, "anyelement" }, { 2776, "anynonarray" }, { 3115, "fdw_handler" }, { 3310, "tsm_handler" },
+    { 3500, "anyenum" }, { 3831, "anyrange" }, { 3838, "event_trigger" }, { 4537, "anymultirange" },
+    { 4538, "anycompatiblemultirange" }, { 5077, "anycompatible" }, { 5078, "anycompatiblearray" },
+    { 5079, "anycompatiblenonarray" }, { 5080, "anycompatiblerange" },
+};
+const size_t syscat_n_pseudo_types = sizeof syscat_pseudo_types / sizeof syscat_pseudo_types[0];
+
+int syscat_pseudo_type_oid(const char *name) {
+    char buf[64];
+    size_t n = 0;
+    const char *p = name;
+    while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+    if (!strncasecmp(p, "pg_catalog.", 11)) p += 11;
+    else if (!strncmp(p, "\"pg_catalog\".", 13)) p += 13;
+    if (*p == '"') {
+        /* a quoted name as written: "any", "trigger" */
+        const char *q = strchr(p + 1, '"');
+        if (!q || (size_t)(q - p) + 1 >= sizeof buf) return 0;
+        n = (size_t)(q - p) + 1;
+        memcpy(buf, p, n);
+        p = q + 1;
+    } else {
+        for (; *p && *p != ' ' && *p != '\t' && *p != '\n'; p++) {
+            if (n + 1 >= sizeof buf) return 0;
+            buf[n++] = (char)tolower((unsigned char)*p);
+        }
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+    if (*p) return 0;
+    buf[n] = 0;
+    for (size_t i = 0; i < syscat_n_pseudo_types; i++) {
+        const char *t = syscat_pseudo_types[i].name;
+        /* "any" only quoted (ANY is a keyword); the others either way */
+        if (!strcmp(buf, t)) return syscat_pseudo_types[i].oid;
+        if (buf[0] == '"' && t[0] != '"' && n == strlen(t) + 2 && !strncmp(buf + 1, t, n - 2)) return syscat_pseudo_types[i].oid;
+    }
+    return 0;
+}
 
 static const pg_type_row *pg_type_by_oid(int oid) {
     for (size_t i = 0; i < syscat_n_pg_types; i++) if (syscat_pg_types[i].oid == oid) return &syscat_pg_types[i];

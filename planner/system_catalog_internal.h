@@ -140,6 +140,21 @@ typedef struct pg_type_row {
 extern const pg_type_row syscat_pg_types[];
 extern const size_t syscat_n_pg_types;
 
+/* PostgreSQL 15's pseudo-types (typtype 'p': trigger, void, record,
+ * anyelement ...): no value or column has one, but functions' signatures
+ * name them, so psql's queries compare with 'trigger'::regtype and
+ * format_type prints them. */
+typedef struct pg_pseudo_type {
+    int         oid;
+    const char *name;       /* as regtype's output writes it ("any" quoted) */
+} pg_pseudo_type;
+extern const pg_pseudo_type syscat_pseudo_types[];
+extern const size_t syscat_n_pseudo_types;
+/* The OID of the pseudo-type a regtype input names (letters folded to
+ * lower case unless double-quoted, surrounding blanks and a pg_catalog.
+ * schema allowed), or 0. */
+int syscat_pseudo_type_oid(const char *name);
+
 /* atttypmod of a column of type t, as PostgreSQL keeps it (-1: none). */
 int32_t syscat_type_modifier(attu_type t);
 /* format_type of t's OID and typmod: "character varying(20)", "integer[]". */

@@ -412,6 +412,23 @@ check '\sf+ sf_one(text)' <<'OUT'
          STABLE STRICT
 1       AS $functionx$SELECT '$function$' || $1$functionx$
 OUT
+# \dfn and \dft list the functions that do not and do return trigger
+# (pg_proc.prorettype against 'pg_catalog.trigger'::pg_catalog.regtype, a
+# pseudo-type's OID): attu's SQL functions are normal ones
+check '\dfn sf_*' <<'OUT'
+                        List of functions
+ Schema |  Name  | Result data type | Argument data types | Type 
+--------+--------+------------------+---------------------+------
+ public | sf_one | integer          | integer             | func
+ public | sf_one | text             | text                | func
+(2 rows)
+OUT
+check '\dft' <<'OUT'
+                       List of functions
+ Schema | Name | Result data type | Argument data types | Type 
+--------+------+------------------+---------------------+------
+(0 rows)
+OUT
 got=$("${P[@]}" -c '\sf sf_one' 2>&1) && fail "\\sf of an overloaded name: $got"
 [ "$got" = 'ERROR:  more than one function named "sf_one"' ] || fail "\\sf of an overloaded name: $got"
 "${P[@]}" -q -c "DROP TABLE kk" -c "DROP FUNCTION sf_one(integer)" -c "DROP FUNCTION sf_one(text)"
