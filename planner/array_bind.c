@@ -904,6 +904,10 @@ attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos) {
     return x;
 }
 
+attu_bexpr *attu_array_to_string(bctx *c, attu_bexpr *a, attu_bexpr *sep, int pos) {
+    return arr_call(c, ATTU_ARR_TO_STRING, attu_type_make(ATTU_TYPE_TEXT), pos, 2, a, sep, NULL);
+}
+
 attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) {
     return arr_call(c, ATTU_ARR_NTH, elem_of(a->type), pos, 2, a, k, NULL);   /* storage order, every dimension */
 }

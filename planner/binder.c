@@ -651,6 +651,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
                 const char *cn = !sys_col && i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
                 if (!scope_push(c, sc, qual, cn, p->types[i], sys_col, false, source)) return NULL;
                 sc->cols[sc->n - 1].system = sys_col;
+                sc->cols[sc->n - 1].vector = attu_system_vector_column(name, p->names[i]);
             }
             return p;
         }

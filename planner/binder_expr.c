@@ -699,6 +699,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     const char *q = e->u.column.qualifier, *name = e->u.column.name;
     if (c->domain_value && !q && !strcmp(name, "value")) return c->domain_value;   /* (domain_bind.c) */
     c->last_domain = NULL;
+    c->last_vector = false;
     int found = -1;
     bool qual_seen = false;
     /* ATTU_ROWID_INTERNAL finds only a hidden rowid: DELETE and UPDATE
@@ -808,6 +809,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     attu_bexpr *b = attu_bx_col(c->pa, found, sc->cols[found].type);
     if (!b) { attu_error_oom(c->err); return NULL; }
     c->last_domain = sc->cols[found].domain;
+    c->last_vector = sc->cols[found].vector;
     b->position = e->position;
     attu_row_column_items(c, sc, found, b);   /* a derived table's row column */
     return b;
@@ -1500,11 +1502,20 @@ static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr
     if (catalog_type) return k;
     attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
     if (!a) return NULL;
+    const bool vector = ae->kind == ATTU_EXPR_COLUMN && c->last_vector && attu_type_is_array(a->type);
     if (attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err)) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
     t = attu_type_array_interval_qualified(t, tn->ivrange, tn->precision);
+    if (vector && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) && !attu_type_is_typed_text(t)) {
+        /* a catalog's int2vector / oidvector to text, varchar, name:
+         * PostgreSQL's vector text, '1 3' (SQLAlchemy reads
+         * pg_index.indkey::varchar so) */
+        attu_bexpr *sep = mk_const_text(c, " ", 1, e->position);
+        a = sep ? attu_array_to_string(c, a, sep, e->position) : NULL;
+        return a ? coerce(c, a, t, true, e->position) : NULL;
+    }
     if ((attu_type_is_enum(a->type) || attu_type_is_enum(t)) && !attu_type_equal(a->type, t) && a->type.id != ATTU_TYPE_UNKNOWN) {
         /* enum <-> text (planner/enum_bind.c); to varchar(n) / char(n)
          * through text, cut as any text is */

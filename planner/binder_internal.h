@@ -45,6 +45,8 @@ typedef struct scope_col {
     /* a system column (a catalog table's tableoid): hidden from *, yet
      * found unqualified, as PostgreSQL's */
     bool        system;
+    /* a catalog table's int2vector / oidvector column (attu_system_vector_column) */
+    bool        vector;
     /* a system column, or a table's rowid (which answers the table's
      * tableoid), of a relation inside an explicit JOIN: found qualified
      * only (PostgreSQL's join has no system columns of its own) */
@@ -232,6 +234,8 @@ typedef struct bctx {
     /* the domain of the column the last column reference found (NULL:
      * none), which pg_typeof of a column reads */
     const char *last_domain;
+    /* whether that column is a catalog's int2vector / oidvector */
+    bool last_vector;
     /* the domain of each item of every SELECT block bound (its select
      * list's, NULL: none), newest first: a derived table's columns and
      * attu_bind_query's params->domains_out read them */
@@ -309,6 +313,8 @@ attu_bexpr *attu_output_text_arg(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);
 attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);
+/* array_to_string(a, sep): the elements' text joined by sep (text) */
+attu_bexpr *attu_array_to_string(bctx *c, attu_bexpr *a, attu_bexpr *sep, int pos);
 attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos);
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
@@ -641,7 +647,16 @@ bool attu_is_system_schema(const char *schema);   /* pg_catalog, information_sch
  * column tableoid (a catalog table's), to be hidden from *. */
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
                                            bool *is_system, const char **text, bool *tableoid);
+/* Whether pg_catalog's relation.column is one of PostgreSQL's int2vector
+ * or oidvector columns (pg_index.indkey, pg_proc.proargtypes ...): attu
+ * keeps an array, and its text is the elements space-separated, as
+ * PostgreSQL's vectors print (a cast to text reads it so). */
+bool attu_system_vector_column(const char *relation, const char *column);
 /* planner/catalog_functions.c: the catalog functions and reg* casts. */
+/* pg_get_serial_sequence(table, column) e of two text arguments that are
+ * not constants: the owned sequences' names by (table, column) (NULL for
+ * none, or for an unknown table or column). */
+attu_bexpr *attu_bind_serial_sequence_of_values(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* A call of a catalog function (format_type, pg_get_userbyid, ...); NULL
  * and *handled false when e is no such call. */
 attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);

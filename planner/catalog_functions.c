@@ -174,6 +174,106 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* A lookup of names that reads its key once (a macro's $k binds its
+ * argument anew wherever it stands, so nested macros multiply): the
+ * value beside the key among (key, value) pairs, NULL for none, as
+ * (ARRAY[values])[array_position(ARRAY[keys], key)]. Keys with quotes
+ * compare as written; the others (unquoted, so folded as a name is read)
+ * with the key in lower case: two lists. */
+typedef struct name_lookup {
+    sbuf keys[2], values[2];   /* [0] folded, [1] as written */
+    int  n[2];
+} name_lookup;
+
+static void lookup_add(name_lookup *l, const char *key, const char *value_sql) {
+    const int w = key[0] == '"' || strstr(key, ".\"") ? 1 : 0;
+    syscat_sb_puts(&l->keys[w], l->n[w] ? ", " : "");
+    syscat_sb_quote(&l->keys[w], key);
+    syscat_sb_printf(&l->values[w], "%s%s", l->n[w] ? ", " : "", value_sql);
+    l->n[w]++;
+}
+
+/* Writes COALESCE(<folded lookup>, <as-written lookup>) of the key
+ * expressions folded_key / key (each naming $k once), of type type, and
+ * frees l. */
+static void lookup_write(sbuf *b, name_lookup *l, const char *folded_key, const char *key, const char *type) {
+    syscat_sb_printf(b, "COALESCE(NULL::%s", type);
+    for (int w = 0; w < 2; w++) {
+        if (l->n[w]) {
+            syscat_sb_printf(b, ", (ARRAY[%s]::%s[])[array_position(ARRAY[%s]::text[], %s)]", l->values[w].p, type,
+                             l->keys[w].p, w ? key : folded_key);
+        }
+        if (l->keys[w].oom || l->values[w].oom) b->oom = true;
+        free(l->keys[w].p);
+        free(l->values[w].p);
+    }
+    syscat_sb_puts(b, ")");
+}
+
+/* Relation name's two spellings (as quote_ident writes it, alone and
+ * after schema.) as keys of oid. */
+static void lookup_relation(name_lookup *l, const char *schema, const char *name, long long oid) {
+    sbuf id = {0}, qual = {0};
+    char v[32];
+    snprintf(v, sizeof v, "%lld", oid);
+    syscat_sb_ident(&id, name);
+    syscat_sb_printf(&qual, "%s.", schema);
+    syscat_sb_ident(&qual, name);
+    if (id.p && qual.p && !id.oom && !qual.oom) {
+        lookup_add(l, id.p, v);
+        lookup_add(l, qual.p, v);
+    } else {
+        l->keys[0].oom = true;
+    }
+    free(id.p);
+    free(qual.p);
+}
+
+/* pg_get_serial_sequence(table, column) of values read at run time
+ * (SQLAlchemy's pg_get_serial_sequence(a.attrelid::regclass::text,
+ * a.attname); constants are the db layer's, planner/sequence_functions.c,
+ * with PostgreSQL's errors): the sequence a serial or identity column
+ * owns, schema-qualified and quoted as PostgreSQL writes it
+ * ('public.t_id_seq'), NULL for a column that owns none. The table is
+ * matched as written or with public. before it (quoted where quote_ident
+ * quotes; letters folded as an unquoted name is); an unknown table or
+ * column is NULL too (PostgreSQL: 42P01 / 42703). */
+static bool m_serial_sequence(bctx *c, sbuf *b, int n) {
+    if (n != 2) return false;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    name_lookup l = {0};
+    for (int i = 0; i < rs.nseqs; i++) {
+        const attu_sequence *q = rs.seqs[i];
+        if (!q->owner_table || !q->owner_column) continue;
+        sbuf t = {0}, pt = {0}, seq = {0};
+        syscat_sb_ident(&t, q->owner_table);
+        syscat_sb_puts(&pt, "public.");
+        syscat_sb_ident(&pt, q->owner_table);
+        syscat_sb_puts(&seq, "public.");
+        syscat_sb_ident(&seq, q->name);
+        /* keys: table spelling, a byte 1, the column (as written) */
+        sbuf k1 = {0}, k2 = {0}, v = {0};
+        syscat_sb_printf(&k1, "%s\001%s", t.p ? t.p : "", q->owner_column);
+        syscat_sb_printf(&k2, "%s\001%s", pt.p ? pt.p : "", q->owner_column);
+        syscat_sb_quote(&v, seq.p ? seq.p : "");
+        if (!t.p || !pt.p || !seq.p || !k1.p || !k2.p || !v.p || t.oom || pt.oom || seq.oom || k1.oom || k2.oom || v.oom) {
+            l.keys[0].oom = true;
+        } else {
+            lookup_add(&l, k1.p, v.p);
+            lookup_add(&l, k2.p, v.p);
+        }
+        free(t.p); free(pt.p); free(seq.p); free(k1.p); free(k2.p); free(v.p);
+    }
+    syscat_rels_free(&rs);
+    if (!l.n[0] && !l.n[1]) {
+        syscat_sb_puts(b, "CASE WHEN $1 IS NULL OR $2 IS NULL THEN NULL::text ELSE NULL::text END");
+        return true;
+    }
+    lookup_write(b, &l, "lower($1) || chr(1) || $2", "$1 || chr(1) || $2", "text");
+    return true;
+}
+
 /* pg_database_size(name or oid): every table's pg_table_size */
 /* every table's bytes: the database's, and pg_default's */
 static int64_t all_table_bytes(bctx *c) {
@@ -196,6 +296,24 @@ static bool m_tablespace_size(bctx *c, sbuf *b, int n) {
     syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint WHEN CAST($1 AS text) IN ('1663', 'pg_default') "
                         "THEN %lld::bigint WHEN CAST($1 AS text) IN ('1664', 'pg_global') THEN 0::bigint "
                         "ELSE NULL::bigint END", (long long)all_table_bytes(c));
+    return true;
+}
+
+/* text::regclass of a value read at run time (SQLAlchemy's
+ * pg_get_serial_sequence(...)::regclass): the OID of the relation it
+ * names, as 'name'::regclass's of a literal; NULL for no such relation
+ * (PostgreSQL: 42P01). */
+static bool m_regclass_of_text(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    name_lookup l = {0};
+    for (size_t i = 0; i < rs.n; i++) lookup_relation(&l, "public", rs.r[i].name, (long long)rs.r[i].oid);
+    syscat_rels_free(&rs);
+    int64_t oid;
+    const char *name;
+    for (size_t i = 0; (name = syscat_table_at(i, &oid)); i++) lookup_relation(&l, "pg_catalog", name, (long long)oid);
+    lookup_write(b, &l, "lower($1)", "$1", "bigint");
     return true;
 }
 
@@ -935,6 +1053,18 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
 static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos);
 static bool reg_name_arg(bctx *c, const attu_ast_expr *arg, const char **name);
 
+/* Whether arg binds to a text value (a relation's name read at run time,
+ * where an OID would be a number); an arg that does not bind is not
+ * (its error comes where the cast's body binds it). */
+static bool binds_to_text(bctx *c, const scope *sc, const attu_ast_expr *arg) {
+    attu_error scratch, *save = c->err;
+    attu_error_clear(&scratch);
+    c->err = &scratch;
+    const attu_bexpr *x = bind_expr(c, sc, arg);
+    c->err = save;
+    return x && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type);
+}
+
 /* 'name'::regtype's OID: a pseudo-type's (syscat_pseudo_type_oid), else
  * that of the type attu_type_from_name reads, a pg_catalog. schema before
  * it dropped (PostgreSQL's built-in types live there); an unknown name's
@@ -978,6 +1108,16 @@ static attu_bexpr *to_regclass_of_name(bctx *c, const char *name) {
     if (!strcmp(scratch.sqlstate, ATTU_SQLSTATE_UNDEFINED_TABLE)) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
     *c->err = scratch;
     return NULL;
+}
+
+attu_bexpr *attu_bind_serial_sequence_of_values(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    sbuf body = {0};
+    m_serial_sequence(c, &body, 2);
+    bool body_failed;
+    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, 2, e->position,
+                               &body_failed);
+    free(body.p);
+    return r;
 }
 
 attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
@@ -1329,7 +1469,7 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
             if (!name) return mk_const_null(c, attu_type_make(ATTU_TYPE_INT64));
             return regclass_of_name(c, name, arg->position);
         }
-        body = m_regclass;
+        body = binds_to_text(c, sc, arg) ? m_regclass_of_text : m_regclass;
     } else if (!strcmp(tn, "regtype")) {
         if (reg_name_arg(c, arg, &name)) {
             /* 'name'::regtype: the type's OID */

@@ -1384,7 +1384,8 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     if (!e->u.func.schema && attu_bitwise_operator_name(name)) return attu_bind_bitwise(c, sc, e);   /* planner/bitwise_bind.c */
     if (!e->u.func.schema && attu_range_operator_name(name)) return attu_bind_range_operator_call(c, sc, e);   /* planner/range_bind.c */
     if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
-    if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
+    if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_sequence_function_name(name))
+        return attu_bind_sequence_call(c, sc, e);   /* planner/sequence_functions.c */
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && attu_session_function_name(name))
         return attu_bind_session_call(c, sc, e);   /* planner/session_functions.c */
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "current_setting"))

@@ -81,7 +81,8 @@ static attu_bexpr *const_arg(bctx *c, const scope *sc, const attu_ast_expr *a, a
 /* pg_get_serial_sequence(table, column): the sequence a serial or
  * identity column owns, as text ('public.t_id_seq'), NULL for a column
  * that owns none. The table's name is folded as an identifier, the
- * column's is taken as written, as PostgreSQL does. */
+ * column's is taken as written, as PostgreSQL does. Constants are looked
+ * up now (PostgreSQL's 42P01 / 42703 for no such table or column). */
 static attu_bexpr *bind_serial_sequence(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
     attu_bexpr *args[2] = { 0 };
@@ -94,11 +95,9 @@ static attu_bexpr *bind_serial_sequence(bctx *c, const scope *sc, const attu_ast
     if (!fits) return attu_no_function(c, e, args, n < 2 ? n : 2);
     for (int i = 0; i < 2; i++) {
         if (!(args[i] = coerce(c, args[i], txt, false, e->u.func.args.items[i]->position))) return NULL;
-        if (args[i]->kind != BX_CONST) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->u.func.args.items[i]->position,
-                           "the arguments of pg_get_serial_sequence() must be constants in attu");
-            return NULL;
-        }
+        /* values read at run time (a catalog's columns): looked up among
+         * the owned sequences (planner/catalog_functions.c) */
+        if (args[i]->kind != BX_CONST) return attu_bind_serial_sequence_of_values(c, sc, e);
     }
     if (args[0]->is_null || args[1]->is_null || !c->params || !c->params->serial_sequence) return mk_const_null(c, txt);
     const char *table = fold_regclass(c, args[0]->s ? args[0]->s : "", args[0]->s ? args[0]->slen : 0, false);

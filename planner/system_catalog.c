@@ -2292,6 +2292,16 @@ static const sys_relation *find_relation(const char *schema, const char *name) {
 
 bool syscat_is_relation(const char *schema, const char *name) { return find_relation(schema, name) != NULL; }
 
+bool attu_system_vector_column(const char *relation, const char *column) {
+    static const struct { const char *rel, *col; } vectors[] = {
+        { "pg_index", "indkey" }, { "pg_index", "indcollation" }, { "pg_index", "indclass" },
+        { "pg_index", "indoption" }, { "pg_proc", "proargtypes" },
+    };
+    for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
+        if (!strcmp(vectors[i].rel, relation) && !strcmp(vectors[i].col, column)) return true;
+    return false;
+}
+
 /* (system_catalog_internal.h; PostgreSQL 15's relkind 'r' relations of
  * pg_catalog: views such as pg_roles and pg_tables have none) */
 static const struct { const char *name; int oid; } catalog_tables[] = {

@@ -19,6 +19,8 @@ case "$client" in
   psql|psql_catalog) command -v psql >/dev/null || { echo "SKIP: psql not installed"; exit 77; } ;;
   python) /usr/bin/python3 -c 'import psycopg2' 2>/dev/null \
             || { echo "SKIP: /usr/bin/python3 has no psycopg2 (apt install python3-psycopg2)"; exit 77; } ;;
+  sqlalchemy) /usr/bin/python3 -c 'import psycopg2, sqlalchemy' 2>/dev/null \
+            || { echo "SKIP: /usr/bin/python3 has no sqlalchemy (apt install python3-sqlalchemy)"; exit 77; } ;;
   node)
     command -v node >/dev/null || { echo "SKIP: node not installed"; exit 77; }
     # node-postgres goes into a git-ignored folder of the build tree
@@ -62,6 +64,7 @@ case "$client" in
   psql)   bash "$here/clients/psql_test.sh" || status=$? ;;
   psql_catalog) bash "$here/clients/psql_catalog_test.sh" || status=$? ;;
   python) /usr/bin/python3 "$here/clients/psycopg2_test.py" || status=$? ;;
+  sqlalchemy) /usr/bin/python3 "$here/clients/sqlalchemy_test.py" || status=$? ;;
   node)   node "$here/clients/node_pg_test.js" || status=$? ;;
   # the -XX flags keep the JVM's start-up small on a 2-core CI machine;
   # ATTU_JDBC_TZ runs the JVM in another time zone (dates must not shift)
