@@ -32,6 +32,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
@@ -137,8 +138,9 @@ public class JdbcTest {
         }
         // getTables / getColumns / getSchemas read pg_catalog (attu's system
         // catalogs, planner/system_catalog.c); getPrimaryKeys' query
-        // (information_schema._pg_expandarray, (x).n) is a clean error, and
-        // the connection stays usable.
+        // (information_schema._pg_expandarray in the select list, a
+        // record-returning function) is a clean error, and the connection
+        // stays usable.
         try (Statement st = c.createStatement()) {
             st.execute("CREATE TABLE jdbc_meta (id INTEGER NOT NULL, label VARCHAR(10), amount NUMERIC(8,2))");
         }
@@ -166,6 +168,34 @@ public class JdbcTest {
             int n = 0;
             while (rs.next()) n += rs.getString("TABLE_SCHEM").equals("public") ? 1 : 0;
             eq(1, n, "getSchemas lists public");
+        }
+        // getImportedKeys / getExportedKeys (pg_constraint's conkey / confkey
+        // by generate_series): a two-column key, its order and rules
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jdbc_par (a INTEGER, b INTEGER, PRIMARY KEY (a, b))");
+            st.execute("CREATE TABLE jdbc_child (id INTEGER PRIMARY KEY, pa INTEGER, pb INTEGER, "
+                       + "FOREIGN KEY (pa, pb) REFERENCES jdbc_par (a, b) ON DELETE CASCADE)");
+        }
+        for (int way = 0; way < 2; way++) {
+            try (ResultSet rs = way == 0 ? md.getImportedKeys(null, "public", "jdbc_child")
+                                         : md.getExportedKeys(null, "public", "jdbc_par")) {
+                for (int k = 1; k <= 2; k++) {
+                    check(rs.next(), "foreign key row " + k);
+                    eq("jdbc_par", rs.getString("PKTABLE_NAME"), "PKTABLE_NAME");
+                    eq(k == 1 ? "a" : "b", rs.getString("PKCOLUMN_NAME"), "PKCOLUMN_NAME");
+                    eq("jdbc_child", rs.getString("FKTABLE_NAME"), "FKTABLE_NAME");
+                    eq(k == 1 ? "pa" : "pb", rs.getString("FKCOLUMN_NAME"), "FKCOLUMN_NAME");
+                    eq(k, rs.getInt("KEY_SEQ"), "KEY_SEQ");
+                    eq(DatabaseMetaData.importedKeyCascade, rs.getInt("DELETE_RULE"), "DELETE_RULE");
+                    eq("jdbc_child_pa_pb_fkey", rs.getString("FK_NAME"), "FK_NAME");
+                    eq("jdbc_par_pkey", rs.getString("PK_NAME"), "PK_NAME");
+                }
+                check(!rs.next(), "two foreign key rows");
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("DROP TABLE jdbc_child");
+            st.execute("DROP TABLE jdbc_par");
         }
         try {
             md.getPrimaryKeys(null, "public", "jdbc_meta").close();
@@ -430,13 +460,14 @@ public class JdbcTest {
             eq(203L, rs.getLong(1), "rows after batches");
             eq((long) (199 * 200 / 2 - 6), rs.getLong(2), "sum after batches");
         }
-        // A failing batch reports BatchUpdateException with the server's error.
+        // A failing batch reports BatchUpdateException with the server's
+        // error, and nothing of it stays: the driver sends the whole batch
+        // before one Sync, one implicit transaction (a good row before the
+        // bad one is undone, as in PostgreSQL).
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO nums VALUES (?, 'x')")) {
-            // the bad row first: with attu each statement applies on its
-            // own, so a good row before it would stay (see docs/protocol.md)
-            ps.setObject(1, "not a number", Types.OTHER);
-            ps.addBatch();
             ps.setInt(1, 1);
+            ps.addBatch();
+            ps.setObject(1, "not a number", Types.OTHER);
             ps.addBatch();
             ps.executeBatch();
             throw new AssertionError("bad batch accepted");
@@ -445,6 +476,7 @@ public class JdbcTest {
             String state = e.getNextException() != null ? e.getNextException().getSQLState() : e.getSQLState();
             eq("22P02", state, "batch error SQLSTATE");
         }
+        eq(203L, count(c, "nums"), "a failed batch leaves no row");
     }
 
     // ---- transactions ---------------------------------------------------
@@ -466,12 +498,29 @@ public class JdbcTest {
         c.commit();
         eq(before + 1, count(c, "nums"), "committed row visible");
         c.commit();
-        // rollback() is accepted; attu applies each statement atomically on
-        // its own, so this only checks the protocol (docs/protocol.md).
+        // rollback() undoes the transaction's rows; a savepoint undoes what
+        // came after it
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
             check(rs.next(), "select in a transaction");
         }
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate("INSERT INTO nums VALUES (1001, 'undone')");
+        }
         c.rollback();
+        eq(before + 1, count(c, "nums"), "rollback undoes the insert");
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate("INSERT INTO nums VALUES (1002, 'kept')");
+            Savepoint sp = c.setSavepoint();
+            st.executeUpdate("INSERT INTO nums VALUES (1003, 'undone')");
+            c.rollback(sp);
+            c.releaseSavepoint(sp);
+        }
+        c.commit();
+        eq(before + 2, count(c, "nums"), "rollback to a savepoint keeps what came before it");
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM nums WHERE n = 1002");
+        }
+        c.commit();
         // An error aborts the block: 25P02 until rollback, then all is well.
         expectError("42P01", () -> count(c, "no_such_table"));
         expectError("25P02", () -> count(c, "nums"));
@@ -479,6 +528,24 @@ public class JdbcTest {
         eq(before + 1, count(c, "nums"), "usable after rollback");
         c.setAutoCommit(true);
         eq(before + 1, count(c, "nums"), "autocommit again");
+        // RETURN_GENERATED_KEYS: the driver appends RETURNING *
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jdbc_gen (id SERIAL PRIMARY KEY, v INTEGER)");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO jdbc_gen (v) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            for (int i = 1; i <= 2; i++) {
+                ps.setInt(1, 10 * i);
+                eq(1, ps.executeUpdate(), "insert with generated keys");
+                try (ResultSet rs = ps.getGeneratedKeys()) {
+                    check(rs.next(), "a generated key");
+                    eq(i, rs.getInt("id"), "generated id");
+                    eq(10 * i, rs.getInt("v"), "generated row's v");
+                }
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("DROP TABLE jdbc_gen");
+        }
     }
 
     // ---- setFetchSize: named portals, Execute with a row limit ----------
