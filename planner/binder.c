@@ -1234,7 +1234,13 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
         for (int i = 0; i < p->ncols; i++) {
             const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : p->names[i];
             if (!push_carried(c, sc, f->alias, cn, p, &cr, i, source)) return NULL;
-            if (sd && i < sd->n) sc->cols[sc->n - 1].domain = sd->domains[i];
+            if (sd && i < sd->n) {
+                sc->cols[sc->n - 1].domain = sd->domains[i];
+                if (sd->row_names) {
+                    sc->cols[sc->n - 1].row_names = sd->row_names[i];
+                    sc->cols[sc->n - 1].nrow_names = sd->nrow_names[i];
+                }
+            }
         }
         return p;
     }
@@ -2183,9 +2189,13 @@ static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
 }
 
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
+    /* (the query as written: its items' domains and row names are found
+     * by it, select_domains_of) */
+    const attu_ast_query *written = q;
     /* a set-returning SQL function in the select list: a LATERAL join
      * (sql_function_bind.c) */
     if (!(q = attu_sql_function_select_srf(c, q))) return NULL;
+    if (!(q = attu_expandarray_select_srf(c, q))) return NULL;   /* (planner/srf.c) */
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
     c->npending = 0;
@@ -2374,6 +2384,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * TABLE AS, a derived table's columns) */
     bool want_domains = true;
     const char **item_domain = NULL;
+    /* and each row item's field names (a derived table's row column keeps
+     * them: (s.r).a) */
+    const char *const **item_row_names = NULL;
+    int *item_nrow_names = NULL;
     if (want_domains) {
         int most = 1;
         for (int i = 0; i < s->nitems; i++) {
@@ -2384,6 +2398,11 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         }
         if (want_domains && !(item_domain = attu_palloc(c->pa, sizeof *item_domain * (size_t)(most + 1)))) OOM_NULL(c);
         if (item_domain) memset(item_domain, 0, sizeof *item_domain * (size_t)(most + 1));
+        if (want_domains && (!(item_row_names = attu_palloc(c->pa, sizeof *item_row_names * (size_t)(most + 1))) ||
+                             !(item_nrow_names = attu_palloc(c->pa, sizeof *item_nrow_names * (size_t)(most + 1)))))
+            OOM_NULL(c);
+        if (item_row_names) memset(item_row_names, 0, sizeof *item_row_names * (size_t)(most + 1));
+        if (item_nrow_names) memset(item_nrow_names, 0, sizeof *item_nrow_names * (size_t)(most + 1));
     }
     /* generate_series here runs over the rows (attu_extract_srfs); not in
      * the rowid query of an UPDATE or DELETE (db/db_modify.c: its first
@@ -2422,7 +2441,11 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
                 items[n]->position = it->expr->position;
                 attu_row_column_items(c, &sc, k, items[n]);   /* a derived table's row column */
-                if (want_domains) item_domain[n] = sc.cols[k].domain;
+                if (want_domains) {
+                    item_domain[n] = sc.cols[k].domain;
+                    item_row_names[n] = sc.cols[k].row_names;
+                    item_nrow_names[n] = sc.cols[k].nrow_names;
+                }
                 names[n++] = (char *)sc.cols[k].name;
                 any = true;
             }
@@ -2467,6 +2490,13 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         c->last_domain = NULL;
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
         if (want_domains) item_domain[n] = item_domain_of(c, it->expr);
+        if (want_domains && b && attu_type_is_record(b->type)) {
+            int nf = 0;
+            const char **rn = attu_row_field_names(c, &sc, it->expr, b, &nf);
+            if (c->err->set) return NULL;
+            item_row_names[n] = rn;
+            item_nrow_names[n] = rn ? nf : 0;
+        }
         /* an arm's bare parameter: its set operation types it */
         if (b && c->setop_arm == q && arm_plain(q, i) && is_untyped_param(b)) b = resolve_unknown_untracked(c, b);
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
@@ -2478,7 +2508,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     if (want_domains) {
         select_domains *sd = attu_palloc(c->pa, sizeof *sd);
         if (!sd) OOM_NULL(c);
-        *sd = (select_domains){ q, item_domain, n, c->select_domains };
+        *sd = (select_domains){ written, item_domain, n, c->select_domains, item_row_names, item_nrow_names };
         c->select_domains = sd;
     }
     if (!attu_check_srf_placement(c, items, n)) return NULL;
@@ -2681,7 +2711,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     /* a derived table's row values: their items too, after the list, for
      * the enclosing query (row_value.c); not under DISTINCT, whose
      * duplicates are told by the list */
-    if (c->carry_query == q && !s->distinct && !attu_row_value_carry(c, &items, &names, &n, &cap, n)) return NULL;
+    if (c->carry_query == written && !s->distinct && !attu_row_value_carry(c, &items, &names, &n, &cap, n)) return NULL;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;

@@ -47,6 +47,10 @@ typedef struct scope_col {
     bool        system;
     /* a catalog table's int2vector / oidvector column (attu_system_vector_column) */
     bool        vector;
+    /* a derived table's row column: its fields' names (nrow_names of
+     * them), as the row's FROM item named its columns; NULL: f1, f2 ... */
+    const char *const *row_names;
+    int         nrow_names;
     /* a system column, or a table's rowid (which answers the table's
      * tableoid), of a relation inside an explicit JOIN: found qualified
      * only (PostgreSQL's join has no system columns of its own) */
@@ -252,6 +256,9 @@ typedef struct select_domains {
     const char                  **domains;
     int                           n;
     struct select_domains        *next;
+    /* each row item's field names (attu_row_field_names), else NULL */
+    const char *const           **row_names;
+    int                          *nrow_names;
 } select_domains;
 
 typedef struct view_link {
@@ -372,6 +379,10 @@ attu_bexpr *attu_json_compare(bctx *c, attu_opcode text_op, const char *opname, 
 attu_bexpr *attu_json_binary(bctx *c, bool concat, attu_bexpr *l, attu_bexpr *r, int pos, bool *handled);
 attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos, const char **row_names);
 const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x);
+/* The same where the names are known (a whole-row reference's FROM item,
+ * a derived table's row column that carries them); NULL where they would
+ * be f1, f2 ... (*n the row's fields). */
+const char **attu_row_field_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x, int *n);
 attu_bexpr *attu_json_contains(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);
 int attu_json_agg_kind(const char *name);
 bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos, const char **row_names);
@@ -693,6 +704,11 @@ bool attu_aggregate_in(const struct attu_ast_expr *e);
  * SELECT a, f(x) FROM t is SELECT a, s FROM t, f(x) AS s; q itself when
  * it calls none, or cannot be so written. NULL only when out of memory. */
 const struct attu_ast_query *attu_sql_function_select_srf(bctx *c, const struct attu_ast_query *q);
+/* information_schema._pg_expandarray(a) in the select list, whole or as
+ * (...).x / (...).n (pgJDBC's getPrimaryKeys and getIndexInfo): a LATERAL
+ * FROM item of its rows (planner/srf.c), q itself where there is none or
+ * the calls read different arrays. */
+const struct attu_ast_query *attu_expandarray_select_srf(bctx *c, const struct attu_ast_query *q);
 /* A FROM item that calls a SQL function, f(args) [AS alias [(col)]], as
  * the LATERAL subquery (SELECT f(args) AS col) AS alias that PostgreSQL's
  * one row of a scalar function in FROM is; any other item itself. NULL

@@ -165,10 +165,28 @@ static int elem_class(attu_type e) {
 /* The names of a row value's items, as PostgreSQL's row_to_json keys
  * them: a whole-row reference t (or t.*) names its columns; any other row
  * (ROW(...)) has f1, f2 ... NULL without an error when a is no row. */
-const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x) {
+/* The names of row x's fields (a written as a); *positional when none
+ * were found and they are f1, f2 ... */
+static const char **row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x,
+                              bool *positional, int *count) {
     attu_bexpr **items;
     int n = x && attu_type_is_record(x->type) ? attu_row_value_items(c, x, &items) : -1;
+    *positional = false;
+    *count = n;
     if (n < 0) return NULL;
+    if (a && a->kind == ATTU_EXPR_COLUMN && sc) {
+        /* a derived table's row column carrying its fields' names (the
+         * column bind_column finds: qualified alike, unhidden) */
+        const char *q = a->u.column.qualifier;
+        for (int k = 0; k < sc->n; k++) {
+            const scope_col *col = &sc->cols[k];
+            if (strcmp(col->name, a->u.column.name) || (q && (!col->qual || strcmp(col->qual, q))) ||
+                (!q && col->hidden))
+                continue;
+            if (col->row_names && col->nrow_names == n) return (const char **)col->row_names;
+            break;
+        }
+    }
     const char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + 1));
     if (!names) { attu_error_oom(c->err); return NULL; }
     const char *qual = NULL;
@@ -190,13 +208,27 @@ const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast
             if (found) names[m++] = found;
         }
     }
-    if (m != n)
+    if (m != n) {
+        *positional = true;
         for (int i = 0; i < n; i++) {
             char b[16];
             snprintf(b, sizeof b, "f%d", i + 1);
             if (!(names[i] = attu_pstrdup(c->pa, b, strlen(b)))) { attu_error_oom(c->err); return NULL; }
         }
+    }
     return names;
+}
+
+const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x) {
+    bool positional;
+    int n;
+    return row_names(c, sc, a, x, &positional, &n);
+}
+
+const char **attu_row_field_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x, int *n) {
+    bool positional;
+    const char **names = row_names(c, sc, a, x, &positional, n);
+    return positional ? NULL : names;
 }
 
 /* A row value as a json object ({"a":1,"b":"x"}, row_to_json's spacing),

@@ -355,7 +355,7 @@ static bool reads_input(const attu_bexpr *e) {
  * several): the series it adds to the item's LP_SRF node, which runs them
  * all in lockstep (the shorter padded with NULLs), and how its columns are
  * read from them in the projection above. */
-typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD, FP_REGEXP, FP_OPTIONS } fp_kind;
+typedef enum fp_kind { FP_SERIES, FP_UNNEST, FP_JSON, FP_RECORD, FP_REGEXP, FP_OPTIONS, FP_EXPAND } fp_kind;
 
 typedef struct from_part {
     fp_kind               kind;
@@ -388,6 +388,45 @@ static bool one_series(bctx *c, from_part *p, attu_bexpr *x) {
     p->ser[0] = x;
     p->nser = 1;
     return true;
+}
+
+/* Whether call is information_schema._pg_expandarray(a) (unqualified or
+ * so qualified): PostgreSQL's helper of information_schema and of
+ * pgJDBC's getPrimaryKeys / getIndexInfo, a row (x, n) an element: the
+ * element and its 1-based position. */
+static bool expandarray_call(const attu_ast_expr *call) {
+    return call && call->kind == ATTU_EXPR_FUNC && !strcmp(call->u.func.name, "_pg_expandarray") &&
+           (!call->u.func.schema || !strcmp(call->u.func.schema, "information_schema")) && call->u.func.args.n == 1 &&
+           !call->u.func.star && !call->u.func.distinct && !call->u.func.over && !call->u.func.filter &&
+           !call->u.func.order_by.n && !call->u.func.within_group;
+}
+
+/* _pg_expandarray(a) in FROM: unnest's series of a's elements, its two
+ * columns expand_column's. */
+static bool bind_expand_part(bctx *c, const scope *sc, const attu_ast_expr *call, from_part *p) {
+    static const char *const columns[] = { "x", "n" };
+    attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    if (!args) { attu_error_oom(c->err); return false; }
+    attu_bexpr *a = bind_expr(c, sc, call->u.func.args.items[0]);
+    if (!a) return false;
+    if (!attu_type_is_array(a->type)) {
+        attu_no_function(c, call, &a, 1);
+        return false;
+    }
+    args[0] = a;
+    p->kind = FP_EXPAND;
+    p->fname = "_pg_expandarray";
+    p->args = args;
+    p->ncols = 2;
+    p->col_names = columns;
+    attu_bexpr *x = attu_unnest_series(c, a, call->position);
+    return x && one_series(c, p, x);
+}
+
+/* Column j of _pg_expandarray's row k: the element (x) or k itself (n:
+ * elements in storage order, numbered from 1 whatever the lower bound). */
+static attu_bexpr *expand_column(bctx *c, attu_bexpr *arr, attu_bexpr *k, int j, int pos) {
+    return j == 0 ? attu_unnest_element(c, arr, k, pos) : k;
 }
 
 /* pg_options_to_table(options text[]): a row an element of the array (a
@@ -625,6 +664,7 @@ static bool bind_part(bctx *c, const scope *sc, const attu_ast_expr *call, const
     p->call = call;
     const char *name = call->u.func.name;
     if (catalog_call(call, "pg_options_to_table", 1)) return bind_options_part(c, sc, call, p);
+    if (expandarray_call(call)) return bind_expand_part(c, sc, call, p);
     bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
     bool json = attu_json_srf_name(name);   /* json_each ... (planner/json_bind.c) */
     bool rec = attu_json_record_name(name); /* json_to_record ... */
@@ -791,6 +831,7 @@ static attu_bexpr *part_column(bctx *c, const from_part *p, attu_bexpr **k, int 
     case FP_JSON: return attu_json_srf_column(c, p->fname, p->args[0], k[0], j, pos);
     case FP_REGEXP: return attu_regexp_srf_element(c, p->args[0], k[0], pos);
     case FP_OPTIONS: return options_column(c, p->args[0], k[0], j, pos);
+    case FP_EXPAND: return expand_column(c, p->args[0], k[0], j, pos);
     case FP_RECORD: {
         attu_bexpr *obj = attu_json_record_object(c, p->args[0], k[0], p->set, pos);
         if (obj && !p->set) {
@@ -1077,4 +1118,85 @@ attu_lplan *attu_extract_srfs(bctx *c, attu_lplan *p, attu_bexpr **items, int n)
     }
     attu_error_set(c->err, "54001", 0, "set-returning functions nested too deeply");
     return NULL;
+}
+
+/* ---- _pg_expandarray in the select list --------------------------------------------- */
+
+/* Whether e is _pg_expandarray(a) itself (*field NULL) or (that).field. */
+static const attu_ast_expr *expandarray_use(const attu_ast_expr *e, const char **field) {
+    *field = NULL;
+    if (expandarray_call(e)) return e;
+    if (e->kind == ATTU_EXPR_FUNC && !strcmp(e->u.func.name, " field") && e->u.func.args.n == 2 &&
+        expandarray_call(e->u.func.args.items[0])) {
+        *field = e->u.func.args.items[1]->u.literal.text;
+        return e->u.func.args.items[0];
+    }
+    return NULL;
+}
+
+/* Two calls' arguments written alike: the same column (qualified alike). */
+static bool same_column_arg(const attu_ast_expr *a, const attu_ast_expr *b) {
+    const attu_ast_expr *x = a->u.func.args.items[0], *y = b->u.func.args.items[0];
+    if (x->kind != ATTU_EXPR_COLUMN || y->kind != ATTU_EXPR_COLUMN || strcmp(x->u.column.name, y->u.column.name))
+        return false;
+    const char *qx = x->u.column.qualifier, *qy = y->u.column.qualifier;
+    return (!qx && !qy) || (qx && qy && !strcmp(qx, qy));
+}
+
+const attu_ast_query *attu_expandarray_select_srf(bctx *c, const attu_ast_query *q) {
+    if (q->kind != ATTU_QUERY_SELECT) return q;
+    const typeof(q->u.select) *s = &q->u.select;
+    const attu_ast_expr *call = NULL;
+    const char *field;
+    for (int i = 0; i < s->nitems; i++) {
+        const attu_ast_expr *u = expandarray_use(s->items[i].expr, &field);
+        if (!u) continue;
+        if (call && u != call && !same_column_arg(call, u)) return q;   /* two different arrays: lockstep, not here */
+        call = u;
+    }
+    if (!call) return q;
+    /* only where the function's rows are all the expansion does (as
+     * attu_sql_function_select_srf) */
+    if (s->group_by.n || s->group_empty || s->having || s->distinct || s->distinct_on.n || s->nwindows) return q;
+    for (int i = 0; i < s->nitems; i++) {
+        const attu_ast_expr *x = s->items[i].expr;
+        if ((x->kind == ATTU_EXPR_STAR && !x->u.star.qualifier) || attu_aggregate_in(x)) return q;
+    }
+    static const char alias[] = "\001expandarray";
+    attu_ast_query *nq = attu_palloc(c->pa, sizeof *nq);
+    attu_ast_select_item *items = attu_palloc(c->pa, sizeof *items * (size_t)s->nitems);
+    attu_ast_from **from = attu_palloc(c->pa, sizeof *from * (size_t)(s->from.n + 1));
+    attu_ast_from *fi = attu_palloc(c->pa, sizeof *fi);
+    if (!nq || !items || !from || !fi) { attu_error_oom(c->err); return NULL; }
+    *nq = *q;
+    memcpy(items, s->items, sizeof *items * (size_t)s->nitems);
+    if (s->from.n) memcpy(from, s->from.items, sizeof *from * (size_t)s->from.n);
+    fi->kind = ATTU_FROM_FUNCTION;
+    fi->position = call->position;
+    fi->depth = call->depth + 1;
+    fi->alias = (char *)alias;
+    fi->u.function.call = (attu_ast_expr *)call;
+    fi->u.function.lateral = true;
+    from[s->from.n] = fi;
+    /* each use: the whole row (the FROM item by its name, its columns x
+     * and n naming the row's fields) or its column */
+    for (int i = 0; i < s->nitems; i++) {
+        const attu_ast_expr *u = expandarray_use(s->items[i].expr, &field);
+        if (!u) continue;
+        attu_ast_expr *col = attu_palloc(c->pa, sizeof *col);
+        if (!col) { attu_error_oom(c->err); return NULL; }
+        memset(col, 0, sizeof *col);
+        col->kind = ATTU_EXPR_COLUMN;
+        col->position = s->items[i].expr->position;
+        col->depth = 1;
+        col->u.column.qualifier = field ? (char *)alias : NULL;
+        col->u.column.name = field ? (char *)field : (char *)alias;
+        if (!items[i].alias) items[i].alias = field ? (char *)field : (char *)"_pg_expandarray";
+        items[i].expr = col;
+    }
+    nq->u.select.items = items;
+    nq->u.select.from.items = from;
+    nq->u.select.from.n = s->from.n + 1;
+    nq->depth = (q->depth > fi->depth ? q->depth : fi->depth) + 1;
+    return nq;
 }

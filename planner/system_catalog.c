@@ -917,7 +917,9 @@ static void proc_row(void *ctx, const attu_sql_function *f) {
     v_int(r, attu_type_pg_oid(f->ret));
     sbuf b = {0}, names = {0};
     bool named = false;
-    syscat_sb_puts(&b, "{");
+    /* proargtypes is an oidvector: subscripts from 0 */
+    if (f->nargs) syscat_sb_printf(&b, "[0:%d]={", f->nargs - 1);
+    else syscat_sb_puts(&b, "{");
     syscat_sb_puts(&names, "{");
     for (int i = 0; i < f->nargs; i++) {
         syscat_sb_printf(&b, "%s%u", i ? "," : "", attu_type_pg_oid(f->arg_types[i]));
@@ -1296,6 +1298,15 @@ static const char *int_array(const int *v, int n, int add, char *buf, size_t cap
     return buf;
 }
 
+/* The same as PostgreSQL's int2vector / oidvector: subscripts from 0
+ * (indkey[0] is the first key column), '[0:n-1]={...}' */
+static const char *int_vector(const int *v, int n, int add, char *buf, size_t cap) {
+    size_t k = n > 0 ? (size_t)snprintf(buf, cap, "[0:%d]={", n - 1) : (size_t)snprintf(buf, cap, "{");
+    for (int i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", v[i] + add);
+    if (k < cap) snprintf(buf + k, cap - k, "}");
+    return buf;
+}
+
 /* the btree operator class PostgreSQL gives a key column of type t (0
  * where attu's type has none of its own) */
 static int index_opclass(attu_type t) {
@@ -1326,10 +1337,10 @@ static void index_row(rel_text *r, const rel_info *ri) {
     v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, ix->ncols); v_int(r, ix->nkeys);
     v_bool(r, ix->unique); v_bool(r, ix->nulls_not_distinct); v_bool(r, false); v_bool(r, false); v_bool(r, true);
     v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
-    v_text(r, int_array(key, ix->ncols, 0, buf, sizeof buf));
-    v_text(r, int_array(coll, ix->nkeys, 0, buf, sizeof buf));
-    v_text(r, int_array(cls, ix->nkeys, 0, buf, sizeof buf));
-    v_text(r, int_array(opt, ix->nkeys, 0, buf, sizeof buf));
+    v_text(r, int_vector(key, ix->ncols, 0, buf, sizeof buf));
+    v_text(r, int_vector(coll, ix->nkeys, 0, buf, sizeof buf));
+    v_text(r, int_vector(cls, ix->nkeys, 0, buf, sizeof buf));
+    v_text(r, int_vector(opt, ix->nkeys, 0, buf, sizeof buf));
     sbuf e = {0};
     for (int k = 0; k < ix->ncols; k++)
         if (ix->cols[k] < 0) { if (e.p) syscat_sb_puts(&e, " "); syscat_sb_puts(&e, ix->expr[k]); }
@@ -1354,10 +1365,10 @@ static void rows_pg_index(rel_text *r, const syscat_env *env) {
         v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, u->ncols); v_int(r, u->ncols);
         v_bool(r, true); v_bool(r, false); v_bool(r, u->primary); v_bool(r, false); v_bool(r, !u->deferrable);
         v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
-        v_text(r, int_array(u->cols, u->ncols, 1, buf, sizeof buf));
-        v_text(r, int_array(coll, u->ncols, 0, buf, sizeof buf));
-        v_text(r, int_array(cls, u->ncols, 0, buf, sizeof buf));
-        v_text(r, int_array(zero, u->ncols, 0, buf, sizeof buf));
+        v_text(r, int_vector(u->cols, u->ncols, 1, buf, sizeof buf));
+        v_text(r, int_vector(coll, u->ncols, 0, buf, sizeof buf));
+        v_text(r, int_vector(cls, u->ncols, 0, buf, sizeof buf));
+        v_text(r, int_vector(zero, u->ncols, 0, buf, sizeof buf));
         v_nulls(r, 2);
     }
 }

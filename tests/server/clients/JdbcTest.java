@@ -137,10 +137,7 @@ public class JdbcTest {
             }
         }
         // getTables / getColumns / getSchemas read pg_catalog (attu's system
-        // catalogs, planner/system_catalog.c); getPrimaryKeys' query
-        // (information_schema._pg_expandarray in the select list, a
-        // record-returning function) is a clean error, and the connection
-        // stays usable.
+        // catalogs, planner/system_catalog.c).
         try (Statement st = c.createStatement()) {
             st.execute("CREATE TABLE jdbc_meta (id INTEGER NOT NULL, label VARCHAR(10), amount NUMERIC(8,2))");
         }
@@ -197,12 +194,39 @@ public class JdbcTest {
             st.execute("DROP TABLE jdbc_child");
             st.execute("DROP TABLE jdbc_par");
         }
-        try {
-            md.getPrimaryKeys(null, "public", "jdbc_meta").close();
-            throw new AssertionError("getPrimaryKeys unexpectedly worked: update docs/protocol.md");
-        } catch (PSQLException e) {
-            check(e.getSQLState() != null && e.getSQLState().startsWith("42"),
-                  "getPrimaryKeys error " + e.getSQLState() + " " + e.getMessage());
+        // getPrimaryKeys and getIndexInfo (information_schema._pg_expandarray
+        // in the select list, its fields read through a derived table, and
+        // indoption[ORDINAL_POSITION - 1] of the 0-based int2vector)
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jdbc_keys (a INTEGER, b TEXT, c INTEGER, PRIMARY KEY (b, a), UNIQUE (c))");
+            st.execute("CREATE INDEX jdbc_keys_ca ON jdbc_keys (c DESC, a)");
+        }
+        try (ResultSet rs = md.getPrimaryKeys(null, "public", "jdbc_keys")) {
+            for (String col : new String[] { "b", "a" }) {
+                check(rs.next(), "getPrimaryKeys row " + col);
+                eq(col, rs.getString("COLUMN_NAME"), "getPrimaryKeys column");
+                eq(col.equals("b") ? 1 : 2, rs.getInt("KEY_SEQ"), "getPrimaryKeys KEY_SEQ of " + col);
+                eq("jdbc_keys_pkey", rs.getString("PK_NAME"), "getPrimaryKeys PK_NAME");
+            }
+            check(!rs.next(), "getPrimaryKeys two rows");
+        }
+        try (ResultSet rs = md.getIndexInfo(null, "public", "jdbc_keys", false, false)) {
+            // unique indexes first, then by type, name and position
+            String[][] want = { { "false", "jdbc_keys_c_key", "1", "c", "A" }, { "false", "jdbc_keys_pkey", "1", "b", "A" },
+                                { "false", "jdbc_keys_pkey", "2", "a", "A" }, { "true", "jdbc_keys_ca", "1", "c", "D" },
+                                { "true", "jdbc_keys_ca", "2", "a", "A" } };
+            for (String[] w : want) {
+                check(rs.next(), "getIndexInfo row " + w[1] + " " + w[2]);
+                eq(Boolean.parseBoolean(w[0]), rs.getBoolean("NON_UNIQUE"), "NON_UNIQUE of " + w[1]);
+                eq(w[1], rs.getString("INDEX_NAME"), "INDEX_NAME");
+                eq(Integer.parseInt(w[2]), rs.getInt("ORDINAL_POSITION"), "ORDINAL_POSITION of " + w[1]);
+                eq(w[3], rs.getString("COLUMN_NAME"), "COLUMN_NAME of " + w[1] + " " + w[2]);
+                eq(w[4], rs.getString("ASC_OR_DESC"), "ASC_OR_DESC of " + w[1] + " " + w[2]);
+            }
+            check(!rs.next(), "getIndexInfo five rows");
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("DROP TABLE jdbc_keys");
         }
         try (Statement st = c.createStatement()) {
             st.execute("DROP TABLE jdbc_meta");
