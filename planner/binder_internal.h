@@ -709,6 +709,12 @@ const struct attu_ast_query *attu_sql_function_select_srf(bctx *c, const struct 
  * FROM item of its rows (planner/srf.c), q itself where there is none or
  * the calls read different arrays. */
 const struct attu_ast_query *attu_expandarray_select_srf(bctx *c, const struct attu_ast_query *q);
+/* A copy of SELECT q with the LATERAL FROM item call AS alias after its
+ * own; *items its select list's copy, for the caller to point at the
+ * item's columns (planner/srf.c). */
+struct attu_ast_query *attu_select_with_lateral_call(bctx *c, const struct attu_ast_query *q,
+                                                     const struct attu_ast_expr *call, const char *alias,
+                                                     struct attu_ast_select_item **items);
 /* A FROM item that calls a SQL function, f(args) [AS alias [(col)]], as
  * the LATERAL subquery (SELECT f(args) AS col) AS alias that PostgreSQL's
  * one row of a scalar function in FROM is; any other item itself. NULL

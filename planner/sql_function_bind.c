@@ -737,23 +737,13 @@ const attu_ast_query *attu_sql_function_select_srf(bctx *c, const attu_ast_query
         if (o->kind == ATTU_EXPR_FUNC && !strcmp(o->u.func.name, s->items[at].expr->u.func.name)) return q;
     }
     static const char alias[] = "\001srf";
-    attu_ast_query *nq = attu_palloc(c->pa, sizeof *nq);
-    attu_ast_select_item *items = attu_palloc(c->pa, sizeof *items * (size_t)s->nitems);
-    attu_ast_from **from = attu_palloc(c->pa, sizeof *from * (size_t)(s->from.n + 1));
-    attu_ast_from *fi = attu_palloc(c->pa, sizeof *fi);
-    attu_ast_expr *col = attu_palloc(c->pa, sizeof *col);
-    if (!nq || !items || !from || !fi || !col) { attu_error_oom(c->err); return NULL; }
     const attu_ast_expr *call = s->items[at].expr;
-    *nq = *q;
-    memcpy(items, s->items, sizeof *items * (size_t)s->nitems);
-    if (s->from.n) memcpy(from, s->from.items, sizeof *from * (size_t)s->from.n);
-    fi->kind = ATTU_FROM_FUNCTION;
-    fi->position = call->position;
-    fi->depth = call->depth + 1;
-    fi->alias = (char *)alias;
-    fi->u.function.call = (attu_ast_expr *)call;
-    fi->u.function.lateral = true;
-    from[s->from.n] = fi;
+    attu_ast_select_item *items;
+    attu_ast_query *nq = attu_select_with_lateral_call(c, q, call, alias, &items);
+    attu_ast_expr *col = nq ? attu_palloc(c->pa, sizeof *col) : NULL;
+    if (!nq) return NULL;
+    if (!col) { attu_error_oom(c->err); return NULL; }
+    memset(col, 0, sizeof *col);
     col->kind = ATTU_EXPR_COLUMN;
     col->position = call->position;
     col->depth = 1;
@@ -762,9 +752,5 @@ const attu_ast_query *attu_sql_function_select_srf(bctx *c, const attu_ast_query
     items[at].expr = col;
     /* (the column PostgreSQL names after the function) */
     if (!items[at].alias) items[at].alias = call->u.func.name;
-    nq->u.select.items = items;
-    nq->u.select.from.items = from;
-    nq->u.select.from.n = s->from.n + 1;
-    nq->depth = (q->depth > fi->depth ? q->depth : fi->depth) + 1;
     return nq;
 }

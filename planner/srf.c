@@ -390,6 +390,37 @@ static bool one_series(bctx *c, from_part *p, attu_bexpr *x) {
     return true;
 }
 
+/* A catalog function of one array argument in FROM whose rows are the
+ * array's elements (unnest's series) and whose two columns part_column
+ * derives from each (kind): the argument bound (text_elements: a text
+ * array, an untyped literal read as one; else any array), 42883 for any
+ * other. */
+static bool array_rows_part(bctx *c, const scope *sc, const attu_ast_expr *call, from_part *p, fp_kind kind,
+                            const char *fname, const char *const *columns, bool text_elements) {
+    attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    if (!args) { attu_error_oom(c->err); return false; }
+    attu_bexpr *a = bind_expr(c, sc, call->u.func.args.items[0]);
+    if (!a) return false;
+    const bool array = attu_type_is_array(a->type);
+    const attu_type e = array ? attu_type_array_elem(a->type) : a->type;
+    if (text_elements && a->type.id == ATTU_TYPE_UNKNOWN) {
+        a = coerce(c, a, attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT)), false, call->position);
+        if (!a) return false;
+    } else if (!array || (text_elements && (e.id != ATTU_TYPE_TEXT || attu_type_is_typed_text(e))) ||
+               call->u.func.star || call->u.func.distinct) {
+        attu_no_function(c, call, &a, 1);
+        return false;
+    }
+    args[0] = a;
+    p->kind = kind;
+    p->fname = fname;
+    p->args = args;
+    p->ncols = 2;
+    p->col_names = columns;
+    attu_bexpr *x = attu_unnest_series(c, a, call->position);
+    return x && one_series(c, p, x);
+}
+
 /* Whether call is information_schema._pg_expandarray(a) (unqualified or
  * so qualified): PostgreSQL's helper of information_schema and of
  * pgJDBC's getPrimaryKeys / getIndexInfo, a row (x, n) an element: the
@@ -401,26 +432,11 @@ static bool expandarray_call(const attu_ast_expr *call) {
            !call->u.func.order_by.n && !call->u.func.within_group;
 }
 
-/* _pg_expandarray(a) in FROM: unnest's series of a's elements, its two
- * columns expand_column's. */
+/* _pg_expandarray(a) in FROM: a row an element (array_rows_part), its
+ * two columns expand_column's. */
 static bool bind_expand_part(bctx *c, const scope *sc, const attu_ast_expr *call, from_part *p) {
     static const char *const columns[] = { "x", "n" };
-    attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *));
-    if (!args) { attu_error_oom(c->err); return false; }
-    attu_bexpr *a = bind_expr(c, sc, call->u.func.args.items[0]);
-    if (!a) return false;
-    if (!attu_type_is_array(a->type)) {
-        attu_no_function(c, call, &a, 1);
-        return false;
-    }
-    args[0] = a;
-    p->kind = FP_EXPAND;
-    p->fname = "_pg_expandarray";
-    p->args = args;
-    p->ncols = 2;
-    p->col_names = columns;
-    attu_bexpr *x = attu_unnest_series(c, a, call->position);
-    return x && one_series(c, p, x);
+    return array_rows_part(c, sc, call, p, FP_EXPAND, "_pg_expandarray", columns, false);
 }
 
 /* Column j of _pg_expandarray's row k: the element (x) or k itself (n:
@@ -432,31 +448,10 @@ static attu_bexpr *expand_column(bctx *c, attu_bexpr *arr, attu_bexpr *k, int j,
 /* pg_options_to_table(options text[]): a row an element of the array (a
  * catalog's srvoptions, ftoptions ...: 'name=value'), split at its first
  * '=' into option_name and option_value, the value NULL where there is no
- * '=' (PostgreSQL's). An unnest of the array whose two columns
- * options_column cuts from each element. */
+ * '=' (PostgreSQL's): array_rows_part's rows, options_column's columns. */
 static bool bind_options_part(bctx *c, const scope *sc, const attu_ast_expr *call, from_part *p) {
     static const char *const columns[] = { "option_name", "option_value" };
-    const attu_type text_array = attu_type_array_of(attu_type_make(ATTU_TYPE_TEXT));
-    attu_bexpr **args = attu_palloc(c->pa, sizeof(attu_bexpr *));
-    if (!args) { attu_error_oom(c->err); return false; }
-    attu_bexpr *a = bind_expr(c, sc, call->u.func.args.items[0]);
-    if (!a) return false;
-    const attu_type e = attu_type_is_array(a->type) ? attu_type_array_elem(a->type) : a->type;
-    if (a->type.id == ATTU_TYPE_UNKNOWN) a = coerce(c, a, text_array, false, call->position);
-    else if (!attu_type_is_array(a->type) || e.id != ATTU_TYPE_TEXT || attu_type_is_typed_text(e) ||
-             call->u.func.star || call->u.func.distinct) {
-        attu_no_function(c, call, &a, 1);
-        return false;
-    }
-    if (!a) return false;
-    args[0] = a;
-    p->kind = FP_OPTIONS;
-    p->fname = "pg_options_to_table";
-    p->args = args;
-    p->ncols = 2;
-    p->col_names = columns;
-    attu_bexpr *x = attu_unnest_series(c, a, call->position);
-    return x && one_series(c, p, x);
+    return array_rows_part(c, sc, call, p, FP_OPTIONS, "pg_options_to_table", columns, true);
 }
 
 /* Column j of pg_options_to_table's row of element k: split_part(el, '=',
@@ -1143,6 +1138,33 @@ static bool same_column_arg(const attu_ast_expr *a, const attu_ast_expr *b) {
     return (!qx && !qy) || (qx && qy && !strcmp(qx, qy));
 }
 
+attu_ast_query *attu_select_with_lateral_call(bctx *c, const attu_ast_query *q, const attu_ast_expr *call,
+                                              const char *alias, attu_ast_select_item **items) {
+    const typeof(q->u.select) *s = &q->u.select;
+    attu_ast_query *nq = attu_palloc(c->pa, sizeof *nq);
+    attu_ast_select_item *it = attu_palloc(c->pa, sizeof *it * (size_t)(s->nitems + 1));
+    attu_ast_from **from = attu_palloc(c->pa, sizeof *from * (size_t)(s->from.n + 1));
+    attu_ast_from *fi = attu_palloc(c->pa, sizeof *fi);
+    if (!nq || !it || !from || !fi) { attu_error_oom(c->err); return NULL; }
+    *nq = *q;
+    memcpy(it, s->items, sizeof *it * (size_t)s->nitems);
+    if (s->from.n) memcpy(from, s->from.items, sizeof *from * (size_t)s->from.n);
+    memset(fi, 0, sizeof *fi);
+    fi->kind = ATTU_FROM_FUNCTION;
+    fi->position = call->position;
+    fi->depth = call->depth + 1;
+    fi->alias = (char *)alias;
+    fi->u.function.call = (attu_ast_expr *)call;
+    fi->u.function.lateral = true;
+    from[s->from.n] = fi;
+    nq->u.select.items = it;
+    nq->u.select.from.items = from;
+    nq->u.select.from.n = s->from.n + 1;
+    nq->depth = (q->depth > fi->depth ? q->depth : fi->depth) + 1;
+    *items = it;
+    return nq;
+}
+
 const attu_ast_query *attu_expandarray_select_srf(bctx *c, const attu_ast_query *q) {
     if (q->kind != ATTU_QUERY_SELECT) return q;
     const typeof(q->u.select) *s = &q->u.select;
@@ -1163,21 +1185,9 @@ const attu_ast_query *attu_expandarray_select_srf(bctx *c, const attu_ast_query 
         if ((x->kind == ATTU_EXPR_STAR && !x->u.star.qualifier) || attu_aggregate_in(x)) return q;
     }
     static const char alias[] = "\001expandarray";
-    attu_ast_query *nq = attu_palloc(c->pa, sizeof *nq);
-    attu_ast_select_item *items = attu_palloc(c->pa, sizeof *items * (size_t)s->nitems);
-    attu_ast_from **from = attu_palloc(c->pa, sizeof *from * (size_t)(s->from.n + 1));
-    attu_ast_from *fi = attu_palloc(c->pa, sizeof *fi);
-    if (!nq || !items || !from || !fi) { attu_error_oom(c->err); return NULL; }
-    *nq = *q;
-    memcpy(items, s->items, sizeof *items * (size_t)s->nitems);
-    if (s->from.n) memcpy(from, s->from.items, sizeof *from * (size_t)s->from.n);
-    fi->kind = ATTU_FROM_FUNCTION;
-    fi->position = call->position;
-    fi->depth = call->depth + 1;
-    fi->alias = (char *)alias;
-    fi->u.function.call = (attu_ast_expr *)call;
-    fi->u.function.lateral = true;
-    from[s->from.n] = fi;
+    attu_ast_select_item *items;
+    attu_ast_query *nq = attu_select_with_lateral_call(c, q, call, alias, &items);
+    if (!nq) return NULL;
     /* each use: the whole row (the FROM item by its name, its columns x
      * and n naming the row's fields) or its column */
     for (int i = 0; i < s->nitems; i++) {
@@ -1194,9 +1204,5 @@ const attu_ast_query *attu_expandarray_select_srf(bctx *c, const attu_ast_query 
         if (!items[i].alias) items[i].alias = field ? (char *)field : (char *)"_pg_expandarray";
         items[i].expr = col;
     }
-    nq->u.select.items = items;
-    nq->u.select.from.items = from;
-    nq->u.select.from.n = s->from.n + 1;
-    nq->depth = (q->depth > fi->depth ? q->depth : fi->depth) + 1;
     return nq;
 }
