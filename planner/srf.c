@@ -421,13 +421,13 @@ static bool array_rows_part(bctx *c, const scope *sc, const attu_ast_expr *call,
     return x && one_series(c, p, x);
 }
 
-/* Whether call is information_schema._pg_expandarray(a) (unqualified or
- * so qualified): PostgreSQL's helper of information_schema and of
- * pgJDBC's getPrimaryKeys / getIndexInfo, a row (x, n) an element: the
- * element and its 1-based position. */
+/* Whether call is information_schema._pg_expandarray(a) (so qualified:
+ * information_schema is not on the search path): PostgreSQL's helper of
+ * information_schema and of pgJDBC's getPrimaryKeys / getIndexInfo, a
+ * row (x, n) an element: the element and its 1-based position. */
 static bool expandarray_call(const attu_ast_expr *call) {
     return call && call->kind == ATTU_EXPR_FUNC && !strcmp(call->u.func.name, "_pg_expandarray") &&
-           (!call->u.func.schema || !strcmp(call->u.func.schema, "information_schema")) && call->u.func.args.n == 1 &&
+           call->u.func.schema && !strcmp(call->u.func.schema, "information_schema") && call->u.func.args.n == 1 &&
            !call->u.func.star && !call->u.func.distinct && !call->u.func.over && !call->u.func.filter &&
            !call->u.func.order_by.n && !call->u.func.within_group;
 }
@@ -1175,6 +1175,11 @@ const attu_ast_query *attu_expandarray_select_srf(bctx *c, const attu_ast_query 
         if (!u) continue;
         if (call && u != call && !same_column_arg(call, u)) return q;   /* two different arrays: lockstep, not here */
         call = u;
+        if (field && strcmp(field, "x") && strcmp(field, "n")) {
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, s->items[i].expr->u.func.args.items[0]->position,
+                           "could not identify column \"%s\" in record data type", field);
+            return NULL;
+        }
     }
     if (!call) return q;
     /* only where the function's rows are all the expansion does (as
