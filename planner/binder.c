@@ -2188,17 +2188,6 @@ static const char *item_domain_of(bctx *c, const attu_ast_expr *e) {
     return r;
 }
 
-/* A catalog's int2vector / oidvector column as the statement's own
- * result (the top-level select list): its text, the elements
- * space-separated as PostgreSQL's vectors print ('2 1'; pgJDBC's
- * getProcedureColumns splits proargtypes so). Inside the statement it
- * stays an array (subscripts, ANY, unnest). */
-static attu_bexpr *vector_output(bctx *c, attu_bexpr *x) {
-    if (c->query_nest != 1 || !attu_type_is_array(x->type)) return x;
-    attu_bexpr *sep = mk_const_text(c, " ", 1, x->position);
-    return sep ? attu_array_to_string(c, x, sep, x->position) : NULL;
-}
-
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     /* (the query as written: its items' domains and row names are found
      * by it, select_domains_of) */
@@ -2452,7 +2441,6 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
                 items[n]->position = it->expr->position;
                 attu_row_column_items(c, &sc, k, items[n]);   /* a derived table's row column */
-                if (sc.cols[k].vector && !(items[n] = vector_output(c, items[n]))) return NULL;
                 if (want_domains) {
                     item_domain[n] = sc.cols[k].domain;
                     item_row_names[n] = sc.cols[k].row_names;
@@ -2501,7 +2489,6 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         }
         c->last_domain = NULL;
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
-        if (b && it->expr->kind == ATTU_EXPR_COLUMN && c->last_vector && !(b = vector_output(c, b))) return NULL;
         if (want_domains) item_domain[n] = item_domain_of(c, it->expr);
         if (want_domains && b && attu_type_is_record(b->type)) {
             int nf = 0;

@@ -227,21 +227,6 @@ public class JdbcTest {
         }
         try (Statement st = c.createStatement()) {
             st.execute("DROP TABLE jdbc_keys");
-            st.execute("CREATE FUNCTION jdbc_fn(x INTEGER, y TEXT) RETURNS TEXT LANGUAGE sql AS 'SELECT y || x'");
-        }
-        // getFunctionColumns splits pg_proc.proargtypes (an oidvector, its
-        // text '23 25') into the parameters' types
-        try (ResultSet rs = md.getFunctionColumns(null, "public", "jdbc_fn", null)) {
-            String[][] want = { { "returnValue", "text" }, { "x", "int4" }, { "y", "text" } };
-            for (String[] w : want) {
-                check(rs.next(), "getFunctionColumns row " + w[0]);
-                eq(w[0], rs.getString("COLUMN_NAME"), "getFunctionColumns name");
-                eq(w[1], rs.getString("TYPE_NAME"), "getFunctionColumns type of " + w[0]);
-            }
-            check(!rs.next(), "getFunctionColumns three rows");
-        }
-        try (Statement st = c.createStatement()) {
-            st.execute("DROP FUNCTION jdbc_fn(INTEGER, TEXT)");
         }
         try (Statement st = c.createStatement()) {
             st.execute("DROP TABLE jdbc_meta");
