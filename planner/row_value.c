@@ -124,10 +124,14 @@ static attu_bexpr *quoted_text(bctx *c, attu_bexpr *s, int pos) {
     return cat(c, cat(c, dq, r2, pos), dq, pos);
 }
 
-/* x, or '' where x is NULL */
+/* x, or '' where x is NULL. (A select of the two, not a COALESCE or a
+ * CASE: an item may be a set-returning function, ROW(generate_series(1,
+ * 3), 5), which PostgreSQL allows there but not under those; both arms
+ * are computed, and neither can fail.) */
 static attu_bexpr *or_empty(bctx *c, attu_bexpr *x, int pos) {
     attu_bexpr *none = x ? mk_const_cstr(c, "", pos) : NULL;
-    return none ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, none, NULL, NULL) : NULL;
+    attu_bexpr *nn = none ? mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, x, NULL, NULL, NULL) : NULL;
+    return nn ? mk_call(c, ATTU_OP_SELECT, x->type, pos, 3, x, none, nn, NULL) : NULL;
 }
 
 /* s, the text of item v, as record_out writes an item: '' for NULL,
@@ -153,14 +157,10 @@ static attu_bexpr *item_quoted(bctx *c, const attu_bexpr *v, attu_bexpr *s, int 
     attu_bexpr *must = has_special ? mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), pos, 2, empty, has_special, NULL, NULL) : NULL;
     attu_bexpr *quoted = must ? quoted_text(c, s, pos) : NULL;
     if (!quoted) return NULL;
-    /* CASE WHEN must THEN quoted ELSE s END, NULL for NULL (must is) */
-    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tx, pos);
-    attu_bexpr **w = attu_palloc(c->pa, sizeof *w), **t = attu_palloc(c->pa, sizeof *t);
-    if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
-    w[0] = must; t[0] = quoted;
-    x->nwhens = 1; x->whens = w; x->thens = t;
-    x->else_ = s;
-    return or_empty(c, x, pos);
+    /* must ? quoted : s, NULL for NULL (must is: the select takes s);
+     * a select rather than a CASE, as or_empty's */
+    attu_bexpr *x = mk_call(c, ATTU_OP_SELECT, tx, pos, 3, quoted, s, must, NULL);
+    return x ? or_empty(c, x, pos) : NULL;
 }
 
 /* Each row value's items, kept for ORDER BY (attu_row_value_items). */

@@ -1028,13 +1028,28 @@ static bool has_srf(const attu_bexpr *e) {
 
 bool attu_bx_has_srf(const attu_bexpr *e) { return has_srf(e); }
 
+/* The position of the first set-returning call in e (-1: none). */
+static int srf_position(const attu_bexpr *e) {
+    if (!e) return -1;
+    if (e->kind == BX_SRF) return e->position;
+    int p = -1;
+    for (int i = 0; i < e->nargs && p < 0; i++) p = srf_position(e->args[i]);
+    for (int i = 0; i < e->nwhens && p < 0; i++) {
+        p = srf_position(e->whens[i]);
+        if (p < 0) p = srf_position(e->thens[i]);
+    }
+    return p < 0 ? srf_position(e->else_) : p;
+}
+
 /* PostgreSQL's refusals of a set-returning function under a construct that
- * would evaluate it conditionally or per window. */
+ * would evaluate it conditionally or per window (CASE and COALESCE point
+ * at the function, as there). */
 static bool check_placement(bctx *c, const attu_bexpr *e) {
     if (!e) return true;
     if ((e->kind == BX_CASE && has_srf(e)) ||
         (e->kind == BX_CALL && (e->op == ATTU_OP_COALESCE) && has_srf(e))) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+        const int at = srf_position(e);
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, at > 0 ? at : e->position,
                        "set-returning functions are not allowed in %s", e->kind == BX_CASE ? "CASE" : "COALESCE");
         attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
         return false;

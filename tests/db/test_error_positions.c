@@ -5,7 +5,8 @@
  * target columns (of VALUES' first row or the SELECT's list, or the *
  * whose expansion gave it); 42804 "UNION types ... cannot be matched" at
  * the right arm's column, its leftmost token (a cast's argument, an
- * operator's left operand).
+ * operator's left operand); 0A000 "set-returning functions are not
+ * allowed in CASE / COALESCE" at the set-returning call.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -40,6 +41,17 @@ Test(error_positions, set_operation_type_mismatch) {
                     "1.5::", NULL, NULL);
     tdb_expect_error_at(s, "SELECT 1, 2 UNION SELECT 1, 'x'::text", "42804", "UNION types integer and text cannot be matched",
                     "'x'", NULL, NULL);
+    attu_session_free(s);
+    attu_db_close(db);
+}
+
+Test(error_positions, set_returning_function_under_case_or_coalesce) {
+    attu_db *db;
+    attu_session *s = tdb_open_session(&db);
+    tdb_expect_error_at(s, "SELECT CASE WHEN true THEN generate_series(1, 2) END", "0A000",
+                        "set-returning functions are not allowed in CASE", "generate_series(1, 2) END", NULL, NULL);
+    tdb_expect_error_at(s, "SELECT COALESCE(generate_series(1, 2), 0)", "0A000",
+                        "set-returning functions are not allowed in COALESCE", "generate_series(1, 2), 0)", NULL, NULL);
     attu_session_free(s);
     attu_db_close(db);
 }
