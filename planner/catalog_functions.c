@@ -284,13 +284,19 @@ static int64_t all_table_bytes(bctx *c) {
 
 static bool m_database_size(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
-    syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)all_table_bytes(c));
+    /* this database, by its OID or name (pg_database's one row); NULL for
+     * another OID, as PostgreSQL's (a name is checked where it is a
+     * constant: unknown_size_name) */
+    syscat_sb_printf(b, "CASE WHEN CAST($1 AS text) IN ('%d', ", OID_DATABASE);
+    syscat_sb_quote(b, syscat_database(c));
+    syscat_sb_printf(b, ") THEN %lld::bigint ELSE NULL::bigint END", (long long)all_table_bytes(c));
     return true;
 }
 
 /* pg_tablespace_size(oid or name): pg_default holds every table (the
- * bytes pg_database_size counts), pg_global none of them; NULL for a
- * tablespace attu does not have (PostgreSQL: 42704) */
+ * bytes pg_database_size counts), pg_global none of them; NULL for
+ * another OID (a name is checked where it is a constant:
+ * unknown_size_name) */
 static bool m_tablespace_size(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
     syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint WHEN CAST($1 AS text) IN ('1663', 'pg_default') "
@@ -1110,6 +1116,23 @@ static attu_bexpr *to_regclass_of_name(bctx *c, const char *name) {
     return NULL;
 }
 
+/* pg_database_size('name') and pg_tablespace_size('name') of a string
+ * constant: false, with PostgreSQL's error (3D000 / 42704, no position:
+ * the function's, at run time there), for a database or tablespace attu
+ * does not have (this database; pg_default and pg_global). */
+static bool unknown_size_name(bctx *c, const char *fn, const attu_ast_expr *arg) {
+    const bool database = !strcmp(fn, "pg_database_size");
+    if ((!database && strcmp(fn, "pg_tablespace_size")) || arg->kind != ATTU_EXPR_LITERAL ||
+        arg->u.literal.kind != ATTU_LIT_STRING)
+        return true;
+    const char *name = arg->u.literal.text;
+    if (database ? !strcmp(name, syscat_database(c)) : !strcmp(name, "pg_default") || !strcmp(name, "pg_global"))
+        return true;
+    if (database) attu_error_set(c->err, "3D000", 0, "database \"%s\" does not exist", name);
+    else attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "tablespace \"%s\" does not exist", name);
+    return false;
+}
+
 attu_bexpr *attu_bind_serial_sequence_of_values(bctx *c, const scope *sc, const attu_ast_expr *e) {
     sbuf body = {0};
     m_serial_sequence(c, &body, 2);
@@ -1133,6 +1156,10 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     int n = e->u.func.args.n;
     for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
     const char *reg_name;
+    if (n == 1 && !unknown_size_name(c, fn->name, e->u.func.args.items[0])) {
+        *handled = true;
+        return NULL;
+    }
     if (!strcmp(fn->name, "to_regclass") && n == 1 && reg_name_arg(c, e->u.func.args.items[0], &reg_name)) {
         *handled = true;
         return to_regclass_of_name(c, reg_name);
