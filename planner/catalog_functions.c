@@ -177,7 +177,7 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
 /* A lookup of names that reads its key once (a macro's $k binds its
  * argument anew wherever it stands, so nested macros multiply): the
  * value beside the key among (key, value) pairs, NULL for none, as
- * (ARRAY[values])[array_position(ARRAY[keys], key)]. Keys with quotes
+ * (ARRAY[values])[array_position(ARRAY[keys], key)]. A quoted name's keys
  * compare as written; the others (unquoted, so folded as a name is read)
  * with the key in lower case: two lists. */
 typedef struct name_lookup {
@@ -185,8 +185,8 @@ typedef struct name_lookup {
     int  n[2];
 } name_lookup;
 
-static void lookup_add(name_lookup *l, const char *key, const char *value_sql) {
-    const int w = key[0] == '"' || strstr(key, ".\"") ? 1 : 0;
+static void lookup_add(name_lookup *l, bool as_written, const char *key, const char *value_sql) {
+    const int w = as_written ? 1 : 0;
     syscat_sb_puts(&l->keys[w], l->n[w] ? ", " : "");
     syscat_sb_quote(&l->keys[w], key);
     syscat_sb_printf(&l->values[w], "%s%s", l->n[w] ? ", " : "", value_sql);
@@ -211,17 +211,19 @@ static void lookup_write(sbuf *b, name_lookup *l, const char *folded_key, const 
 }
 
 /* Relation name's two spellings (as quote_ident writes it, alone and
- * after schema.) as keys of oid. */
-static void lookup_relation(name_lookup *l, const char *schema, const char *name, long long oid) {
+ * after schema.), each followed by suffix, as keys of value_sql. */
+static void lookup_relation(name_lookup *l, const char *schema, const char *name, const char *suffix,
+                            const char *value_sql) {
     sbuf id = {0}, qual = {0};
-    char v[32];
-    snprintf(v, sizeof v, "%lld", oid);
     syscat_sb_ident(&id, name);
+    syscat_sb_puts(&id, suffix);
     syscat_sb_printf(&qual, "%s.", schema);
     syscat_sb_ident(&qual, name);
+    syscat_sb_puts(&qual, suffix);
     if (id.p && qual.p && !id.oom && !qual.oom) {
-        lookup_add(l, id.p, v);
-        lookup_add(l, qual.p, v);
+        const bool quoted = id.p[0] == '"';
+        lookup_add(l, quoted, id.p, value_sql);
+        lookup_add(l, quoted, qual.p, value_sql);
     } else {
         l->keys[0].oom = true;
     }
@@ -246,24 +248,15 @@ static bool m_serial_sequence(bctx *c, sbuf *b, int n) {
     for (int i = 0; i < rs.nseqs; i++) {
         const attu_sequence *q = rs.seqs[i];
         if (!q->owner_table || !q->owner_column) continue;
-        sbuf t = {0}, pt = {0}, seq = {0};
-        syscat_sb_ident(&t, q->owner_table);
-        syscat_sb_puts(&pt, "public.");
-        syscat_sb_ident(&pt, q->owner_table);
+        /* keys: the table's spellings, a byte 1, the column (as written) */
+        sbuf suffix = {0}, seq = {0}, v = {0};
+        syscat_sb_printf(&suffix, "\001%s", q->owner_column);
         syscat_sb_puts(&seq, "public.");
         syscat_sb_ident(&seq, q->name);
-        /* keys: table spelling, a byte 1, the column (as written) */
-        sbuf k1 = {0}, k2 = {0}, v = {0};
-        syscat_sb_printf(&k1, "%s\001%s", t.p ? t.p : "", q->owner_column);
-        syscat_sb_printf(&k2, "%s\001%s", pt.p ? pt.p : "", q->owner_column);
         syscat_sb_quote(&v, seq.p ? seq.p : "");
-        if (!t.p || !pt.p || !seq.p || !k1.p || !k2.p || !v.p || t.oom || pt.oom || seq.oom || k1.oom || k2.oom || v.oom) {
-            l.keys[0].oom = true;
-        } else {
-            lookup_add(&l, k1.p, v.p);
-            lookup_add(&l, k2.p, v.p);
-        }
-        free(t.p); free(pt.p); free(seq.p); free(k1.p); free(k2.p); free(v.p);
+        if (!suffix.p || !v.p || suffix.oom || seq.oom || v.oom) l.keys[0].oom = true;
+        else lookup_relation(&l, "public", q->owner_table, suffix.p, v.p);
+        free(suffix.p); free(seq.p); free(v.p);
     }
     syscat_rels_free(&rs);
     if (!l.n[0] && !l.n[1]) {
@@ -314,11 +307,18 @@ static bool m_regclass_of_text(bctx *c, sbuf *b, int n) {
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
     name_lookup l = {0};
-    for (size_t i = 0; i < rs.n; i++) lookup_relation(&l, "public", rs.r[i].name, (long long)rs.r[i].oid);
+    char v[32];
+    for (size_t i = 0; i < rs.n; i++) {
+        snprintf(v, sizeof v, "%lld", (long long)rs.r[i].oid);
+        lookup_relation(&l, "public", rs.r[i].name, "", v);
+    }
     syscat_rels_free(&rs);
     int64_t oid;
     const char *name;
-    for (size_t i = 0; (name = syscat_table_at(i, &oid)); i++) lookup_relation(&l, "pg_catalog", name, (long long)oid);
+    for (size_t i = 0; (name = syscat_table_at(i, &oid)); i++) {
+        snprintf(v, sizeof v, "%lld", (long long)oid);
+        lookup_relation(&l, "pg_catalog", name, "", v);
+    }
     lookup_write(b, &l, "lower($1)", "$1", "bigint");
     return true;
 }

@@ -1290,18 +1290,11 @@ static void rows_is_tables(rel_text *r, const syscat_env *env) {
     }
 }
 
-/* "{1,3}": an array constant's text */
-static const char *int_array(const int *v, int n, int add, char *buf, size_t cap) {
-    size_t k = (size_t)snprintf(buf, cap, "{");
-    for (int i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", v[i] + add);
-    if (k < cap) snprintf(buf + k, cap - k, "}");
-    return buf;
-}
-
-/* The same as PostgreSQL's int2vector / oidvector: subscripts from 0
- * (indkey[0] is the first key column), '[0:n-1]={...}' */
-static const char *int_vector(const int *v, int n, int add, char *buf, size_t cap) {
-    size_t k = n > 0 ? (size_t)snprintf(buf, cap, "[0:%d]={", n - 1) : (size_t)snprintf(buf, cap, "{");
+/* v[0, n) + add as an array constant's text ("{1,3}"); vector: as PostgreSQL's int2vector /
+ * oidvector, subscripted from 0 ('[0:n-1]={...}': indkey[0] is the first
+ * key column) */
+static const char *int_array(const int *v, int n, int add, bool vector, char *buf, size_t cap) {
+    size_t k = vector && n > 0 ? (size_t)snprintf(buf, cap, "[0:%d]={", n - 1) : (size_t)snprintf(buf, cap, "{");
     for (int i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", v[i] + add);
     if (k < cap) snprintf(buf + k, cap - k, "}");
     return buf;
@@ -1337,10 +1330,10 @@ static void index_row(rel_text *r, const rel_info *ri) {
     v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, ix->ncols); v_int(r, ix->nkeys);
     v_bool(r, ix->unique); v_bool(r, ix->nulls_not_distinct); v_bool(r, false); v_bool(r, false); v_bool(r, true);
     v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
-    v_text(r, int_vector(key, ix->ncols, 0, buf, sizeof buf));
-    v_text(r, int_vector(coll, ix->nkeys, 0, buf, sizeof buf));
-    v_text(r, int_vector(cls, ix->nkeys, 0, buf, sizeof buf));
-    v_text(r, int_vector(opt, ix->nkeys, 0, buf, sizeof buf));
+    v_text(r, int_array(key, ix->ncols, 0, true, buf, sizeof buf));
+    v_text(r, int_array(coll, ix->nkeys, 0, true, buf, sizeof buf));
+    v_text(r, int_array(cls, ix->nkeys, 0, true, buf, sizeof buf));
+    v_text(r, int_array(opt, ix->nkeys, 0, true, buf, sizeof buf));
     sbuf e = {0};
     for (int k = 0; k < ix->ncols; k++)
         if (ix->cols[k] < 0) { if (e.p) syscat_sb_puts(&e, " "); syscat_sb_puts(&e, ix->expr[k]); }
@@ -1365,10 +1358,10 @@ static void rows_pg_index(rel_text *r, const syscat_env *env) {
         v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, u->ncols); v_int(r, u->ncols);
         v_bool(r, true); v_bool(r, false); v_bool(r, u->primary); v_bool(r, false); v_bool(r, !u->deferrable);
         v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
-        v_text(r, int_vector(u->cols, u->ncols, 1, buf, sizeof buf));
-        v_text(r, int_vector(coll, u->ncols, 0, buf, sizeof buf));
-        v_text(r, int_vector(cls, u->ncols, 0, buf, sizeof buf));
-        v_text(r, int_vector(zero, u->ncols, 0, buf, sizeof buf));
+        v_text(r, int_array(u->cols, u->ncols, 1, true, buf, sizeof buf));
+        v_text(r, int_array(coll, u->ncols, 0, true, buf, sizeof buf));
+        v_text(r, int_array(cls, u->ncols, 0, true, buf, sizeof buf));
+        v_text(r, int_array(zero, u->ncols, 0, true, buf, sizeof buf));
         v_nulls(r, 2);
     }
 }
@@ -1405,7 +1398,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
         v_int(r, syscat_constraint_oid(ri)); v_text(r, ri->name); v_int(r, rel_ns_oid(env, ri)); v_char(r, ri->u->primary ? 'p' : 'u');
         v_bool(r, ri->u->deferrable); v_bool(r, ri->u->initially_deferred); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
         v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
-        v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, buf, sizeof buf)); v_nulls(r, 2);
+        v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, false, buf, sizeof buf)); v_nulls(r, 2);
     }
     /* the CHECK constraints (contype 'c'), conkey the columns they use */
     for (size_t i = 0; i < env->rs.n; i++) {
@@ -1421,7 +1414,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             v_bool(r, false); v_bool(r, false); v_bool(r, !cs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
             v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
             v_bool(r, false);
-            if (ncols) v_text(r, int_array(cols, ncols, 1, buf, sizeof buf));
+            if (ncols) v_text(r, int_array(cols, ncols, 1, false, buf, sizeof buf));
             else v_null(r);
             v_nulls(r, 2);
         }
@@ -1439,8 +1432,8 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             v_bool(r, fs[k].deferrable); v_bool(r, fs[k].initially_deferred); v_bool(r, !fs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
             v_int(r, 0); v_int(r, p ? p->oid : 0); v_char(r, fs[k].on_update); v_char(r, fs[k].on_delete);
             v_char(r, fs[k].match); v_bool(r, true); v_int(r, 0); v_bool(r, true);
-            v_text(r, int_array(fs[k].cols, fs[k].ncols, 1, buf, sizeof buf));
-            v_text(r, int_array(fs[k].ref_cols, fs[k].ncols, 1, buf, sizeof buf));
+            v_text(r, int_array(fs[k].cols, fs[k].ncols, 1, false, buf, sizeof buf));
+            v_text(r, int_array(fs[k].ref_cols, fs[k].ncols, 1, false, buf, sizeof buf));
             v_null(r);
         }
     }
